@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Idempotent set-up for a fresh machine: quiet when everything is already present.
+# Installs: the wasm32 Rust target, wasm-bindgen-cli at the crate's pinned version, the npm
+# dev dependencies, and Debian's Chromium + ChromeDriver (as root on Debian), nginx for proxy tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+WASM_BINDGEN_VERSION="0.2.130"   # must equal the `wasm-bindgen = "=…"` pin in Cargo.toml
+say() { echo "setup: $*" >&2; }
+
+if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown >/dev/null
+fi
+
+have_bindgen() { command -v wasm-bindgen >/dev/null && [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" = "$WASM_BINDGEN_VERSION" ]; }
+if ! have_bindgen || ! command -v wasm-bindgen-test-runner >/dev/null; then
+  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 2 minutes)"
+  # No --locked: the registry lacks one locked dependency version (see TOOLCHAIN.md).
+  cargo install -q wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force >/dev/null
+fi
+
+need_apt=()
+[ -x /usr/bin/chromium ] || need_apt+=(chromium)
+[ -x /usr/bin/chromedriver ] || need_apt+=(chromium-driver)
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || need_apt+=(nginx-light)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    say "installing ${need_apt[*]} with apt"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null
+    apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+    # nginx's package starts a service on port 80; the tests start their own instances.
+    (command -v systemctl >/dev/null && systemctl stop nginx 2>/dev/null) || true
+    (command -v service >/dev/null && service nginx stop >/dev/null 2>&1) || true
+  else
+    say "missing: ${need_apt[*]}. Install them (Debian: apt-get install chromium chromium-driver nginx-light) and run again."
+    exit 1
+  fi
+fi
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "installing npm dev dependencies"
+  npm ci --no-audit --no-fund --loglevel=error >/dev/null
+fi

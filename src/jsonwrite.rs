@@ -1,0 +1,232 @@
+//! A minimal JSON writer for reports and summaries.
+//!
+//! Reports cross into JavaScript as one JSON string that `JSON.parse` turns into a plain object:
+//! one crossing, no per-field glue, and no `format!` machinery in the wasm module. Times are
+//! written with at most two decimals (performance.now() is coarser than that in browsers);
+//! a value that is not finite is written as `null`, which is how a report says "unknown".
+
+/// Builds one JSON text. Commas are inserted automatically.
+#[derive(Debug, Default)]
+pub struct JsonWriter {
+    out: String,
+    need_comma: bool,
+}
+
+impl JsonWriter {
+    /// An empty writer.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The text written so far.
+    pub fn finish(self) -> String {
+        self.out
+    }
+
+    fn sep(&mut self) {
+        if self.need_comma {
+            self.out.push(',');
+        }
+    }
+
+    /// Opens an object (as a value).
+    pub fn open_object(&mut self) {
+        self.sep();
+        self.out.push('{');
+        self.need_comma = false;
+    }
+
+    /// Closes an object.
+    pub fn close_object(&mut self) {
+        self.out.push('}');
+        self.need_comma = true;
+    }
+
+    /// Opens an array (as a value).
+    pub fn open_array(&mut self) {
+        self.sep();
+        self.out.push('[');
+        self.need_comma = false;
+    }
+
+    /// Closes an array.
+    pub fn close_array(&mut self) {
+        self.out.push(']');
+        self.need_comma = true;
+    }
+
+    /// Writes a key; the next call writes its value. Keys are plain ASCII names.
+    pub fn key(&mut self, k: &str) {
+        self.sep();
+        self.out.push('"');
+        self.out.push_str(k);
+        self.out.push_str("\":");
+        self.need_comma = false;
+    }
+
+    /// Writes a number, or `null` when it is not finite (unknown).
+    pub fn num(&mut self, v: f64) {
+        self.sep();
+        write_f64(&mut self.out, v);
+        self.need_comma = true;
+    }
+
+    /// Writes an optional number; `None` is `null`.
+    pub fn opt_num(&mut self, v: Option<f64>) {
+        self.num(v.unwrap_or(f64::NAN));
+    }
+
+    /// Writes an unsigned integer.
+    pub fn uint(&mut self, v: u64) {
+        self.sep();
+        write_u64(&mut self.out, v);
+        self.need_comma = true;
+    }
+
+    /// Writes a boolean.
+    pub fn bool(&mut self, v: bool) {
+        self.sep();
+        self.out.push_str(if v { "true" } else { "false" });
+        self.need_comma = true;
+    }
+
+    /// Writes `null`.
+    pub fn null(&mut self) {
+        self.sep();
+        self.out.push_str("null");
+        self.need_comma = true;
+    }
+
+    /// Writes a string, escaped.
+    pub fn str(&mut self, s: &str) {
+        self.sep();
+        self.out.push('"');
+        let mut run = 0;
+        for (i, b) in s.bytes().enumerate() {
+            let esc = match b {
+                b'"' => "\\\"",
+                b'\\' => "\\\\",
+                b'\n' => "\\n",
+                b'\r' => "\\r",
+                b'\t' => "\\t",
+                0..=0x1f => "",
+                _ => continue,
+            };
+            self.out.push_str(&s[run..i]);
+            if esc.is_empty() {
+                self.out.push_str("\\u00");
+                self.out.push(hex(b >> 4));
+                self.out.push(hex(b & 15));
+            } else {
+                self.out.push_str(esc);
+            }
+            run = i + 1;
+        }
+        self.out.push_str(&s[run..]);
+        self.out.push('"');
+        self.need_comma = true;
+    }
+
+    /// Writes an optional string; `None` is `null`.
+    pub fn opt_str(&mut self, s: Option<&str>) {
+        match s {
+            Some(s) => self.str(s),
+            None => self.null(),
+        }
+    }
+}
+
+fn hex(n: u8) -> char {
+    char::from(b"0123456789abcdef"[usize::from(n & 15)])
+}
+
+fn write_u64(out: &mut String, mut v: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    for &d in &buf[i..] {
+        out.push(char::from(d));
+    }
+}
+
+/// Writes `v` rounded to two decimals, without trailing zeros; `null` if not finite.
+pub fn write_f64(out: &mut String, v: f64) {
+    if !v.is_finite() {
+        out.push_str("null");
+        return;
+    }
+    let hundredths = (v.abs() * 100.0).round();
+    if hundredths >= 1e18 {
+        // Far beyond any time or count a report holds: keep it finite and valid.
+        out.push_str(if v < 0.0 { "-1e18" } else { "1e18" });
+        return;
+    }
+    let h = hundredths as u64;
+    if v < 0.0 && h != 0 {
+        out.push('-');
+    }
+    write_u64(out, h / 100);
+    let frac = h % 100;
+    if frac != 0 {
+        out.push('.');
+        out.push(char::from(b'0' + (frac / 10) as u8));
+        if frac % 10 != 0 {
+            out.push(char::from(b'0' + (frac % 10) as u8));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(v: f64) -> String {
+        let mut s = String::new();
+        write_f64(&mut s, v);
+        s
+    }
+
+    #[test]
+    fn numbers_have_at_most_two_decimals() {
+        assert_eq!(f(0.0), "0");
+        assert_eq!(f(12.0), "12");
+        assert_eq!(f(12.5), "12.5");
+        assert_eq!(f(12.345), "12.35");
+        assert_eq!(f(0.05), "0.05");
+        assert_eq!(f(-3.1), "-3.1");
+        assert_eq!(f(-0.001), "0");
+        assert_eq!(f(f64::NAN), "null");
+        assert_eq!(f(f64::INFINITY), "null");
+        assert_eq!(f(1e300), "1e18");
+    }
+
+    #[test]
+    fn structures_and_escapes() {
+        let mut w = JsonWriter::new();
+        w.open_object();
+        w.key("a");
+        w.str("q\"\\\n\u{1}é");
+        w.key("b");
+        w.open_array();
+        w.uint(1);
+        w.num(2.5);
+        w.null();
+        w.bool(true);
+        w.close_array();
+        w.key("c");
+        w.open_object();
+        w.close_object();
+        w.close_object();
+        assert_eq!(
+            w.finish(),
+            r#"{"a":"q\"\\\n\u0001é","b":[1,2.5,null,true],"c":{}}"#
+        );
+    }
+}

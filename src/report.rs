@@ -1,0 +1,531 @@
+//! The report of one finished stream: the figures of DESIGN.md's definitions, computed from a
+//! [`Timeline`], written as JSON.
+//!
+//! Every time is in ms from the request start. What tokenpaint could not know is `null` and is
+//! named in `unavailable`, never written as zero.
+
+use crate::jsonwrite::JsonWriter;
+use crate::session::{EndKind, Timeline};
+use crate::stats::Spread;
+
+/// How the stream turned out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Read to the end without an error.
+    Ok,
+    /// An HTTP error status, an error sent in the stream, or a network failure.
+    Error,
+    /// Cancelled by the application or an AbortSignal.
+    Aborted,
+    /// Ended inside an event, or never ended before the report was taken.
+    Incomplete,
+}
+
+impl Status {
+    /// The name a report uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Error => "error",
+            Status::Aborted => "aborted",
+            Status::Incomplete => "incomplete",
+        }
+    }
+}
+
+/// The figures a summary aggregates, taken from one report.
+#[derive(Debug, Clone, Default)]
+pub struct Metrics {
+    /// The stream's status.
+    pub status: Option<Status>,
+    /// Measured TTFT.
+    pub ttft: Option<f64>,
+    /// Perceived TTFT (after-paint time).
+    pub ttft_perceived: Option<f64>,
+    /// Measured E2E.
+    pub e2e: Option<f64>,
+    /// Perceived E2E (after-paint time).
+    pub e2e_perceived: Option<f64>,
+    /// Time per output token.
+    pub tpot: Option<f64>,
+    /// Gaps between content chunks.
+    pub itl: Vec<f64>,
+    /// Delivery lag per painted token.
+    pub lag: Vec<f64>,
+}
+
+fn known(v: f64) -> Option<f64> {
+    v.is_finite().then_some(v)
+}
+
+/// What the shell tells about a stream besides its timeline.
+pub struct Meta<'a> {
+    /// The session id.
+    pub id: u32,
+    /// The request URL.
+    pub url: &'a str,
+    /// The shell's description of how the body ended (an exception message), if any.
+    pub end_message: &'a str,
+    /// Whether to include the per-token arrays.
+    pub timeline: bool,
+}
+
+/// Writes the report of `tl` and returns it with the metrics a summary takes.
+pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
+    let rel = |t: f64| t - tl.start;
+    let tokens = &tl.tokens;
+    let first = tokens.first().map(|t| rel(t.arrived));
+    let last = tokens.last().map(|t| rel(t.arrived));
+    let first_visible = tokens.iter().find(|t| t.visible > 0);
+    let last_visible = tokens.iter().rev().find(|t| t.visible > 0);
+    let perceived = |t: Option<&crate::session::Token>| {
+        t.and_then(|t| known(t.painted).map(|p| (rel(t.frame), rel(p))))
+    };
+    let ttft_p = perceived(first_visible);
+    let e2e_p = perceived(last_visible);
+
+    // Output tokens: the server's count when it gave one for the answer, else counted deltas.
+    let counted = tokens.len() as u64;
+    let usage = tl.usage.unwrap_or_default();
+    let from_usage = match (usage.completion_tokens, usage.reasoning_tokens) {
+        (Some(c), Some(r)) => Some(c.saturating_sub(r)),
+        (Some(c), None) if tl.reasoning.deltas == 0 => Some(c),
+        _ => None,
+    };
+    let n_out = from_usage.unwrap_or(counted);
+    let tpot = match (first, last) {
+        (Some(a), Some(b)) if n_out > 1 => Some((b - a) / (n_out - 1) as f64),
+        _ => None,
+    };
+    let mut itl: Vec<f64> = tokens
+        .windows(2)
+        .map(|w| w[1].arrived - w[0].arrived)
+        .collect();
+    let mut lag: Vec<f64> = tokens
+        .iter()
+        .filter_map(|t| known(t.painted).map(|p| p - t.arrived))
+        .collect();
+    let itl_spread = Spread::of(&mut itl.clone());
+    let lag_spread = Spread::of(&mut lag.clone());
+    itl.shrink_to_fit();
+    lag.shrink_to_fit();
+
+    let (status, error_kind, error_code, error_message): (Status, &str, String, &str) =
+        if let Some((EndKind::Aborted, _)) = tl.end {
+            (Status::Aborted, "aborted", String::new(), meta.end_message)
+        } else if let Some((EndKind::Failed, _)) = tl.end {
+            (Status::Error, "network", String::new(), meta.end_message)
+        } else if tl.http_status >= 400 {
+            let mut w = JsonWriter::new();
+            w.uint(u64::from(tl.http_status));
+            (Status::Error, "http", w.finish(), "")
+        } else if let Some(e) = &tl.stream_error {
+            (Status::Error, "stream", e.code.clone(), e.message.as_str())
+        } else if tl.end.is_none() {
+            (Status::Incomplete, "not-ended", String::new(), "")
+        } else if tl.truncated {
+            (Status::Incomplete, "truncated", String::new(), "")
+        } else {
+            (Status::Ok, "", String::new(), "")
+        };
+
+    let mut w = JsonWriter::new();
+    w.open_object();
+    w.key("id");
+    w.uint(u64::from(meta.id));
+    w.key("url");
+    w.str(meta.url);
+    w.key("format");
+    w.opt_str(tl.format.map(|f| f.name()));
+    w.key("status");
+    w.str(status.name());
+    w.key("error");
+    if error_kind.is_empty() {
+        w.null();
+    } else {
+        w.open_object();
+        w.key("kind");
+        w.str(error_kind);
+        w.key("code");
+        w.opt_str((!error_code.is_empty()).then_some(error_code.as_str()));
+        w.key("message");
+        w.opt_str((!error_message.is_empty()).then_some(error_message));
+        w.close_object();
+    }
+    w.key("httpStatus");
+    w.uint(u64::from(tl.http_status));
+    w.key("startTime");
+    w.num(tl.start);
+    w.key("headers");
+    w.num(rel(tl.headers_at));
+    w.key("ttfb");
+    w.opt_num(tl.first_byte.map(rel));
+    w.key("ttft");
+    w.opt_num(first);
+    w.key("e2e");
+    w.opt_num(last);
+    w.key("ttftPerceived");
+    bracket(&mut w, ttft_p);
+    w.key("e2ePerceived");
+    bracket(&mut w, e2e_p);
+    w.key("tpot");
+    w.opt_num(tpot);
+    w.key("itl");
+    spread(&mut w, itl_spread);
+    w.key("tokens");
+    w.uint(n_out);
+    w.key("tokensSource");
+    w.str(if from_usage.is_some() {
+        "usage"
+    } else {
+        "counted"
+    });
+    w.key("deltas");
+    w.uint(counted);
+    w.key("chars");
+    w.uint(tl.chars);
+    w.key("bytes");
+    w.uint(tl.bytes);
+    w.key("chunks");
+    w.uint(tl.chunks);
+    w.key("usage");
+    match tl.usage {
+        Some(u) => {
+            w.open_object();
+            w.key("promptTokens");
+            w.opt_num(u.prompt_tokens.map(|v| v as f64));
+            w.key("completionTokens");
+            w.opt_num(u.completion_tokens.map(|v| v as f64));
+            w.key("reasoningTokens");
+            w.opt_num(u.reasoning_tokens.map(|v| v as f64));
+            w.close_object();
+        }
+        None => w.null(),
+    }
+    w.key("reasoning");
+    if tl.reasoning.deltas > 0 {
+        let r = &tl.reasoning;
+        w.open_object();
+        w.key("deltas");
+        w.uint(u64::from(r.deltas));
+        w.key("chars");
+        w.uint(r.chars);
+        w.key("first");
+        w.opt_num(r.first.map(rel));
+        w.key("last");
+        w.opt_num(r.last.map(rel));
+        w.close_object();
+    } else {
+        w.null();
+    }
+    w.key("toolCalls");
+    w.uint(u64::from(tl.tool_calls));
+    w.key("lag");
+    spread(&mut w, lag_spread);
+    w.key("backlogPeak");
+    w.opt_num(tl.observed.then(|| backlog_peak(tl) as f64));
+    w.key("matchedPct");
+    let arrived = tl.aligner.arrived_len();
+    w.opt_num(
+        (tl.observed && arrived > 0)
+            .then(|| 100.0 * tl.aligner.frontier().min(arrived) as f64 / arrived as f64),
+    );
+    w.key("doneMarker");
+    w.bool(tl.done_marker);
+    w.key("truncated");
+    w.bool(tl.truncated);
+    w.key("malformed");
+    if tl.malformed > 0 || tl.framing_error.is_some() {
+        w.open_object();
+        w.key("events");
+        w.uint(u64::from(tl.malformed));
+        w.key("first");
+        w.opt_str(tl.first_malformed);
+        w.key("framing");
+        w.opt_str(tl.framing_error.map(|e| match e {
+            crate::sse::SseError::LineTooLong { .. } => "line-too-long",
+            crate::sse::SseError::EventTooLarge { .. } => "event-too-large",
+        }));
+        w.close_object();
+    } else {
+        w.null();
+    }
+    w.key("unavailable");
+    w.open_array();
+    if !tl.observed {
+        w.str("dom");
+    }
+    let unpainted = tokens
+        .iter()
+        .any(|t| t.committed.is_finite() && !t.painted.is_finite());
+    if tl.paint_missing || unpainted {
+        w.str("paint");
+    }
+    if from_usage.is_none() {
+        w.str("usage");
+    }
+    w.close_array();
+    if meta.timeline {
+        w.key("timeline");
+        w.open_object();
+        for (name, get) in [
+            (
+                "arrived",
+                (|t| t.arrived) as fn(&crate::session::Token) -> f64,
+            ),
+            ("committed", |t| t.committed),
+            ("frame", |t| t.frame),
+            ("painted", |t| t.painted),
+        ] {
+            w.key(name);
+            w.open_array();
+            for t in tokens {
+                w.num(rel(get(t)));
+            }
+            w.close_array();
+        }
+        w.key("chars");
+        w.open_array();
+        for t in tokens {
+            w.uint(u64::from(t.chars));
+        }
+        w.close_array();
+        w.close_object();
+    }
+    w.close_object();
+
+    let metrics = Metrics {
+        status: Some(status),
+        ttft: first,
+        ttft_perceived: ttft_p.map(|b| b.1),
+        e2e: last,
+        e2e_perceived: e2e_p.map(|b| b.1),
+        tpot,
+        itl,
+        lag,
+    };
+    (w.finish(), metrics)
+}
+
+fn bracket(w: &mut JsonWriter, b: Option<(f64, f64)>) {
+    match b {
+        Some((frame, painted)) => {
+            w.open_object();
+            w.key("frame");
+            w.num(frame);
+            w.key("painted");
+            w.num(painted);
+            w.close_object();
+        }
+        None => w.null(),
+    }
+}
+
+fn spread(w: &mut JsonWriter, s: Option<Spread>) {
+    match s {
+        Some(s) => {
+            w.open_object();
+            w.key("count");
+            w.uint(s.count as u64);
+            w.key("p50");
+            w.num(s.p50);
+            w.key("p95");
+            w.num(s.p95);
+            w.key("max");
+            w.num(s.max);
+            w.close_object();
+        }
+        None => w.null(),
+    }
+}
+
+/// The most characters that had arrived but were not yet painted at any moment.
+fn backlog_peak(tl: &Timeline) -> u64 {
+    // Arrivals and paints are each in time order: merge them.
+    let tokens = &tl.tokens;
+    let mut paints: Vec<(f64, u32)> = tokens
+        .iter()
+        .filter(|t| t.painted.is_finite())
+        .map(|t| (t.painted, t.chars))
+        .collect();
+    paints.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (mut backlog, mut peak, mut p) = (0i64, 0i64, 0);
+    for t in tokens {
+        while p < paints.len() && paints[p].0 <= t.arrived {
+            backlog -= i64::from(paints[p].1);
+            p += 1;
+        }
+        backlog += i64::from(t.chars);
+        peak = peak.max(backlog);
+    }
+    peak.max(0) as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::Session;
+
+    fn report(s: &Session) -> String {
+        write(
+            &s.tl,
+            &Meta {
+                id: 1,
+                url: "u",
+                end_message: "",
+                timeline: true,
+            },
+        )
+        .0
+    }
+
+    fn field<'a>(json: &'a str, key: &str) -> &'a str {
+        let at = json
+            .find(&format!("\"{key}\":"))
+            .unwrap_or_else(|| panic!("{key} in {json}"));
+        let rest = &json[at + key.len() + 3..];
+        let end = rest
+            .char_indices()
+            .scan(0i32, |depth, (i, c)| {
+                match c {
+                    '{' | '[' => *depth += 1,
+                    '}' | ']' => *depth -= 1,
+                    _ => {}
+                }
+                Some((i, c, *depth))
+            })
+            .find(|&(_, c, d)| (d == 0 && c == ',') || d < 0)
+            .map(|(i, c, d)| if d < 0 || c == ',' { i } else { i + 1 })
+            .unwrap_or(rest.len());
+        &rest[..end]
+    }
+
+    /// A stream of three tokens, 20 ms apart from 100 ms, each painted 10 ms later.
+    fn three_tokens(usage: &str) -> Session {
+        let mut s = Session::new("openai-chat", "text/event-stream", 1000.0, 1050.0, 200);
+        for (i, word) in ["One", " two", " three"].iter().enumerate() {
+            let t = 1100.0 + 20.0 * i as f64;
+            let ev = format!(
+                "data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"{word}\"}}}}]}}\n\n"
+            );
+            s.chunk(ev.as_bytes(), t);
+            s.rendered(word, true, t + 4.0);
+            s.painted(t + 8.0, t + 8.5, t + 10.0);
+        }
+        if !usage.is_empty() {
+            s.chunk(format!("data: {usage}\n\n").as_bytes(), 1150.0);
+        }
+        s.chunk(b"data: [DONE]\n\n", 1151.0);
+        s.end(EndKind::Complete, 1152.0);
+        s
+    }
+
+    #[test]
+    fn measured_and_perceived_figures() {
+        let s = three_tokens("");
+        let r = report(&s);
+        assert_eq!(field(&r, "status"), "\"ok\"");
+        assert_eq!(field(&r, "ttfb"), "100");
+        assert_eq!(field(&r, "ttft"), "100");
+        assert_eq!(field(&r, "e2e"), "140");
+        assert_eq!(field(&r, "ttftPerceived"), r#"{"frame":108,"painted":110}"#);
+        assert_eq!(field(&r, "e2ePerceived"), r#"{"frame":148,"painted":150}"#);
+        assert_eq!(field(&r, "tpot"), "20");
+        assert_eq!(
+            field(&r, "itl"),
+            r#"{"count":2,"p50":20,"p95":20,"max":20}"#
+        );
+        assert_eq!(
+            field(&r, "lag"),
+            r#"{"count":3,"p50":10,"p95":10,"max":10}"#
+        );
+        assert_eq!(field(&r, "tokens"), "3");
+        assert_eq!(field(&r, "tokensSource"), "\"counted\"");
+        assert_eq!(field(&r, "matchedPct"), "100");
+        // Each token is painted before the next arrives: the peak is the longest token.
+        assert_eq!(field(&r, "backlogPeak"), "6");
+        assert_eq!(field(&r, "unavailable"), r#"["usage"]"#);
+        let tl = field(&r, "timeline");
+        assert_eq!(field(tl, "arrived"), "[100,120,140]");
+        assert_eq!(field(tl, "committed"), "[104,124,144]");
+        assert_eq!(field(tl, "frame"), "[108,128,148]");
+        assert_eq!(field(tl, "painted"), "[110,130,150]");
+        assert_eq!(field(tl, "chars"), "[3,4,6]");
+    }
+
+    #[test]
+    fn usage_gives_the_token_count_for_tpot() {
+        let s = three_tokens(r#"{"choices":[],"usage":{"prompt_tokens":9,"completion_tokens":5}}"#);
+        let r = report(&s);
+        assert_eq!(field(&r, "tokens"), "5");
+        assert_eq!(field(&r, "tokensSource"), "\"usage\"");
+        assert_eq!(field(&r, "tpot"), "10");
+        assert_eq!(field(&r, "unavailable"), "[]");
+    }
+
+    #[test]
+    fn unknowns_are_null_and_named() {
+        let mut s = Session::new("openai-chat", "text/event-stream", 0.0, 1.0, 200);
+        s.chunk(
+            b"data: {\"choices\":[{\"delta\":{\"content\":\"x\"}}]}\n\n",
+            5.0,
+        );
+        s.end(EndKind::Complete, 6.0);
+        let r = report(&s);
+        for k in [
+            "ttftPerceived",
+            "e2ePerceived",
+            "tpot",
+            "lag",
+            "backlogPeak",
+            "matchedPct",
+            "itl",
+        ] {
+            assert_eq!(field(&r, k), "null", "{k}");
+        }
+        assert_eq!(field(&r, "unavailable"), r#"["dom","usage"]"#);
+        assert_eq!(field(field(&r, "timeline"), "committed"), "[null]");
+    }
+
+    #[test]
+    fn statuses() {
+        let mut s = Session::new("openai-chat", "", 0.0, 1.0, 503);
+        s.end(EndKind::Complete, 2.0);
+        let r = report(&s);
+        assert_eq!(field(&r, "status"), "\"error\"");
+        assert_eq!(
+            field(&r, "error"),
+            r#"{"kind":"http","code":"503","message":null}"#
+        );
+
+        let mut s = Session::new("openai-chat", "", 0.0, 1.0, 200);
+        s.end(EndKind::Aborted, 2.0);
+        let r = write(
+            &s.tl,
+            &Meta {
+                id: 2,
+                url: "u",
+                end_message: "AbortError",
+                timeline: false,
+            },
+        )
+        .0;
+        assert_eq!(field(&r, "status"), "\"aborted\"");
+        assert!(!r.contains("\"timeline\""));
+
+        let mut s = Session::new("openai-chat", "", 0.0, 1.0, 200);
+        s.chunk(
+            b"data: {\"error\":{\"message\":\"overloaded\",\"code\":\"busy\"}}\n\n",
+            1.5,
+        );
+        s.end(EndKind::Complete, 2.0);
+        let r = report(&s);
+        assert_eq!(
+            field(&r, "error"),
+            r#"{"kind":"stream","code":"busy","message":"overloaded"}"#
+        );
+
+        let s = Session::new("openai-chat", "", 0.0, 1.0, 200);
+        assert_eq!(field(&report(&s), "status"), "\"incomplete\"");
+    }
+}

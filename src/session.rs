@@ -1,0 +1,472 @@
+//! One profiled stream, from its first byte to its last paint.
+//!
+//! The web shell feeds a session in time order:
+//! 1. [`Session::chunk`] for each body chunk, with the time it was read: framing (SSE or plain
+//!    text) → adapter → answer deltas, each a *token* stamped with that arrival time;
+//! 2. [`Session::rendered`] each time the page changed the element showing the answer, with the
+//!    time of the mutation: alignment moves the on-screen frontier, and every token the
+//!    frontier passes is *committed* at that time;
+//! 3. [`Session::painted`] once per frame that followed commits, with the frame's start and the
+//!    after-paint time: committed tokens get that paint bracket;
+//! 4. [`Session::end`] when the body ended, failed or was cancelled.
+//!
+//! All times are `performance.now()` milliseconds; a report states them relative to the
+//! request start. A time not known is NaN inside and `null` in a report.
+
+use crate::align::Aligner;
+use crate::sse::{SseError, SseFramer, SseItem};
+use crate::utf8::Utf8Decoder;
+use crate::wire::{self, Adapter, Format, StreamError, Usage, Wire};
+
+/// How a stream ended, as the shell saw it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EndKind {
+    /// The body was read to its end.
+    Complete,
+    /// The application (or an AbortSignal) cancelled it.
+    Aborted,
+    /// The network failed mid-stream.
+    Failed,
+}
+
+/// One answer delta: a content-bearing event.
+#[derive(Debug, Clone, Copy)]
+pub struct Token {
+    /// When the chunk completing it was read.
+    pub arrived: f64,
+    /// Characters (Unicode scalar values) of answer text.
+    pub chars: u32,
+    /// Visible characters of answer text.
+    pub visible: u32,
+    /// Visible answer characters up to and including this token.
+    pub visible_end: u32,
+    /// When the page committed it to the DOM (NaN: not seen).
+    pub committed: f64,
+    /// The start of the frame that painted it (NaN: not painted).
+    pub frame: f64,
+    /// The after-paint time of that frame (NaN: not painted).
+    pub painted: f64,
+}
+
+/// Reasoning ("thinking") deltas, kept apart from the answer.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Reasoning {
+    /// Number of reasoning deltas.
+    pub deltas: u32,
+    /// Characters of reasoning text.
+    pub chars: u64,
+    /// Arrival of the first reasoning delta.
+    pub first: Option<f64>,
+    /// Arrival of the last one.
+    pub last: Option<f64>,
+}
+
+#[derive(Debug)]
+enum Framing {
+    /// Auto mode before the first bytes: sniff them.
+    Undecided,
+    Sse(SseFramer),
+    Text(Utf8Decoder),
+}
+
+/// The timeline of one stream.
+#[derive(Debug)]
+pub struct Timeline {
+    /// The resolved format (`None` while auto-detection waits for data).
+    pub format: Option<Format>,
+    /// Request start (absolute `performance.now()`).
+    pub start: f64,
+    /// When the response headers arrived.
+    pub headers_at: f64,
+    /// The HTTP status.
+    pub http_status: u16,
+    /// The first body chunk.
+    pub first_byte: Option<f64>,
+    /// Body bytes read.
+    pub bytes: u64,
+    /// Body chunks read.
+    pub chunks: u64,
+    /// Answer deltas.
+    pub tokens: Vec<Token>,
+    /// Answer characters.
+    pub chars: u64,
+    /// Reasoning deltas.
+    pub reasoning: Reasoning,
+    /// Tool-call deltas.
+    pub tool_calls: u32,
+    /// The server's token counts.
+    pub usage: Option<Usage>,
+    /// The first error the server sent in the stream.
+    pub stream_error: Option<StreamError>,
+    /// Events that could not be read, and the first reason.
+    pub malformed: u32,
+    /// Why the first malformed event failed.
+    pub first_malformed: Option<&'static str>,
+    /// A framing error (line or event too large).
+    pub framing_error: Option<SseError>,
+    /// The stream carried its end marker (`[DONE]`).
+    pub done_marker: bool,
+    /// The body ended inside an event, which was discarded.
+    pub truncated: bool,
+    /// How and when the body ended.
+    pub end: Option<(EndKind, f64)>,
+    /// The rendered element changed at least once.
+    pub observed: bool,
+    /// Paint brackets could not be taken for some commits (the page was hidden).
+    pub paint_missing: bool,
+    pub(crate) aligner: Aligner,
+    next_commit: usize,
+    next_paint: usize,
+    /// When the frontier last moved.
+    pub last_commit: Option<f64>,
+}
+
+/// A stream being profiled.
+#[derive(Debug)]
+pub struct Session {
+    framing: Framing,
+    adapter: Adapter,
+    text: String,
+    /// What has been measured.
+    pub tl: Timeline,
+}
+
+impl Session {
+    /// Opens a session. `format` is a format name or `auto`; `content_type` is the response's.
+    pub fn new(
+        format: &str,
+        content_type: &str,
+        start: f64,
+        headers_at: f64,
+        http_status: u16,
+    ) -> Self {
+        let requested = Format::from_name(format);
+        let is_sse_type = content_type
+            .to_ascii_lowercase()
+            .contains("text/event-stream");
+        let framing = match requested {
+            Some(f) if f.is_sse() => Framing::Sse(SseFramer::default()),
+            Some(_) => Framing::Text(Utf8Decoder::new()),
+            None if is_sse_type => Framing::Sse(SseFramer::default()),
+            None => Framing::Undecided,
+        };
+        Session {
+            framing,
+            adapter: Adapter::new(),
+            text: String::new(),
+            tl: Timeline {
+                format: requested,
+                start,
+                headers_at,
+                http_status,
+                first_byte: None,
+                bytes: 0,
+                chunks: 0,
+                tokens: Vec::new(),
+                chars: 0,
+                reasoning: Reasoning::default(),
+                tool_calls: 0,
+                usage: None,
+                stream_error: None,
+                malformed: 0,
+                first_malformed: None,
+                framing_error: None,
+                done_marker: false,
+                truncated: false,
+                end: None,
+                observed: false,
+                paint_missing: false,
+                aligner: Aligner::new(),
+                next_commit: 0,
+                next_paint: 0,
+                last_commit: None,
+            },
+        }
+    }
+
+    /// One body chunk, read at `t`.
+    pub fn chunk(&mut self, bytes: &[u8], t: f64) {
+        if bytes.is_empty() || self.tl.end.is_some() {
+            return;
+        }
+        let tl = &mut self.tl;
+        tl.first_byte.get_or_insert(t);
+        tl.bytes += bytes.len() as u64;
+        tl.chunks += 1;
+        if let Framing::Undecided = self.framing {
+            self.framing = if wire::sniff_sse(bytes) {
+                Framing::Sse(SseFramer::default())
+            } else {
+                tl.format = Some(Format::Text);
+                Framing::Text(Utf8Decoder::new())
+            };
+        }
+        let adapter = &mut self.adapter;
+        match &mut self.framing {
+            Framing::Sse(framer) => framer.feed(bytes, &mut |item| match item {
+                SseItem::Event(e) => {
+                    let format = match tl.format {
+                        Some(f) => f,
+                        None => match wire::detect_sse(e.data) {
+                            Some(f) => {
+                                tl.format = Some(f);
+                                f
+                            }
+                            None => Format::SseText,
+                        },
+                    };
+                    if let Err(err) = adapter.event(format, e.data, &mut |w| tl.wire(w, t)) {
+                        tl.malformed += 1;
+                        tl.first_malformed.get_or_insert(err.code());
+                    }
+                }
+                SseItem::Error(err) => {
+                    tl.framing_error.get_or_insert(err);
+                }
+            }),
+            Framing::Text(decoder) => {
+                self.text.clear();
+                decoder.decode(bytes, &mut self.text);
+                if !self.text.is_empty() {
+                    tl.wire(Wire::Answer(&self.text), t);
+                }
+            }
+            Framing::Undecided => {}
+        }
+    }
+
+    /// The body ended at `t`.
+    pub fn end(&mut self, kind: EndKind, t: f64) {
+        if self.tl.end.is_some() {
+            return;
+        }
+        match &mut self.framing {
+            Framing::Sse(f) => self.tl.truncated = f.finish(),
+            Framing::Text(d) => {
+                self.text.clear();
+                d.finish(&mut self.text);
+                if !self.text.is_empty() {
+                    self.tl.wire(Wire::Answer(&self.text), t);
+                }
+            }
+            Framing::Undecided => {}
+        }
+        self.tl.end = Some((kind, t));
+    }
+
+    /// The element showing the answer changed at `t`: `text` is what was appended to its text,
+    /// or (when `append` is false) its whole text. Returns how many tokens were committed.
+    pub fn rendered(&mut self, text: &str, append: bool, t: f64) -> u32 {
+        self.tl.rendered(text, append, t)
+    }
+
+    /// Whether `text` (an element's text) shows the start of this answer.
+    pub fn claims(&self, text: &str) -> bool {
+        self.tl.aligner.claims(text)
+    }
+
+    /// A frame was painted: it started at `frame`, its rAF callback ran at `raf_now`, and the
+    /// after-paint callback at `after`. Returns how many tokens got a paint bracket.
+    pub fn painted(&mut self, frame: f64, raf_now: f64, after: f64) -> u32 {
+        self.tl.painted(frame, raf_now, after)
+    }
+
+    /// Whether the stream has ended and every visible token has been painted.
+    pub fn settled(&self) -> bool {
+        self.tl.end.is_some() && self.tl.all_painted()
+    }
+}
+
+impl Timeline {
+    fn wire(&mut self, w: Wire<'_>, t: f64) {
+        match w {
+            Wire::Answer(text) => {
+                let visible = self.aligner.push_arrived(text) as u32;
+                let chars = text.chars().count() as u32;
+                self.chars += u64::from(chars);
+                self.tokens.push(Token {
+                    arrived: t,
+                    chars,
+                    visible,
+                    visible_end: self.aligner.arrived_len() as u32,
+                    committed: f64::NAN,
+                    frame: f64::NAN,
+                    painted: f64::NAN,
+                });
+            }
+            Wire::Reasoning(text) => {
+                let r = &mut self.reasoning;
+                r.deltas += 1;
+                r.chars += text.chars().count() as u64;
+                r.first.get_or_insert(t);
+                r.last = Some(t);
+            }
+            Wire::ToolCall => self.tool_calls += 1,
+            Wire::Usage(u) => self.usage = Some(u),
+            Wire::Error(e) => {
+                self.stream_error.get_or_insert(e);
+            }
+            Wire::Done => self.done_marker = true,
+        }
+    }
+
+    fn rendered(&mut self, text: &str, append: bool, t: f64) -> u32 {
+        self.observed = true;
+        let frontier = self.aligner.rendered(text, append) as u32;
+        let before = self.next_commit;
+        // Tokens the frontier has passed are on screen. A token with no visible characters
+        // (whitespace, markup) is delivered with the text around it: at the first change of
+        // the element after everything before it is on screen.
+        while let Some(tok) = self.tokens.get_mut(self.next_commit) {
+            if tok.visible_end > frontier {
+                break;
+            }
+            tok.committed = t;
+            self.next_commit += 1;
+        }
+        let n = (self.next_commit - before) as u32;
+        if n > 0 {
+            self.last_commit = Some(t);
+        }
+        n
+    }
+
+    fn painted(&mut self, frame: f64, raf_now: f64, after: f64) -> u32 {
+        let before = self.next_paint;
+        while self.next_paint < self.next_commit {
+            let tok = &mut self.tokens[self.next_paint];
+            if tok.committed > raf_now {
+                break; // committed after this frame's rAF callback: the next frame paints it
+            }
+            // A commit made inside this frame's rendering steps (an app's own rAF callback)
+            // happened after the frame started: it cannot have been painted before it.
+            tok.frame = frame.max(tok.committed);
+            tok.painted = after;
+            self.next_paint += 1;
+        }
+        (self.next_paint - before) as u32
+    }
+
+    /// Whether every token with visible text has been painted.
+    pub fn all_painted(&self) -> bool {
+        match self.tokens.iter().rposition(|t| t.visible > 0) {
+            Some(last) => self.next_paint > last,
+            None => true,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sse(events: &[&str]) -> Vec<u8> {
+        events
+            .iter()
+            .map(|d| format!("data: {d}\n\n"))
+            .collect::<String>()
+            .into_bytes()
+    }
+
+    fn chunk_json(content: &str) -> String {
+        format!(r#"{{"choices":[{{"index":0,"delta":{{"content":"{content}"}}}}]}}"#)
+    }
+
+    #[test]
+    fn tokens_carry_the_time_of_the_chunk_that_completed_them() {
+        let mut s = Session::new("auto", "text/event-stream", 0.0, 5.0, 200);
+        let body = sse(&[
+            r#"{"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}"#,
+            &chunk_json("Hello"),
+            &chunk_json(" world"),
+            "[DONE]",
+        ]);
+        let cut = body.len() / 2;
+        s.chunk(&body[..cut], 10.0);
+        s.chunk(&body[cut..], 30.0);
+        s.end(EndKind::Complete, 31.0);
+        let tl = &s.tl;
+        assert_eq!(tl.format, Some(Format::OpenAiChat));
+        assert_eq!(tl.first_byte, Some(10.0));
+        let arrived: Vec<f64> = tl.tokens.iter().map(|t| t.arrived).collect();
+        assert_eq!(arrived, vec![30.0, 30.0]);
+        assert_eq!((tl.chars, tl.done_marker, tl.truncated), (11, true, false));
+    }
+
+    #[test]
+    fn commits_and_paints_follow_the_screen() {
+        let mut s = Session::new("sse-text", "", 0.0, 0.0, 200);
+        s.chunk(b"data: Hel\n\ndata: lo\n\ndata:  \n\ndata: you\n\n", 10.0);
+        assert_eq!(s.tl.tokens.len(), 4);
+        assert_eq!(s.rendered("Hel", true, 12.0), 1);
+        assert_eq!(s.painted(16.0, 16.5, 18.0), 1);
+        // "lo", the whitespace token and "you" arrive on screen together.
+        assert_eq!(s.rendered("lo you", true, 40.0), 3);
+        assert_eq!(s.painted(33.0, 40.5, 42.0), 3);
+        let tok = &s.tl.tokens;
+        assert_eq!(
+            (tok[0].committed, tok[0].frame, tok[0].painted),
+            (12.0, 16.0, 18.0)
+        );
+        // The frame started before the commit (an app rAF render): clamp to the commit.
+        assert_eq!(
+            (tok[1].committed, tok[1].frame, tok[1].painted),
+            (40.0, 40.0, 42.0)
+        );
+        s.end(EndKind::Complete, 50.0);
+        assert!(s.settled());
+    }
+
+    #[test]
+    fn a_commit_after_the_frame_callback_waits_for_the_next_frame() {
+        let mut s = Session::new("sse-text", "", 0.0, 0.0, 200);
+        s.chunk(b"data: a\n\ndata: b\n\n", 1.0);
+        s.rendered("a", true, 2.0);
+        s.rendered("b", true, 20.0);
+        assert_eq!(s.painted(16.0, 17.0, 18.0), 1);
+        s.end(EndKind::Complete, 21.0);
+        assert!(!s.settled());
+        assert_eq!(s.painted(33.0, 33.5, 35.0), 1);
+        assert!(s.settled());
+    }
+
+    #[test]
+    fn plain_text_bodies_are_answer_text_and_split_characters_survive() {
+        let mut s = Session::new("auto", "text/plain; charset=utf-8", 0.0, 0.0, 200);
+        let body = "héllo 😀".as_bytes();
+        s.chunk(&body[..2], 1.0);
+        s.chunk(&body[2..8], 2.0);
+        s.chunk(&body[8..], 3.0);
+        s.end(EndKind::Complete, 4.0);
+        assert_eq!(s.tl.format, Some(Format::Text));
+        assert_eq!(s.tl.chars, 7);
+    }
+
+    #[test]
+    fn auto_detection_sniffs_event_streams_without_the_content_type() {
+        let mut s = Session::new("auto", "application/octet-stream", 0.0, 0.0, 200);
+        s.chunk(&sse(&[&chunk_json("x")]), 1.0);
+        assert_eq!(
+            (s.tl.format, s.tl.tokens.len()),
+            (Some(Format::OpenAiChat), 1)
+        );
+    }
+
+    #[test]
+    fn malformed_events_are_counted_and_reading_goes_on() {
+        let mut s = Session::new("openai-chat", "text/event-stream", 0.0, 0.0, 200);
+        s.chunk(&sse(&["{oops", &chunk_json("ok")]), 1.0);
+        assert_eq!(
+            (s.tl.malformed, s.tl.first_malformed, s.tl.tokens.len()),
+            (1, Some("json-unexpected-byte"), 1)
+        );
+    }
+
+    #[test]
+    fn an_event_cut_by_the_end_of_the_body_marks_the_stream_truncated() {
+        let mut s = Session::new("auto", "text/event-stream", 0.0, 0.0, 200);
+        s.chunk(b"data: {\"choices\":[]}\n\ndata: {\"cho", 1.0);
+        s.end(EndKind::Complete, 2.0);
+        assert!(s.tl.truncated);
+    }
+}

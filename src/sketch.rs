@@ -1,0 +1,257 @@
+//! A mergeable quantile sketch with bounded relative error (DDSketch, Masson, Rim and Lee,
+//! VLDB 2019).
+//!
+//! A value x > 0 falls in bucket k = ceil(log_γ x) with γ = (1 + α) / (1 − α); the bucket's
+//! representative 2γᵏ / (γ + 1) is within relative error α of every value in it. Sketches of
+//! parts of a data set merge by adding bucket counts, and the merge equals the sketch of the
+//! whole: summaries from several tabs, pages or users combine without losing accuracy.
+//! Values below 1 µs (the ms unit's 0.001) are counted as zero.
+
+/// The relative accuracy: 1%.
+pub const ALPHA: f64 = 0.01;
+const GAMMA: f64 = 1.020_202_020_202_02; // (1 + α) / (1 − α)
+const LN_GAMMA: f64 = 0.020_000_666_706_669_435; // ln γ
+/// Values below this are counted in the zero bucket.
+pub const MIN_VALUE: f64 = 1e-3;
+/// At most this many buckets; past it the lowest are folded together (accuracy is then kept
+/// for the upper quantiles, which are the ones latency reports care about).
+pub const MAX_BUCKETS: usize = 2048;
+
+/// A DDSketch over non-negative values.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Sketch {
+    buckets: Vec<u64>,
+    offset: i32,
+    zero: u64,
+    count: u64,
+    min: f64,
+    max: f64,
+    sum: f64,
+}
+
+fn key(x: f64) -> i32 {
+    (x.ln() / LN_GAMMA).ceil() as i32
+}
+
+fn value(k: i32) -> f64 {
+    2.0 * (f64::from(k) * LN_GAMMA).exp() / (1.0 + GAMMA)
+}
+
+impl Sketch {
+    /// An empty sketch.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Number of values added.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// The largest value added, exactly.
+    pub fn max(&self) -> Option<f64> {
+        (self.count > 0).then_some(self.max)
+    }
+
+    /// The smallest value added, exactly.
+    pub fn min(&self) -> Option<f64> {
+        (self.count > 0).then_some(self.min)
+    }
+
+    /// The mean (kept exactly, from the sum).
+    pub fn mean(&self) -> Option<f64> {
+        (self.count > 0).then(|| self.sum / self.count as f64)
+    }
+
+    /// Adds a value. Negative values count as zero; values that are not finite are ignored.
+    pub fn add(&mut self, x: f64) {
+        if !x.is_finite() {
+            return;
+        }
+        let x = x.max(0.0);
+        if self.count == 0 {
+            self.min = x;
+            self.max = x;
+        } else {
+            self.min = self.min.min(x);
+            self.max = self.max.max(x);
+        }
+        self.count += 1;
+        self.sum += x;
+        if x < MIN_VALUE {
+            self.zero += 1;
+        } else {
+            self.add_to_bucket(key(x), 1);
+        }
+    }
+
+    fn add_to_bucket(&mut self, k: i32, n: u64) {
+        if self.buckets.is_empty() {
+            self.offset = k;
+            self.buckets.push(0);
+        } else if k < self.offset {
+            let grow = (self.offset - k) as usize;
+            self.buckets.splice(0..0, core::iter::repeat_n(0, grow));
+            self.offset = k;
+        }
+        let i = (k - self.offset) as usize;
+        if i >= self.buckets.len() {
+            self.buckets.resize(i + 1, 0);
+        }
+        self.buckets[i] += n;
+        if self.buckets.len() > MAX_BUCKETS {
+            let excess = self.buckets.len() - MAX_BUCKETS;
+            let folded: u64 = self.buckets.drain(..excess).sum();
+            self.buckets[0] += folded;
+            self.offset += excess as i32;
+        }
+    }
+
+    /// Adds all of `other`'s values.
+    pub fn merge(&mut self, other: &Sketch) {
+        if other.count == 0 {
+            return;
+        }
+        if self.count == 0 {
+            self.min = other.min;
+            self.max = other.max;
+        } else {
+            self.min = self.min.min(other.min);
+            self.max = self.max.max(other.max);
+        }
+        self.count += other.count;
+        self.sum += other.sum;
+        self.zero += other.zero;
+        for (i, &n) in other.buckets.iter().enumerate() {
+            if n > 0 {
+                self.add_to_bucket(other.offset + i as i32, n);
+            }
+        }
+    }
+
+    /// The `q` quantile (0..=1), within relative error [`ALPHA`]; `None` when empty.
+    pub fn quantile(&self, q: f64) -> Option<f64> {
+        if self.count == 0 {
+            return None;
+        }
+        let q = q.clamp(0.0, 1.0);
+        if q == 0.0 {
+            return Some(self.min);
+        }
+        if q == 1.0 {
+            return Some(self.max);
+        }
+        let rank = (q * (self.count - 1) as f64) as u64;
+        if rank < self.zero {
+            return Some(self.min);
+        }
+        let mut seen = self.zero;
+        for (i, &n) in self.buckets.iter().enumerate() {
+            seen += n;
+            if seen > rank {
+                let v = value(self.offset + i as i32);
+                return Some(v.clamp(self.min, self.max));
+            }
+        }
+        Some(self.max)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::quantile_sorted;
+
+    struct Rng(u64);
+    impl Rng {
+        fn unit(&mut self) -> f64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            ((self.0 >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+        }
+        fn normal(&mut self) -> f64 {
+            let (u, v) = (self.unit(), self.unit());
+            (-2.0 * u.ln()).sqrt() * (2.0 * core::f64::consts::PI * v).cos()
+        }
+    }
+
+    /// The value of rank floor(q·(n−1)), the rank the sketch answers for.
+    fn exact(sorted: &[f64], q: f64) -> f64 {
+        sorted[(q * (sorted.len() - 1) as f64) as usize]
+    }
+
+    fn check(name: &str, mut data: Vec<f64>) {
+        let mut s = Sketch::new();
+        data.iter().for_each(|&x| s.add(x));
+        data.sort_by(f64::total_cmp);
+        for q in [0.0, 0.01, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 1.0] {
+            let (want, got) = (exact(&data, q), s.quantile(q).unwrap());
+            let tol = ALPHA * want.abs() + 1e-9;
+            assert!(
+                (got - want).abs() <= tol + MIN_VALUE,
+                "{name} n={} q={q}: {got} vs {want}",
+                data.len()
+            );
+        }
+        assert_eq!(s.max(), data.last().copied());
+        assert!(quantile_sorted(&data, 0.5).is_some());
+    }
+
+    #[test]
+    fn quantiles_are_within_one_percent_for_many_distributions_and_sizes() {
+        let mut rng = Rng(42);
+        for n in [3usize, 10, 100, 1_000, 100_000] {
+            let uniform: Vec<f64> = (0..n).map(|_| 1.0 + 999.0 * rng.unit()).collect();
+            let exponential: Vec<f64> = (0..n).map(|_| -50.0 * rng.unit().ln()).collect();
+            let lognormal: Vec<f64> = (0..n).map(|_| (3.0 + 1.5 * rng.normal()).exp()).collect();
+            let bimodal: Vec<f64> = (0..n)
+                .map(|i| {
+                    if i % 3 == 0 {
+                        800.0 + 50.0 * rng.unit()
+                    } else {
+                        20.0 + 5.0 * rng.unit()
+                    }
+                })
+                .collect();
+            let constant = vec![16.7; n];
+            check("uniform", uniform);
+            check("exponential", exponential);
+            check("lognormal", lognormal);
+            check("bimodal", bimodal);
+            check("constant", constant);
+        }
+    }
+
+    #[test]
+    fn merging_parts_equals_the_sketch_of_the_whole() {
+        let mut rng = Rng(7);
+        let data: Vec<f64> = (0..10_000).map(|_| (2.0 + rng.normal()).exp()).collect();
+        let mut whole = Sketch::new();
+        data.iter().for_each(|&x| whole.add(x));
+        let mut merged = Sketch::new();
+        for part in data.chunks(777) {
+            let mut s = Sketch::new();
+            part.iter().for_each(|&x| s.add(x));
+            merged.merge(&s);
+        }
+        for q in [0.5, 0.9, 0.95, 0.99] {
+            assert_eq!(merged.quantile(q), whole.quantile(q));
+        }
+        assert_eq!((merged.count(), merged.max()), (whole.count(), whole.max()));
+    }
+
+    #[test]
+    fn zeros_and_empty() {
+        let mut s = Sketch::new();
+        assert_eq!(s.quantile(0.5), None);
+        for x in [0.0, 0.0, 0.0, 5.0, -1.0, f64::NAN] {
+            s.add(x);
+        }
+        assert_eq!(s.count(), 5);
+        assert_eq!(s.quantile(0.5), Some(0.0));
+        // Rank floor(0.99 · 4) = 3 is still a zero; the maximum is exact.
+        assert_eq!(s.quantile(0.99), Some(0.0));
+        assert_eq!((s.quantile(1.0), s.max()), (Some(5.0), Some(5.0)));
+    }
+}

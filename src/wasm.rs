@@ -1,0 +1,131 @@
+//! The binding the JavaScript shell (`js/`) calls: sessions by numeric id, bytes and times in,
+//! reports and summaries out as JSON strings. One call per body chunk, per DOM change and per
+//! painted frame; no callbacks into JavaScript, so nothing here can re-enter the page.
+
+use wasm_bindgen::prelude::*;
+
+use crate::report::{self, Meta};
+use crate::session::{EndKind, Session};
+use crate::summary::Summary;
+
+struct Open {
+    id: u32,
+    url: String,
+    end_message: String,
+    session: Session,
+}
+
+/// All streams of one profiler.
+#[wasm_bindgen]
+#[derive(Default)]
+pub struct Core {
+    open: Vec<Open>,
+    next_id: u32,
+    summary: Summary,
+}
+
+#[wasm_bindgen]
+impl Core {
+    /// A core with no streams.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Core {
+        Core::default()
+    }
+
+    fn get(&mut self, id: u32) -> Option<&mut Open> {
+        self.open.iter_mut().find(|o| o.id == id)
+    }
+
+    /// Opens a stream; returns its id (never 0).
+    pub fn open(
+        &mut self,
+        format: &str,
+        content_type: &str,
+        url: &str,
+        start: f64,
+        headers_at: f64,
+        http_status: u16,
+    ) -> u32 {
+        self.next_id = self.next_id.wrapping_add(1).max(1);
+        let id = self.next_id;
+        self.open.push(Open {
+            id,
+            url: url.into(),
+            end_message: String::new(),
+            session: Session::new(format, content_type, start, headers_at, http_status),
+        });
+        id
+    }
+
+    /// A body chunk read at `t`.
+    pub fn chunk(&mut self, id: u32, bytes: &[u8], t: f64) {
+        if let Some(o) = self.get(id) {
+            o.session.chunk(bytes, t);
+        }
+    }
+
+    /// The body ended at `t`: `kind` 0 complete, 1 aborted, 2 failed; `message` says why.
+    pub fn end(&mut self, id: u32, kind: u8, t: f64, message: &str) {
+        if let Some(o) = self.get(id) {
+            let kind = match kind {
+                1 => EndKind::Aborted,
+                2 => EndKind::Failed,
+                _ => EndKind::Complete,
+            };
+            o.end_message = message.chars().take(crate::wire::MAX_MESSAGE).collect();
+            o.session.end(kind, t);
+        }
+    }
+
+    /// The answer's element changed at `t`; returns how many tokens were committed.
+    pub fn rendered(&mut self, id: u32, text: &str, append: bool, t: f64) -> u32 {
+        self.get(id)
+            .map_or(0, |o| o.session.rendered(text, append, t))
+    }
+
+    /// Whether an element's text shows the start of stream `id`'s answer.
+    pub fn claims(&mut self, id: u32, text: &str) -> bool {
+        self.get(id).is_some_and(|o| o.session.claims(text))
+    }
+
+    /// A frame painted (frame start, rAF callback time, after-paint time): applies to every
+    /// open stream. Returns how many tokens got a paint bracket.
+    pub fn painted(&mut self, frame: f64, raf_now: f64, after: f64) -> u32 {
+        self.open
+            .iter_mut()
+            .map(|o| o.session.painted(frame, raf_now, after))
+            .sum()
+    }
+
+    /// Whether stream `id` has ended and all its visible text is painted.
+    pub fn settled(&mut self, id: u32) -> bool {
+        self.get(id).is_some_and(|o| o.session.settled())
+    }
+
+    /// Closes stream `id` and returns its report as JSON ("" if there is no such stream).
+    pub fn finish(&mut self, id: u32, timeline: bool) -> String {
+        let Some(i) = self.open.iter().position(|o| o.id == id) else {
+            return String::new();
+        };
+        let o = self.open.swap_remove(i);
+        let meta = Meta {
+            id,
+            url: &o.url,
+            end_message: &o.end_message,
+            timeline,
+        };
+        let (json, metrics) = report::write(&o.session.tl, &meta);
+        self.summary.add(&metrics);
+        json
+    }
+
+    /// Percentiles over finished streams, as JSON.
+    pub fn summary(&self) -> String {
+        self.summary.to_json()
+    }
+
+    /// Number of open streams.
+    pub fn active(&self) -> u32 {
+        self.open.len() as u32
+    }
+}
