@@ -112,7 +112,7 @@ impl JsonWriter {
                 0..=0x1f => "",
                 _ => continue,
             };
-            self.out.push_str(&s[run..i]);
+            self.out.push_str(s.get(run..i).unwrap_or_default());
             if esc.is_empty() {
                 self.out.push_str("\\u00");
                 self.out.push(hex(b >> 4));
@@ -122,7 +122,7 @@ impl JsonWriter {
             }
             run = i + 1;
         }
-        self.out.push_str(&s[run..]);
+        self.out.push_str(s.get(run..).unwrap_or_default());
         self.out.push('"');
         self.need_comma = true;
     }

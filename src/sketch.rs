@@ -134,7 +134,9 @@ impl Sketch {
         if self.count == 0 {
             return None;
         }
-        let q = q.clamp(0.0, 1.0);
+        // max/min rather than clamp: clamp carries a panic message that formats floats,
+        // which alone would add ~15 KB to the wasm module.
+        let q = q.max(0.0).min(1.0);
         if q == 0.0 {
             return Some(self.min);
         }
@@ -150,7 +152,7 @@ impl Sketch {
             seen += n;
             if seen > rank {
                 let v = value(self.offset + i as i32);
-                return Some(v.clamp(self.min, self.max));
+                return Some(v.max(self.min).min(self.max));
             }
         }
         Some(self.max)

@@ -4,7 +4,7 @@
 /// convention of NumPy's default and of vLLM's benchmark reports). `None` when empty.
 pub fn quantile_sorted(sorted: &[f64], q: f64) -> Option<f64> {
     let last = sorted.len().checked_sub(1)?;
-    let rank = q.clamp(0.0, 1.0) * last as f64;
+    let rank = q.max(0.0).min(1.0) * last as f64;
     let lo = rank.floor() as usize;
     let hi = (lo + 1).min(last);
     let frac = rank - lo as f64;

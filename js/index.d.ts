@@ -1,0 +1,149 @@
+/** Loads the WebAssembly core (once). `input` overrides where the .wasm comes from. */
+export default function init(
+  input?: string | URL | Request | Response | BufferSource | WebAssembly.Module,
+): Promise<void>;
+
+/** A stream format tokenpaint reads, or `auto` to detect it. */
+export type Format = 'auto' | 'openai-chat' | 'sse-text' | 'text';
+
+export interface ProfilerOptions {
+  /** The stream format; `auto` (default) detects it from the content type and first events. */
+  format?: Format;
+  /** The fetch to wrap (default: the global fetch at construction). */
+  fetch?: typeof globalThis.fetch;
+  /** Quiet time after the stream's end before a report is taken without full paint (ms, default 1000). */
+  settleMs?: number;
+  /** Longest wait after the end of the stream before a report is taken (ms, default 30000). */
+  maxSettleMs?: number;
+  /** Include per-token arrays in reports (default true). */
+  timeline?: boolean;
+  /** How many reports `reports()` keeps (default 1000). */
+  maxReports?: number;
+}
+
+export interface TrackOptions {
+  /** The element that will show this response's answer. */
+  target?: Element;
+  /** When the request started, as performance.now() (default: now). */
+  start?: number;
+  /** The stream format for this response. */
+  format?: Format;
+}
+
+/** When a token was painted: between the start of the frame and the after-paint mark (ms). */
+export interface PaintBracket {
+  frame: number;
+  painted: number;
+}
+
+export interface Spread {
+  count: number;
+  p50: number;
+  p95: number;
+  max: number;
+}
+
+export interface StreamErrorInfo {
+  /** `http`, `stream` (sent by the server in the body), `network`, `aborted`, `truncated`, `not-ended`, `internal`. */
+  kind: string;
+  code: string | null;
+  message: string | null;
+}
+
+/** One finished stream. Times are ms from the request start; `null` means unknown. */
+export interface Report {
+  id: number;
+  /** The request URL without query string or fragment. */
+  url: string;
+  format: Exclude<Format, 'auto'> | null;
+  status: 'ok' | 'error' | 'aborted' | 'incomplete' | 'failed';
+  error: StreamErrorInfo | null;
+  httpStatus: number;
+  /** performance.now() at the request start. */
+  startTime: number;
+  /** Response headers received. */
+  headers: number | null;
+  ttfb: number | null;
+  /** Measured TTFT: arrival of the first chunk carrying answer content. */
+  ttft: number | null;
+  /** Measured E2E: arrival of the last content chunk. */
+  e2e: number | null;
+  /** Perceived TTFT: the first visible answer text painted. */
+  ttftPerceived: PaintBracket | null;
+  /** Perceived E2E: the last visible answer text painted. */
+  e2ePerceived: PaintBracket | null;
+  /** (E2E − TTFT) / (tokens − 1). */
+  tpot: number | null;
+  /** Gaps between consecutive content chunks. */
+  itl: Spread | null;
+  /** Output tokens: from usage when the server sent it, else counted deltas. */
+  tokens: number;
+  tokensSource: 'usage' | 'counted';
+  /** Content-bearing deltas received. */
+  deltas: number;
+  chars: number;
+  bytes: number;
+  chunks: number;
+  usage: { promptTokens: number | null; completionTokens: number | null; reasoningTokens: number | null } | null;
+  reasoning: { deltas: number; chars: number; first: number | null; last: number | null } | null;
+  toolCalls: number;
+  /** Delivery lag per token: painted − arrived. */
+  lag: Spread | null;
+  /** Most characters arrived but not yet painted at any moment. */
+  backlogPeak: number | null;
+  /** Share of the arrived visible answer text found on screen, 0–100. */
+  matchedPct: number | null;
+  doneMarker: boolean;
+  truncated: boolean;
+  malformed: { events: number; first: string | null; framing: string | null } | null;
+  /** What could not be measured: `dom`, `paint`, `usage`. */
+  unavailable: string[];
+  /** Per token (ms from start; null unknown). Absent with `timeline: false`. */
+  timeline?: {
+    arrived: (number | null)[];
+    committed: (number | null)[];
+    frame: (number | null)[];
+    painted: (number | null)[];
+    chars: number[];
+  };
+}
+
+export interface Percentiles {
+  count: number;
+  p50: number | null;
+  p90: number | null;
+  p95: number | null;
+  p99: number | null;
+  max: number | null;
+}
+
+/** Percentiles over finished streams (latency figures from streams with status `ok`). */
+export interface Summary {
+  count: number;
+  streams: { ok: number; error: number; aborted: number; incomplete: number };
+  ttft: Percentiles;
+  ttftPerceived: Percentiles;
+  e2e: Percentiles;
+  e2ePerceived: Percentiles;
+  tpot: Percentiles;
+  itl: Percentiles;
+  lag: Percentiles;
+}
+
+export declare const DEFAULTS: Readonly<Required<Omit<ProfilerOptions, 'fetch'>>>;
+
+export declare class Profiler {
+  constructor(options?: ProfilerOptions);
+  /** A drop-in fetch (bound: pass it to SDKs as `fetch: profiler.fetch`). */
+  readonly fetch: typeof globalThis.fetch;
+  /** Watches the element in which the app renders answers. */
+  observe(element: Element): void;
+  unobserve(element: Element): void;
+  /** Profiles a response fetched by other means; read the returned response, not the original. */
+  track(response: Response, options?: TrackOptions): Response;
+  /** Called once per finished stream, after its last paint. Returns an unsubscribe function. */
+  onReport(callback: (report: Report) => void): () => void;
+  reports(): Report[];
+  summary(): Summary | null;
+  disconnect(): void;
+}

@@ -1,0 +1,17 @@
+// tokenpaint: where the latency of a streamed LLM answer goes.
+//
+//   import init, { Profiler } from 'tokenpaint';
+//   await init();
+//   const profiler = new Profiler();
+//   profiler.observe(chatContainer);
+//   const res = await profiler.fetch(url, init);
+//   profiler.onReport((report) => console.log(report));
+
+import { load } from './core.js';
+
+export { Profiler, DEFAULTS } from './profiler.js';
+
+/** Loads the WebAssembly core. Resolves once profiling is possible; safe to call many times. */
+export default function init(input) {
+  return load(input);
+}

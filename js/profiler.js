@@ -1,0 +1,309 @@
+// The public Profiler: a drop-in fetch, DOM observation, one report per finished stream.
+//
+// Data flows one way: the tap stamps body chunks, the MutationObserver stamps DOM commits, the
+// paint clock stamps frames, and all of it goes into the wasm core, which owns the timeline and
+// writes the report. Every call into the core is guarded (core.js): whatever happens inside
+// tokenpaint, the app's fetch, body and DOM behave exactly as without it.
+
+import { load, ready, call, failure } from './core.js';
+import { tap } from './tap.js';
+import { PaintClock } from './paint.js';
+import { touched, changes } from './dom.js';
+
+/** Default options. */
+export const DEFAULTS = Object.freeze({
+  format: 'auto',
+  settleMs: 1000,
+  maxSettleMs: 30000,
+  timeline: true,
+  maxReports: 1000,
+});
+
+const OBSERVE = { childList: true, subtree: true, characterData: true };
+
+export class Profiler {
+  constructor(options) {
+    const o = { ...DEFAULTS, ...(options || {}) };
+    this.options = o;
+    const f = o.fetch || globalThis.fetch;
+    this._fetch = typeof f === 'function' ? f : null;
+    this._streams = new Set();
+    this._reports = [];
+    this._listeners = new Set();
+    this._roots = new Map();
+    this._paint = new PaintClock((frame, rafNow, after) => this._onPaint(frame, rafNow, after));
+    // Bound, so that `fetch: profiler.fetch` can be handed to an SDK.
+    this.fetch = (input, init) => this._profiledFetch(input, init);
+    this.track = this.track.bind(this);
+    load().catch(() => {}); // idempotent; `await init()` is the way to be sure it is ready
+  }
+
+  /** Watches `element`, the element in which the app renders answers. */
+  observe(element) {
+    if (!element || this._roots.has(element) || typeof MutationObserver !== 'function') return;
+    const mo = new MutationObserver((records) => this._onMutations(records, element, null));
+    mo.observe(element, OBSERVE);
+    this._roots.set(element, mo);
+  }
+
+  /** Stops watching `element`. */
+  unobserve(element) {
+    const mo = this._roots.get(element);
+    if (mo) mo.disconnect();
+    this._roots.delete(element);
+  }
+
+  /**
+   * Profiles a response fetched by other means. Returns the response the app must read (the
+   * original body can only be read once). `options.target`: the element that will show it;
+   * `options.start`: when the request started (performance.now()), default now.
+   */
+  track(response, options) {
+    const o = options || {};
+    return this._wrap(response, {
+      start: typeof o.start === 'number' ? o.start : performance.now(),
+      url: urlOf(undefined, response),
+      target: o.target || null,
+      format: o.format,
+    });
+  }
+
+  /** Calls `callback(report)` once per finished stream; returns a function that unsubscribes. */
+  onReport(callback) {
+    if (typeof callback !== 'function') return () => {};
+    this._listeners.add(callback);
+    return () => this._listeners.delete(callback);
+  }
+
+  /** The reports of finished streams, oldest first (at most `maxReports`). */
+  reports() {
+    return this._reports.slice();
+  }
+
+  /** Percentiles over finished streams, or null when the core is not available. */
+  summary() {
+    const json = call((c) => c.summary(), '');
+    if (!json) return null;
+    try {
+      return JSON.parse(json);
+    } catch {
+      return null;
+    }
+  }
+
+  /** Stops observing; streams still open are reported with what was measured. */
+  disconnect() {
+    for (const mo of this._roots.values()) mo.disconnect();
+    this._roots.clear();
+    for (const s of [...this._streams]) this._finish(s);
+    this._paint.close();
+  }
+
+  async _profiledFetch(input, init) {
+    if (!this._fetch) throw new TypeError('fetch is not available');
+    const start = performance.now();
+    let res;
+    try {
+      res = await this._fetch.call(globalThis, input, init);
+    } catch (e) {
+      this._failedBeforeResponse(input, start, e);
+      throw e; // exactly what the app's own fetch would have thrown
+    }
+    return this._wrap(res, { start, url: urlOf(input, res), target: null, format: undefined });
+  }
+
+  _wrap(res, o) {
+    try {
+      if (!ready() || !res || !res.body) return res;
+      const headersAt = performance.now();
+      const contentType = (res.headers && res.headers.get('content-type')) || '';
+      const format = o.format || this.options.format || 'auto';
+      const id = call((c) => c.open(format, contentType, o.url, o.start, headersAt, res.status), 0);
+      if (!id) return res;
+      const s = {
+        id,
+        url: o.url,
+        start: o.start,
+        target: o.target,
+        scope: null,
+        prevText: '',
+        ended: false,
+        endedAt: 0,
+        lastCommit: 0,
+        timer: 0,
+        mo: null,
+        done: false,
+      };
+      this._streams.add(s);
+      const out = tap(res, {
+        chunk: (bytes, t) => call((c) => c.chunk(id, bytes, t)),
+        end: (kind, t, message) => this._end(s, kind, t, message),
+      });
+      if (out === res) {
+        this._discard(s);
+        return res;
+      }
+      if (s.target && typeof MutationObserver === 'function') {
+        s.mo = new MutationObserver((records) => this._onMutations(records, s.target, s));
+        s.mo.observe(s.target, OBSERVE);
+      }
+      return out;
+    } catch {
+      return res;
+    }
+  }
+
+  _failedBeforeResponse(input, start, e) {
+    const id = call((c) => c.open(this.options.format, '', urlOf(input, null), start, NaN, 0), 0);
+    if (!id) return;
+    const aborted = e && e.name === 'AbortError';
+    call((c) => c.end(id, aborted ? 1 : 2, performance.now(), String((e && e.message) || e)));
+    this._emit(id, { url: urlOf(input, null), start });
+  }
+
+  // DOM: find each stream's element, read its text when it changed, time the commit.
+  _onMutations(records, root, only) {
+    try {
+      const t = performance.now();
+      let commits = 0;
+      let candidates = null;
+      for (const s of only ? [only] : this._streams) {
+        if (s.done || (!only && s.target)) continue;
+        if (only) {
+          if (changes(records, s.target)) commits += this._read(s, s.target, t);
+          continue;
+        }
+        if (s.scope && !s.scope.isConnected) {
+          s.scope = null; // replaced by the app: find the new one
+          s.prevText = '';
+        }
+        if (!s.scope) {
+          candidates = candidates || touched(records, root);
+          for (const el of candidates) {
+            if (this._claimedByOther(el, s)) continue;
+            const text = el.textContent || '';
+            if (call((c) => c.claims(s.id, text), false)) {
+              s.scope = el;
+              break;
+            }
+          }
+          if (s.scope) commits += this._read(s, s.scope, t);
+        } else if (changes(records, s.scope)) {
+          commits += this._read(s, s.scope, t);
+        }
+      }
+      if (commits > 0) this._paint.request();
+    } catch {
+      /* never into the page */
+    }
+  }
+
+  _claimedByOther(el, s) {
+    for (const o of this._streams) if (o !== s && !o.done && (o.scope === el || o.target === el)) return true;
+    return false;
+  }
+
+  _read(s, el, t) {
+    const text = el.textContent || '';
+    const prev = s.prevText;
+    if (text === prev) return 0;
+    // An append is passed as the new text only: matching resumes where it stopped.
+    const append = prev.length > 0 && text.length > prev.length && text.startsWith(prev);
+    s.prevText = text;
+    const n = call((c) => c.rendered(s.id, append ? text.slice(prev.length) : text, append, t), 0);
+    if (n > 0) {
+      s.lastCommit = t;
+      if (s.ended) this._armSettle(s);
+    }
+    return n;
+  }
+
+  _onPaint(frame, rafNow, after) {
+    call((c) => c.painted(frame, rafNow, after), 0);
+    for (const s of [...this._streams]) if (s.ended) this._checkSettled(s);
+  }
+
+  _end(s, kind, t, message) {
+    if (s.ended) return;
+    s.ended = true;
+    s.endedAt = t;
+    call((c) => c.end(s.id, kind, t, message || ''));
+    this._checkSettled(s);
+  }
+
+  // A report is taken once the stream ended and all its text is painted, or once the page has
+  // been quiet for settleMs after the end (text never rendered, a hidden page), at most
+  // maxSettleMs after the end.
+  _checkSettled(s) {
+    if (s.done) return;
+    const watched = s.target || this._roots.size > 0;
+    if (!watched || call((c) => c.settled(s.id), true)) this._finish(s);
+    else this._armSettle(s);
+  }
+
+  _armSettle(s) {
+    clearTimeout(s.timer);
+    const quietUntil = Math.max(s.endedAt, s.lastCommit) + this.options.settleMs;
+    const deadline = s.endedAt + this.options.maxSettleMs;
+    const wait = Math.max(0, Math.min(quietUntil, deadline) - performance.now());
+    s.timer = setTimeout(() => this._finish(s), wait);
+  }
+
+  _discard(s) {
+    s.done = true;
+    this._streams.delete(s);
+    call((c) => c.finish(s.id, false), '');
+  }
+
+  _finish(s) {
+    if (s.done) return;
+    s.done = true;
+    clearTimeout(s.timer);
+    if (s.mo) s.mo.disconnect();
+    this._streams.delete(s);
+    this._emit(s.id, s);
+  }
+
+  _emit(id, s) {
+    const json = call((c) => c.finish(id, this.options.timeline !== false), '');
+    let report = null;
+    if (json) {
+      try {
+        report = JSON.parse(json);
+      } catch {
+        report = null;
+      }
+    }
+    if (!report) {
+      const reason = failure();
+      if (!reason) return;
+      // The core failed: say so rather than stay silent.
+      report = { id, url: s.url, status: 'failed', error: { kind: 'internal', code: null, message: reason } };
+    }
+    this._reports.push(report);
+    if (this._reports.length > this.options.maxReports) this._reports.shift();
+    for (const cb of [...this._listeners]) {
+      try {
+        cb(report);
+      } catch (e) {
+        // The callback is the app's code: report its error as the browser would, without
+        // stopping the other callbacks.
+        if (typeof reportError === 'function') reportError(e);
+      }
+    }
+  }
+}
+
+// Reports name the endpoint, not its query string or fragment, which may carry keys or tokens.
+function urlOf(input, res) {
+  let u = (res && res.url) || '';
+  if (!u && input !== undefined && input !== null) {
+    u = typeof input === 'string' ? input : input.url || String(input);
+  }
+  try {
+    const parsed = new URL(u, globalThis.location ? globalThis.location.href : undefined);
+    return parsed.origin + parsed.pathname;
+  } catch {
+    return String(u).split(/[?#]/)[0];
+  }
+}

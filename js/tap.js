@@ -1,0 +1,71 @@
+// The tap: hands the application a body that is byte-identical to the response's, and stamps
+// each chunk on its way through.
+//
+// Rather than tee() (whose unread branch would buffer the whole stream), the app gets a
+// pass-through stream that reads the original body ahead of the app by at most READ_AHEAD bytes:
+// chunks are stamped when the network hands them over, the app's own pace still limits how far
+// the network is read, a cancel by the app reaches the network, and an error from the network
+// reaches the app unchanged. Each chunk is enqueued for the app first; tokenpaint looks at it in
+// a microtask queued after the app's, so the app never waits for tokenpaint.
+
+const READ_AHEAD = 1 << 20;
+
+/**
+ * Returns a Response with the same status, headers and url as `res` whose body passes through
+ * `sink.chunk(bytes, t)`, then `sink.end(kind, t, message)` (kind 0 done, 1 aborted, 2 failed).
+ * Returns `res` itself when it has no body or cannot be wrapped.
+ */
+export function tap(res, sink) {
+  if (!res || !res.body || res.bodyUsed) return res;
+  let reader = null;
+  const source = res.body;
+  const body = new ReadableStream(
+    {
+      async pull(controller) {
+        if (reader === null) reader = source.getReader();
+        let r;
+        try {
+          r = await reader.read();
+        } catch (e) {
+          sink.end(e && e.name === 'AbortError' ? 1 : 2, performance.now(), describe(e));
+          controller.error(e);
+          return;
+        }
+        const t = performance.now();
+        if (r.done) {
+          controller.close();
+          sink.end(0, t, '');
+          return;
+        }
+        const chunk = r.value;
+        controller.enqueue(chunk);
+        queueMicrotask(() => sink.chunk(chunk, t));
+      },
+      cancel(reason) {
+        sink.end(1, performance.now(), 'cancelled by the application');
+        return (reader || source).cancel(reason);
+      },
+    },
+    { highWaterMark: READ_AHEAD, size: (chunk) => (chunk && chunk.byteLength) || 1 },
+  );
+  let out;
+  try {
+    out = new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  } catch {
+    return res; // the original body was not touched yet: give it back as it is
+  }
+  // A constructed Response has an empty url and type "default"; keep what the app would see.
+  for (const key of ['url', 'redirected', 'type']) {
+    try {
+      Object.defineProperty(out, key, { value: res[key], enumerable: true });
+    } catch {
+      /* keep the constructed value */
+    }
+  }
+  return out;
+}
+
+function describe(e) {
+  if (!e) return 'unknown error';
+  return String(e.name ? `${e.name}: ${e.message}` : e).slice(0, 200);
+}

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Builds pkg/: cargo (wasm32, release) → wasm-bindgen --target web → wasm-opt -Oz (npm binaryen;
+# Debian's binaryen 108 makes modules that fail to load, see TOOLCHAIN.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build -q --release --target wasm32-unknown-unknown --lib
+rm -rf pkg && mkdir -p pkg
+wasm-bindgen --target web --out-dir pkg --out-name tokenpaint_core \
+  target/wasm32-unknown-unknown/release/tokenpaint.wasm
+node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
+  --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
+  pkg/tokenpaint_core_bg.wasm -o pkg/tokenpaint_core_bg.wasm

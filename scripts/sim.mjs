@@ -1,0 +1,174 @@
+// A simulated LLM server: streams an answer the way OpenAI-compatible servers do, with knobs
+// for the latency components tokenpaint separates. No dependencies.
+//
+// Knobs come from the request body's `sim` object or the query string (query wins):
+//   ttft_ms     time before the first token (default 200)
+//   token_ms    time between tokens (default 30)
+//   tokens      answer length in tokens (default 60)
+//   jitter_ms   uniform ± jitter per token (default 0)
+//   format      openai (default) | sse-text | text
+//   usage       1 (default) sends the usage chunk; 0 does not
+//   seed        text seed (default 1)
+//   body_bytes  instead of an answer, a fast stream of this many bytes, sent in uneven writes,
+//               whose SHA-256 is in the `x-body-sha256` header (for byte-identity tests)
+
+import { createHash } from 'node:crypto';
+
+const WORDS = (
+  'the a latency token stream paint frame server client queue prefill decode proxy network ' +
+  'browser render answer model chunk buffer user screen arrives quickly slowly steady burst ' +
+  'because when while after before every first last fast slow café naïve 東京 😀 data time'
+).split(' ');
+
+function rng(seed) {
+  let s = (seed >>> 0) || 1;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 4294967296;
+  };
+}
+
+/** The answer's tokens for a seed: words with a leading space, sentences capitalised. */
+export function answerTokens(n, seed = 1) {
+  const r = rng(seed);
+  const out = [];
+  let sentenceStart = true;
+  for (let i = 0; i < n; i++) {
+    let w = WORDS[Math.floor(r() * WORDS.length)];
+    if (sentenceStart) w = w[0].toUpperCase() + w.slice(1);
+    sentenceStart = false;
+    let tok = (i === 0 ? '' : ' ') + w;
+    if (i % 12 === 11 || i === n - 1) {
+      tok += '.';
+      sentenceStart = true;
+    }
+    out.push(tok);
+  }
+  return out;
+}
+
+export function knobs(url, body) {
+  const q = url.searchParams;
+  const b = (body && typeof body === 'object' && body.sim) || {};
+  const num = (k, d) => {
+    const v = q.has(k) ? Number(q.get(k)) : b[k] !== undefined ? Number(b[k]) : d;
+    return Number.isFinite(v) ? v : d;
+  };
+  const str = (k, d) => (q.has(k) ? q.get(k) : b[k] !== undefined ? String(b[k]) : d);
+  return {
+    ttft: Math.max(0, num('ttft_ms', 200)),
+    tokenMs: Math.max(0, num('token_ms', 30)),
+    tokens: Math.max(0, Math.min(200000, Math.floor(num('tokens', 60)))),
+    jitter: Math.max(0, num('jitter_ms', 0)),
+    format: str('format', 'openai'),
+    usage: num('usage', 1) !== 0,
+    seed: num('seed', 1),
+    bodyBytes: Math.max(0, Math.floor(num('body_bytes', 0))),
+  };
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function chunkJson(id, delta, extra) {
+  return JSON.stringify({
+    id,
+    object: 'chat.completion.chunk',
+    created: 1700000000,
+    model: 'tokenpaint-sim',
+    choices: [{ index: 0, delta, finish_reason: null, ...extra }],
+  });
+}
+
+/** Handles POST /v1/chat/completions (and GET for tests). */
+export async function handleChat(req, res, url, body) {
+  const k = knobs(url, body);
+  const stream = !body || body.stream !== false;
+  let closed = false;
+  res.on('close', () => {
+    closed = true;
+  });
+  req.socket.setNoDelay(true);
+
+  if (k.bodyBytes > 0) return sendBytes(res, k.bodyBytes, k.seed);
+
+  const tokens = answerTokens(k.tokens, k.seed);
+  const id = 'chatcmpl-sim';
+  if (!stream) {
+    await sleep(k.ttft + k.tokenMs * Math.max(0, tokens.length - 1));
+    const text = tokens.join('');
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ id, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: tokens.length, total_tokens: 10 + tokens.length } }));
+    return;
+  }
+  const sse = k.format !== 'text';
+  res.writeHead(200, {
+    'content-type': sse ? 'text/event-stream; charset=utf-8' : 'text/plain; charset=utf-8',
+    'cache-control': 'no-cache',
+    'x-accel-buffering': 'no',
+  });
+  res.flushHeaders();
+  const write = (s) => {
+    if (!closed) res.write(s);
+  };
+  const t0 = performance.now();
+  const r = rng(k.seed + 7);
+  for (let i = 0; i < tokens.length && !closed; i++) {
+    const jitter = k.jitter ? (r() * 2 - 1) * k.jitter : 0;
+    const due = t0 + k.ttft + i * k.tokenMs + jitter;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    if (k.format === 'openai') {
+      if (i === 0) write(`data: ${chunkJson(id, { role: 'assistant', content: '' })}\n\n`);
+      write(`data: ${chunkJson(id, { content: tokens[i] })}\n\n`);
+    } else if (k.format === 'sse-text') {
+      write(`data: ${tokens[i]}\n\n`);
+    } else {
+      write(tokens[i]);
+    }
+  }
+  if (k.format === 'openai') {
+    write(`data: ${chunkJson(id, {}, { finish_reason: 'stop' })}\n\n`);
+    if (k.usage) {
+      write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 10, completion_tokens: tokens.length, total_tokens: 10 + tokens.length } })}\n\n`);
+    }
+    write('data: [DONE]\n\n');
+  } else if (k.format === 'sse-text') {
+    write('data: [DONE]\n\n');
+  }
+  if (!closed) res.end();
+}
+
+/** A fast stream of `n` bytes of OpenAI-style events, in uneven writes, hash in a header. */
+async function sendBytes(res, n, seed) {
+  const r = rng(seed);
+  const parts = [];
+  let size = 0;
+  let i = 0;
+  while (size < n) {
+    const words = answerTokens(8 + Math.floor(r() * 24), seed + i++).join('');
+    const ev = Buffer.from(`data: ${chunkJson('b', { content: words })}\n\n`);
+    parts.push(ev);
+    size += ev.length;
+  }
+  const done = Buffer.from('data: [DONE]\n\n');
+  parts.push(done);
+  const body = Buffer.concat(parts);
+  const hash = createHash('sha256').update(body).digest('hex');
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    'x-body-sha256': hash,
+    'x-body-length': String(body.length),
+  });
+  // Uneven writes, split anywhere (inside events and inside multibyte characters).
+  let at = 0;
+  while (at < body.length) {
+    const len = 1 + Math.floor(r() * 9000);
+    res.write(body.subarray(at, at + len));
+    at += len;
+    if (r() < 0.2) await new Promise((resolve) => setImmediate(resolve));
+  }
+  res.end();
+}
