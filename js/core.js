@@ -1,12 +1,13 @@
 // Loads the wasm core and guards every call into it.
 //
 // Nothing tokenpaint does may throw into the host page. A trap inside wasm (a panic, an
-// out-of-memory) surfaces as an exception from the call that hit it; `call` catches it, marks
-// the core broken, and every later call returns its fallback: the page goes on, unprofiled.
+// out-of-memory) surfaces as an exception from the call that hit it; `call` catches it and marks
+// the module broken (a trapped instance cannot be trusted), and every later call returns its
+// fallback: the page goes on, unprofiled.
 
 import initWasm, { Core } from '../pkg/tokenpaint_core.js';
 
-let core = null;
+let loaded = false;
 let loading = null;
 let broken = null;
 
@@ -14,29 +15,44 @@ let broken = null;
 export function load(input) {
   if (!loading) {
     loading = initWasm(input === undefined ? undefined : { module_or_path: input }).then(() => {
-      core = new Core();
+      loaded = true;
     });
   }
   return loading;
 }
 
-/** Whether the core is loaded and usable. */
+/** Whether the module is loaded and usable. */
 export function ready() {
-  return core !== null && broken === null;
+  return loaded && broken === null;
 }
 
-/** Why the core stopped, if it did. */
+/** Why the module stopped, if it did. */
 export function failure() {
   return broken;
 }
 
-/** Calls `fn(core)`; on any exception returns `fallback` and disables the core. */
-export function call(fn, fallback) {
+/** A new core (one per profiler), or null when the module is not usable. */
+export function createCore() {
+  if (!ready()) return null;
+  try {
+    return new Core();
+  } catch (e) {
+    broken = describe(e);
+    return null;
+  }
+}
+
+/** Calls `fn(core)`; on any exception returns `fallback` and disables the module. */
+export function call(core, fn, fallback) {
   if (core === null || broken !== null) return fallback;
   try {
     return fn(core);
   } catch (e) {
-    broken = String((e && e.message) || e).slice(0, 200);
+    broken = describe(e);
     return fallback;
   }
+}
+
+function describe(e) {
+  return String((e && e.message) || e).slice(0, 200);
 }

@@ -5,7 +5,7 @@
 // writes the report. Every call into the core is guarded (core.js): whatever happens inside
 // tokenpaint, the app's fetch, body and DOM behave exactly as without it.
 
-import { load, ready, call, failure } from './core.js';
+import { load, ready, createCore, call as callCore, failure } from './core.js';
 import { tap } from './tap.js';
 import { PaintClock } from './paint.js';
 import { touched, changes } from './dom.js';
@@ -35,7 +35,14 @@ export class Profiler {
     // Bound, so that `fetch: profiler.fetch` can be handed to an SDK.
     this.fetch = (input, init) => this._profiledFetch(input, init);
     this.track = this.track.bind(this);
+    this._core = null;
     load().catch(() => {}); // idempotent; `await init()` is the way to be sure it is ready
+  }
+
+  // Each profiler has its own core (its own streams and summary), made once the module is ready.
+  _call(fn, fallback) {
+    if (this._core === null) this._core = createCore();
+    return callCore(this._core, fn, fallback);
   }
 
   /** Watches `element`, the element in which the app renders answers. */
@@ -82,7 +89,7 @@ export class Profiler {
 
   /** Percentiles over finished streams, or null when the core is not available. */
   summary() {
-    const json = call((c) => c.summary(), '');
+    const json = this._call((c) => c.summary(), '');
     if (!json) return null;
     try {
       return JSON.parse(json);
@@ -118,7 +125,7 @@ export class Profiler {
       const headersAt = performance.now();
       const contentType = (res.headers && res.headers.get('content-type')) || '';
       const format = o.format || this.options.format || 'auto';
-      const id = call((c) => c.open(format, contentType, o.url, o.start, headersAt, res.status), 0);
+      const id = this._call((c) => c.open(format, contentType, o.url, o.start, headersAt, res.status), 0);
       if (!id) return res;
       const s = {
         id,
@@ -136,7 +143,7 @@ export class Profiler {
       };
       this._streams.add(s);
       const out = tap(res, {
-        chunk: (bytes, t) => call((c) => c.chunk(id, bytes, t)),
+        chunk: (bytes, t) => this._call((c) => c.chunk(id, bytes, t)),
         end: (kind, t, message) => this._end(s, kind, t, message),
       });
       if (out === res) {
@@ -154,10 +161,10 @@ export class Profiler {
   }
 
   _failedBeforeResponse(input, start, e) {
-    const id = call((c) => c.open(this.options.format, '', urlOf(input, null), start, NaN, 0), 0);
+    const id = this._call((c) => c.open(this.options.format, '', urlOf(input, null), start, NaN, 0), 0);
     if (!id) return;
     const aborted = e && e.name === 'AbortError';
-    call((c) => c.end(id, aborted ? 1 : 2, performance.now(), String((e && e.message) || e)));
+    this._call((c) => c.end(id, aborted ? 1 : 2, performance.now(), String((e && e.message) || e)));
     this._emit(id, { url: urlOf(input, null), start });
   }
 
@@ -182,7 +189,7 @@ export class Profiler {
           for (const el of candidates) {
             if (this._claimedByOther(el, s)) continue;
             const text = el.textContent || '';
-            if (call((c) => c.claims(s.id, text), false)) {
+            if (this._call((c) => c.claims(s.id, text), false)) {
               s.scope = el;
               break;
             }
@@ -210,7 +217,7 @@ export class Profiler {
     // An append is passed as the new text only: matching resumes where it stopped.
     const append = prev.length > 0 && text.length > prev.length && text.startsWith(prev);
     s.prevText = text;
-    const n = call((c) => c.rendered(s.id, append ? text.slice(prev.length) : text, append, t), 0);
+    const n = this._call((c) => c.rendered(s.id, append ? text.slice(prev.length) : text, append, t), 0);
     if (n > 0) {
       s.lastCommit = t;
       if (s.ended) this._armSettle(s);
@@ -219,7 +226,7 @@ export class Profiler {
   }
 
   _onPaint(frame, rafNow, after) {
-    call((c) => c.painted(frame, rafNow, after), 0);
+    this._call((c) => c.painted(frame, rafNow, after), 0);
     for (const s of [...this._streams]) if (s.ended) this._checkSettled(s);
   }
 
@@ -227,7 +234,7 @@ export class Profiler {
     if (s.ended) return;
     s.ended = true;
     s.endedAt = t;
-    call((c) => c.end(s.id, kind, t, message || ''));
+    this._call((c) => c.end(s.id, kind, t, message || ''));
     this._checkSettled(s);
   }
 
@@ -237,7 +244,7 @@ export class Profiler {
   _checkSettled(s) {
     if (s.done) return;
     const watched = s.target || this._roots.size > 0;
-    if (!watched || call((c) => c.settled(s.id), true)) this._finish(s);
+    if (!watched || this._call((c) => c.settled(s.id), true)) this._finish(s);
     else this._armSettle(s);
   }
 
@@ -252,7 +259,7 @@ export class Profiler {
   _discard(s) {
     s.done = true;
     this._streams.delete(s);
-    call((c) => c.finish(s.id, false), '');
+    this._call((c) => c.finish(s.id, false), '');
   }
 
   _finish(s) {
@@ -265,7 +272,7 @@ export class Profiler {
   }
 
   _emit(id, s) {
-    const json = call((c) => c.finish(id, this.options.timeline !== false), '');
+    const json = this._call((c) => c.finish(id, this.options.timeline !== false), '');
     let report = null;
     if (json) {
       try {

@@ -9,6 +9,7 @@
 //   format      openai (default) | sse-text | text
 //   usage       1 (default) sends the usage chunk; 0 does not
 //   seed        text seed (default 1)
+//   status      an HTTP error status (400–599) to answer with instead of a stream
 //   body_bytes  instead of an answer, a fast stream of this many bytes, sent in uneven writes,
 //               whose SHA-256 is in the `x-body-sha256` header (for byte-identity tests)
 
@@ -66,6 +67,7 @@ export function knobs(url, body) {
     usage: num('usage', 1) !== 0,
     seed: num('seed', 1),
     bodyBytes: Math.max(0, Math.floor(num('body_bytes', 0))),
+    status: Math.floor(num('status', 200)),
   };
 }
 
@@ -92,6 +94,12 @@ export async function handleChat(req, res, url, body) {
   req.socket.setNoDelay(true);
 
   if (k.bodyBytes > 0) return sendBytes(res, k.bodyBytes, k.seed);
+  if (k.status >= 400 && k.status <= 599) {
+    await sleep(k.ttft);
+    res.writeHead(k.status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { message: 'simulated failure', type: 'server_error', code: k.status } }));
+    return;
+  }
 
   const tokens = answerTokens(k.tokens, k.seed);
   const id = 'chatcmpl-sim';
@@ -146,11 +154,13 @@ async function sendBytes(res, n, seed) {
   const parts = [];
   let size = 0;
   let i = 0;
+  let events = 0;
   while (size < n) {
     const words = answerTokens(8 + Math.floor(r() * 24), seed + i++).join('');
     const ev = Buffer.from(`data: ${chunkJson('b', { content: words })}\n\n`);
     parts.push(ev);
     size += ev.length;
+    events++;
   }
   const done = Buffer.from('data: [DONE]\n\n');
   parts.push(done);
@@ -161,6 +171,7 @@ async function sendBytes(res, n, seed) {
     'cache-control': 'no-cache',
     'x-body-sha256': hash,
     'x-body-length': String(body.length),
+    'x-body-events': String(events),
   });
   // Uneven writes, split anywhere (inside events and inside multibyte characters).
   let at = 0;

@@ -117,7 +117,7 @@ mod tests {
             ),
             "{j}"
         );
-        // p50 of 1..=100 at rank floor(0.5·99) = 49 → 50, within 1%.
+        // p50 of 1..=100 interpolates ranks 49 and 50: 50.5, within 1%.
         let ttft = &j[j.find("\"ttft\":").unwrap()..];
         assert!(
             ttft.starts_with(r#""ttft":{"count":100,"p50":50"#)

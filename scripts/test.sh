@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Every test: formatting, lints (host and wasm32), native core tests, the wasm binding in
+# headless Chromium, and page tests of the library and the demo in headless Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+step() { echo; echo "== $*"; }
+
+step setup
+bash scripts/setup.sh
+step build
+bash scripts/build.sh
+node scripts/size.mjs
+step "cargo fmt --check"
+cargo fmt --check
+step "clippy (host)"
+cargo clippy -q --all-targets -- -D warnings
+step "clippy (wasm32)"
+cargo clippy -q --target wasm32-unknown-unknown --all-targets -- -D warnings
+step "native tests"
+cargo test -q
+step "wasm tests in headless Chromium"
+CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" WASM_BINDGEN_TEST_TIMEOUT=60 \
+  cargo test --target wasm32-unknown-unknown --test web
+step "page tests in headless Chromium"
+node --test --test-concurrency=1 tests/

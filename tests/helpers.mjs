@@ -1,0 +1,52 @@
+// Shared set-up for the page tests: the demo server on a free port and Debian's Chromium.
+import { chromium } from 'playwright-core';
+import { startServer } from '../scripts/demo-server.mjs';
+
+export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+
+// The background-networking flags matter: the network here is closed (TOOLCHAIN.md).
+export const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export async function setup() {
+  const { server, url } = await startServer({ port: 0 });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  return {
+    url,
+    browser,
+    async page(path) {
+      const page = await browser.newPage();
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      page.errors = errors;
+      await page.goto(url + path);
+      return page;
+    },
+    async close() {
+      await browser.close();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+export function median(values) {
+  const v = values.filter((x) => x !== null).sort((a, b) => a - b);
+  if (!v.length) return null;
+  const m = Math.floor(v.length / 2);
+  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+/** Per-token lags (painted − arrived) from a report's timeline. */
+export function lags(report) {
+  const { arrived, painted } = report.timeline;
+  return arrived.map((a, i) => (painted[i] === null ? null : painted[i] - a));
+}
+
+export const FRAME = 1000 / 60;

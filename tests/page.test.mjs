@@ -1,0 +1,139 @@
+// Page tests in real headless Chromium against the real demo server over 127.0.0.1: the
+// library measures what a real page does, and the demo shows it.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, median, lags, FRAME } from './helpers.mjs';
+
+let env;
+let harness;
+
+before(async () => {
+  env = await setup();
+  harness = await env.page('/tests/pages/harness.html');
+  await harness.waitForFunction(() => window.harnessReady === true);
+});
+
+after(async () => {
+  await env.close();
+});
+
+const run = (args) => harness.evaluate((a) => window.runStream(a), args);
+
+// 40 tokens every 20 ms, shortly after the request.
+const STEADY = 'ttft_ms=50&token_ms=20&tokens=40';
+
+test('a fixed 100 ms render delay gives a median delivery lag within [100, 100 + 2 frames]', async () => {
+  const r = await run({ query: STEADY, render: 'delay', delay: 100 });
+  assert.equal(r.status, 'ok');
+  assert.equal(r.matchedPct, 100);
+  const m = median(lags(r));
+  assert.ok(m >= 100 && m <= 100 + 2 * FRAME, `median lag ${m}`);
+  assert.ok(Math.abs(r.lag.p50 - m) < 0.01, 'the report states the same median');
+});
+
+test('immediate rendering gives a median delivery lag under one frame + 2 ms', async () => {
+  const r = await run({ query: STEADY, render: 'immediate' });
+  assert.equal(r.matchedPct, 100);
+  assert.equal(r.lag.count, 40);
+  const m = median(lags(r));
+  assert.ok(m >= 0 && m < FRAME + 2, `median lag ${m}`);
+});
+
+test('a page that renders only at the end has a perceived TTFT within one frame of the measured E2E', async () => {
+  const r = await run({ query: STEADY, render: 'end' });
+  assert.equal(r.matchedPct, 100);
+  assert.ok(r.e2e > r.ttft + 500, `the answer streamed for ${r.e2e - r.ttft} ms`);
+  const d = r.ttftPerceived.frame - r.e2e;
+  assert.ok(d >= 0 && d <= FRAME, `first paint ${d} ms after the last arrival`);
+  assert.ok(r.ttftPerceived.painted >= r.ttftPerceived.frame);
+});
+
+test('re-rendering the whole element on every token is aligned like appending', async () => {
+  const r = await run({ query: STEADY, render: 'rerender' });
+  assert.equal(r.matchedPct, 100);
+  assert.equal(r.lag.count, 40);
+  assert.ok(median(lags(r)) < FRAME + 2);
+});
+
+test('track(response, { target }) profiles a response fetched by the app itself', async () => {
+  const r = await run({ query: STEADY, render: 'delay', delay: 60, via: 'track' });
+  assert.equal(r.matchedPct, 100);
+  const m = median(lags(r));
+  assert.ok(m >= 60 && m <= 60 + 2 * FRAME, `median lag ${m}`);
+});
+
+test('the app reads exactly the bytes the server sent (1 MB, hash compared)', async () => {
+  const h = await harness.evaluate((q) => window.hashStream(q), 'body_bytes=1048576&seed=3');
+  assert.ok(h.length >= 1 << 20);
+  assert.equal(h.viaProfiler, h.server);
+  assert.equal(h.direct, h.server);
+  assert.equal(h.report.status, 'ok');
+  assert.equal(h.report.bytes, h.length);
+  assert.equal(h.report.deltas, h.events, 'every event split across chunks was read');
+  assert.equal(h.report.malformed, null);
+});
+
+test('server timing knobs show up: TTFT follows the server, TPOT the token interval', async () => {
+  const r = await run({ query: 'ttft_ms=250&token_ms=30&tokens=20' });
+  assert.ok(r.ttft >= 250 && r.ttft < 350, `ttft ${r.ttft}`);
+  assert.ok(Math.abs(r.tpot - 30) < 5, `tpot ${r.tpot}`);
+  assert.equal(r.tokens, 20);
+  assert.equal(r.tokensSource, 'usage');
+  assert.ok(r.itl.p50 > 25 && r.itl.p50 < 35);
+});
+
+test('an HTTP error is reported as an error with its status', async () => {
+  const r = await run({ query: 'status=503&ttft_ms=0' });
+  assert.equal(r.status, 'error');
+  assert.equal(r.httpStatus, 503);
+  assert.deepEqual(r.error, { kind: 'http', code: '503', message: null });
+});
+
+test('an aborted stream is reported as aborted with what arrived before', async () => {
+  const r = await run({ query: 'ttft_ms=0&token_ms=20&tokens=100', abortAfter: 300 });
+  assert.equal(r.status, 'aborted');
+  assert.ok(r.deltas > 3 && r.deltas < 100, `${r.deltas} deltas`);
+  assert.equal(r.error.kind, 'aborted');
+});
+
+test('the summary gives percentiles over the finished streams', async () => {
+  const s = await harness.evaluate(async () => {
+    const { Profiler } = await import('/js/index.js');
+    const p = new Profiler();
+    const done = new Promise((resolve) => {
+      let n = 0;
+      p.onReport(() => ++n === 3 && resolve());
+    });
+    for (const ttft of [100, 200, 300]) {
+      const res = await p.fetch(`/v1/chat/completions?ttft_ms=${ttft}&token_ms=5&tokens=5`, { method: 'POST', body: '{}' });
+      await res.text();
+    }
+    await done;
+    return p.summary();
+  });
+  assert.equal(s.count, 3);
+  assert.equal(s.ttft.count, 3);
+  assert.ok(s.ttft.p50 >= 200 && s.ttft.p50 < 260, `p50 ${s.ttft.p50}`);
+  assert.ok(s.ttft.p99 >= 300, `p99 ${s.ttft.p99}`);
+  assert.equal(s.ttftPerceived.count, 0, 'nothing was observed, so nothing perceived');
+});
+
+test('the demo: server TTFT 300 ms gives a measured TTFT in [300, 400] and a perceived TTFT not below it', async () => {
+  const page = await env.page('/');
+  await page.fill('#ttft', '300');
+  await page.fill('#tokens', '20');
+  await page.click('#send');
+  await page.waitForSelector('#report:not([hidden])', { timeout: 20000 });
+  const measured = Number(await page.getAttribute('#ttft-measured', 'data-value'));
+  const perceived = Number(await page.getAttribute('#ttft-perceived', 'data-value'));
+  assert.ok(measured >= 300 && measured <= 400, `measured ${measured}`);
+  assert.ok(perceived >= measured, `perceived ${perceived}`);
+  const matched = await page.getAttribute('#matched', 'data-value');
+  assert.equal(Number(matched), 100);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('no page errors were raised in the harness', () => {
+  assert.deepEqual(harness.errors, []);
+});

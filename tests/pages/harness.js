@@ -1,0 +1,98 @@
+// A minimal chat app for the page tests: streams from the simulated server and renders with a
+// chosen strategy, the way real chat UIs do. Only `profiler.fetch`/`track` connect it to
+// tokenpaint.
+import init, { Profiler } from '/js/index.js';
+
+await init();
+
+/** Yields the data of each SSE event of a body (the app's own parser, not tokenpaint's). */
+async function* sseData(body) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = '';
+  let data = [];
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buf += value;
+    const lines = buf.split(/\r\n|\r|\n/);
+    buf = lines.pop();
+    for (const line of lines) {
+      if (line === '') {
+        if (data.length) yield data.join('\n');
+        data = [];
+      } else if (line.startsWith('data:')) data.push(line.slice(line[5] === ' ' ? 6 : 5));
+    }
+  }
+}
+
+/**
+ * Streams one answer and resolves to its report.
+ * render: immediate | delay | end | rerender; delay: ms; via: fetch | track
+ */
+window.runStream = async ({ query, render = 'immediate', delay = 0, via = 'fetch', abortAfter = 0, options = {} }) => {
+  const chat = document.getElementById('chat');
+  const profiler = new Profiler(options);
+  if (via === 'fetch') profiler.observe(chat);
+  const report = new Promise((resolve) => profiler.onReport(resolve));
+  const user = document.createElement('div');
+  user.className = 'msg user';
+  user.textContent = 'Tell me something';
+  chat.append(user);
+  const out = document.createElement('div');
+  out.className = 'msg assistant';
+  chat.append(out);
+  const ctrl = new AbortController();
+  const url = `/v1/chat/completions?${query}`;
+  const init = { method: 'POST', body: JSON.stringify({ stream: true, messages: [] }), signal: ctrl.signal };
+  let res;
+  if (via === 'track') {
+    const start = performance.now();
+    res = profiler.track(await fetch(url, init), { target: out, start });
+  } else {
+    res = await profiler.fetch(url, init);
+  }
+  if (abortAfter) setTimeout(() => ctrl.abort(), abortAfter);
+  let text = '';
+  const pending = [];
+  try {
+    for await (const data of sseData(res.body)) {
+      if (data === '[DONE]') break;
+      const content = JSON.parse(data).choices?.[0]?.delta?.content;
+      if (!content) continue;
+      text += content;
+      if (render === 'immediate') out.append(content);
+      else if (render === 'rerender') out.textContent = text;
+      else if (render === 'delay') pending.push(new Promise((r) => setTimeout(() => r(out.append(content)), delay)));
+    }
+  } catch (e) {
+    if (e.name !== 'AbortError') throw e;
+  }
+  if (render === 'end') out.textContent = text;
+  await Promise.all(pending);
+  const r = await report;
+  profiler.disconnect();
+  return r;
+};
+
+/** Fetches `query` with and without the profiler; returns both hashes and the server's. */
+window.hashStream = async (query) => {
+  const hex = async (buf) => [...new Uint8Array(await crypto.subtle.digest('SHA-256', buf))].map((b) => b.toString(16).padStart(2, '0')).join('');
+  const url = `/v1/chat/completions?${query}`;
+  const profiler = new Profiler();
+  const report = new Promise((resolve) => profiler.onReport(resolve));
+  const res = await profiler.fetch(url, { method: 'POST', body: '{}' });
+  const viaProfiler = await hex(await res.arrayBuffer());
+  const plain = await fetch(url, { method: 'POST', body: '{}' });
+  const direct = await hex(await plain.arrayBuffer());
+  const r = await report;
+  return {
+    server: res.headers.get('x-body-sha256'),
+    length: Number(res.headers.get('x-body-length')),
+    events: Number(res.headers.get('x-body-events')),
+    viaProfiler,
+    direct,
+    report: { bytes: r.bytes, deltas: r.deltas, status: r.status, format: r.format, malformed: r.malformed },
+  };
+};
+
+window.harnessReady = true;
