@@ -341,14 +341,14 @@ fn spread(w: &mut JsonWriter, s: Option<Spread>) {
 
 /// The most characters that had arrived but were not yet painted at any moment.
 fn backlog_peak(tl: &Timeline) -> u64 {
-    // Arrivals and paints are each in time order: merge them.
+    // Arrivals and paints are each in time order (paints are assigned in token order, from
+    // frames in time order): merge the two sequences.
     let tokens = &tl.tokens;
-    let mut paints: Vec<(f64, u32)> = tokens
+    let paints: Vec<(f64, u32)> = tokens
         .iter()
         .filter(|t| t.painted.is_finite())
         .map(|t| (t.painted, t.chars))
         .collect();
-    paints.sort_by(|a, b| a.0.total_cmp(&b.0));
     let (mut backlog, mut peak, mut p) = (0i64, 0i64, 0);
     for t in tokens {
         while p < paints.len() && paints[p].0 <= t.arrived {
