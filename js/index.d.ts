@@ -4,7 +4,19 @@ export default function init(
 ): Promise<void>;
 
 /** A stream format tokenpaint reads, or `auto` to detect it. */
-export type Format = 'auto' | 'openai-chat' | 'sse-text' | 'text';
+export type Format =
+  | 'auto'
+  | 'openai-chat'
+  | 'openai-responses'
+  | 'anthropic'
+  | 'ollama'
+  | 'tgi'
+  | 'llamacpp'
+  | 'ai-sdk-ui'
+  | 'ai-sdk-data'
+  | 'sse-text'
+  | 'text'
+  | 'json';
 
 export interface ProfilerOptions {
   /** The stream format; `auto` (default) detects it from the content type and first events. */
@@ -19,6 +31,8 @@ export interface ProfilerOptions {
   timeline?: boolean;
   /** How many reports `reports()` keeps (default 1000). */
   maxReports?: number;
+  /** Put the answer and reasoning text in reports (`text`, `reasoningText`). Off by default. */
+  includeText?: boolean;
 }
 
 export interface TrackOptions {
@@ -55,7 +69,8 @@ export interface Report {
   id: number;
   /** The request URL without query string or fragment. */
   url: string;
-  format: Exclude<Format, 'auto'> | null;
+  /** The detected or given format; `unknown` for JSON events of no known shape. */
+  format: Exclude<Format, 'auto'> | 'unknown' | null;
   status: 'ok' | 'error' | 'aborted' | 'incomplete' | 'failed';
   error: StreamErrorInfo | null;
   httpStatus: number;
@@ -84,9 +99,29 @@ export interface Report {
   chars: number;
   bytes: number;
   chunks: number;
-  usage: { promptTokens: number | null; completionTokens: number | null; reasoningTokens: number | null } | null;
+  usage: {
+    promptTokens: number | null;
+    completionTokens: number | null;
+    reasoningTokens: number | null;
+    cachedTokens: number | null;
+  } | null;
   reasoning: { deltas: number; chars: number; first: number | null; last: number | null } | null;
   toolCalls: number;
+  /** Why generation stopped, as the server said (`stop`, `length`, `end_turn`, …). */
+  finishReason: string | null;
+  /** Timings the server sent in the body (vLLM `metrics`, llama.cpp `timings`, Ollama durations), ms. */
+  serverTimings: {
+    queue: number | null;
+    ttft: number | null;
+    prefill: number | null;
+    decode: number | null;
+    itl: number | null;
+    load: number | null;
+    total: number | null;
+  } | null;
+  /** Only with `includeText: true`. */
+  text?: string;
+  reasoningText?: string;
   /** Delivery lag per token: painted − arrived. */
   lag: Spread | null;
   /** Most characters arrived but not yet painted at any moment. */
@@ -96,7 +131,7 @@ export interface Report {
   doneMarker: boolean;
   truncated: boolean;
   malformed: { events: number; first: string | null; framing: string | null } | null;
-  /** What could not be measured: `dom`, `paint`, `usage`. */
+  /** What could not be measured: `format`, `dom`, `paint`, `usage`. */
   unavailable: string[];
   /** Per token (ms from start; null unknown). Absent with `timeline: false`. */
   timeline?: {

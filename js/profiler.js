@@ -17,6 +17,7 @@ export const DEFAULTS = Object.freeze({
   maxSettleMs: 30000,
   timeline: true,
   maxReports: 1000,
+  includeText: false,
 });
 
 const OBSERVE = { childList: true, subtree: true, characterData: true };
@@ -125,8 +126,10 @@ export class Profiler {
       const headersAt = performance.now();
       const contentType = (res.headers && res.headers.get('content-type')) || '';
       const format = o.format || this.options.format || 'auto';
-      const id = this._call((c) => c.open(format, contentType, o.url, o.start, headersAt, res.status), 0);
+      const hints = headerHints(res.headers);
+      const id = this._call((c) => c.open(format, contentType, hints, o.url, o.start, headersAt, res.status), 0);
       if (!id) return res;
+      if (this.options.includeText === true) this._call((c) => c.keep_text(id));
       const s = {
         id,
         url: o.url,
@@ -161,7 +164,7 @@ export class Profiler {
   }
 
   _failedBeforeResponse(input, start, e) {
-    const id = this._call((c) => c.open(this.options.format, '', urlOf(input, null), start, NaN, 0), 0);
+    const id = this._call((c) => c.open(this.options.format, '', '', urlOf(input, null), start, NaN, 0), 0);
     if (!id) return;
     const aborted = e && e.name === 'AbortError';
     this._call((c) => c.end(id, aborted ? 1 : 2, performance.now(), String((e && e.message) || e)));
@@ -299,6 +302,20 @@ export class Profiler {
       }
     }
   }
+}
+
+// The response headers the core reads (format detection now, server timings later), as
+// `name: value` lines. Only these are passed: nothing else leaves the page's JS objects.
+const HINT_HEADERS = ['x-vercel-ai-ui-message-stream', 'x-vercel-ai-data-stream'];
+
+function headerHints(headers) {
+  if (!headers || typeof headers.get !== 'function') return '';
+  let out = '';
+  for (const name of HINT_HEADERS) {
+    const v = headers.get(name);
+    if (v !== null) out += `${name}: ${v}\n`;
+  }
+  return out;
 }
 
 // Reports name the endpoint, not its query string or fragment, which may carry keys or tokens.

@@ -76,8 +76,9 @@ impl<'a> Scanner<'a> {
     }
 
     /// Walks an object: `f` is called with each key and must consume its value (read it or
-    /// [`Scanner::skip`] it).
-    pub fn object(&mut self, mut f: impl FnMut(&mut Self, &[u8]) -> Result<()>) -> Result<()> {
+    /// [`Scanner::skip`] it). A `dyn` callback: one copy of the walker in the wasm module, not
+    /// one per adapter closure.
+    pub fn object(&mut self, f: &mut dyn FnMut(&mut Self, &[u8]) -> Result<()>) -> Result<()> {
         self.expect(b'{')?;
         if self.peek() == Some(b'}') {
             self.pos += 1;
@@ -100,7 +101,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Walks an array: `f` is called with each index and must consume the element.
-    pub fn array(&mut self, mut f: impl FnMut(&mut Self, usize) -> Result<()>) -> Result<()> {
+    pub fn array(&mut self, f: &mut dyn FnMut(&mut Self, usize) -> Result<()>) -> Result<()> {
         self.expect(b'[')?;
         if self.peek() == Some(b']') {
             self.pos += 1;
@@ -337,6 +338,25 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// Reads a boolean if the next value is one; skips any other value and gives `None`.
+    pub fn bool_or_skip(&mut self) -> Result<Option<bool>> {
+        let b = self.bytes();
+        if self.peek() == Some(b't') && b.get(self.pos..self.pos + 4) == Some(b"true") {
+            self.pos += 4;
+            return Ok(Some(true));
+        }
+        if self.peek() == Some(b'f') && b.get(self.pos..self.pos + 5) == Some(b"false") {
+            self.pos += 5;
+            return Ok(Some(false));
+        }
+        self.skip().map(|_| None)
+    }
+
+    /// Whether the next value is `null`.
+    pub fn is_null(&mut self) -> bool {
+        self.peek() == Some(b'n')
+    }
+
     fn skip_string(&mut self) -> Result<()> {
         self.pos += 1; // the opening quote
         let b = self.bytes();
@@ -460,14 +480,14 @@ mod tests {
             r#"{"skip":{"a":[1,{"b":"}"}],"c":null},"k\u0065y":"v","n":[true,false,-1.5e2]}"#;
         let mut seen = Vec::new();
         let mut sc = Scanner::new(json);
-        sc.object(|sc, k| {
+        sc.object(&mut |sc, k| {
             match k {
                 b"key" => {
                     let mut v = String::new();
                     sc.string_into(&mut v)?;
                     seen.push(v);
                 }
-                b"n" => sc.array(|sc, i| {
+                b"n" => sc.array(&mut |sc, i| {
                     if i == 2 {
                         seen.push(format!("{}", sc.number()?));
                         Ok(())
@@ -513,7 +533,7 @@ mod tests {
             "{\"a\":[}",
         ] {
             let mut sc = Scanner::new(s);
-            let r = sc.object(|sc, _| sc.skip());
+            let r = sc.object(&mut |sc, _| sc.skip());
             assert!(r.is_err(), "{s:?}");
         }
         // Skipping is lenient inside brackets but still rejects what cannot be a value.

@@ -2,7 +2,7 @@
 //! pixels on screen.
 //!
 //! The crate is a pure core, in data-flow order:
-//! [`utf8`] and [`sse`] frame the body, [`jsonscan`] and [`wire`] read provider events,
+//! [`utf8`], [`sse`] and [`lines`] frame the body, [`jsonscan`] and [`wire`] read provider events,
 //! [`session`] keeps one stream's timeline (arrival, DOM commit, paint) using [`align`] and
 //! [`visible`], [`report`] turns it into figures, and [`summary`] aggregates streams with
 //! [`sketch`]. None of it knows about JavaScript; it is tested natively with `cargo test`.
@@ -14,6 +14,7 @@
 pub mod align;
 pub mod jsonscan;
 pub mod jsonwrite;
+pub mod lines;
 pub mod report;
 pub mod session;
 pub mod sketch;

@@ -118,7 +118,8 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
         } else if tl.http_status >= 400 {
             let mut w = JsonWriter::new();
             w.uint(u64::from(tl.http_status));
-            (Status::Error, "http", w.finish(), "")
+            let message = tl.stream_error.as_ref().map_or("", |e| e.message.as_str());
+            (Status::Error, "http", w.finish(), message)
         } else if let Some(e) = &tl.stream_error {
             (Status::Error, "stream", e.code.clone(), e.message.as_str())
         } else if tl.end.is_none() {
@@ -198,6 +199,8 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
             w.opt_num(u.completion_tokens.map(|v| v as f64));
             w.key("reasoningTokens");
             w.opt_num(u.reasoning_tokens.map(|v| v as f64));
+            w.key("cachedTokens");
+            w.opt_num(u.cached_tokens.map(|v| v as f64));
             w.close_object();
         }
         None => w.null(),
@@ -220,6 +223,28 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
     }
     w.key("toolCalls");
     w.uint(u64::from(tl.tool_calls));
+    w.key("finishReason");
+    w.opt_str(tl.finish_reason.as_deref());
+    w.key("serverTimings");
+    if tl.server.is_empty() {
+        w.null();
+    } else {
+        let s = &tl.server;
+        w.open_object();
+        for (k, v) in [
+            ("queue", s.queue_ms),
+            ("ttft", s.ttft_ms),
+            ("prefill", s.prefill_ms),
+            ("decode", s.decode_ms),
+            ("itl", s.itl_ms),
+            ("load", s.load_ms),
+            ("total", s.total_ms),
+        ] {
+            w.key(k);
+            w.opt_num(v);
+        }
+        w.close_object();
+    }
     w.key("lag");
     spread(&mut w, lag_spread);
     w.key("backlogPeak");
@@ -242,16 +267,22 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
         w.key("first");
         w.opt_str(tl.first_malformed);
         w.key("framing");
-        w.opt_str(tl.framing_error.map(|e| match e {
-            crate::sse::SseError::LineTooLong { .. } => "line-too-long",
-            crate::sse::SseError::EventTooLarge { .. } => "event-too-large",
-        }));
+        w.opt_str(tl.framing_error);
         w.close_object();
     } else {
         w.null();
     }
+    if let Some(text) = &tl.text {
+        w.key("text");
+        w.str(&text.answer);
+        w.key("reasoningText");
+        w.str(&text.reasoning);
+    }
     w.key("unavailable");
     w.open_array();
+    if matches!(tl.format, None | Some(crate::wire::Format::Unknown)) && tl.bytes > 0 {
+        w.str("format");
+    }
     if !tl.observed {
         w.str("dom");
     }
@@ -402,7 +433,7 @@ mod tests {
 
     /// A stream of three tokens, 20 ms apart from 100 ms, each painted 10 ms later.
     fn three_tokens(usage: &str) -> Session {
-        let mut s = Session::new("openai-chat", "text/event-stream", 1000.0, 1050.0, 200);
+        let mut s = Session::new("openai-chat", "text/event-stream", "", 1000.0, 1050.0, 200);
         for (i, word) in ["One", " two", " three"].iter().enumerate() {
             let t = 1100.0 + 20.0 * i as f64;
             let ev = format!(
@@ -465,7 +496,7 @@ mod tests {
 
     #[test]
     fn unknowns_are_null_and_named() {
-        let mut s = Session::new("openai-chat", "text/event-stream", 0.0, 1.0, 200);
+        let mut s = Session::new("openai-chat", "text/event-stream", "", 0.0, 1.0, 200);
         s.chunk(
             b"data: {\"choices\":[{\"delta\":{\"content\":\"x\"}}]}\n\n",
             5.0,
@@ -489,7 +520,7 @@ mod tests {
 
     #[test]
     fn statuses() {
-        let mut s = Session::new("openai-chat", "", 0.0, 1.0, 503);
+        let mut s = Session::new("openai-chat", "", "", 0.0, 1.0, 503);
         s.end(EndKind::Complete, 2.0);
         let r = report(&s);
         assert_eq!(field(&r, "status"), "\"error\"");
@@ -498,7 +529,7 @@ mod tests {
             r#"{"kind":"http","code":"503","message":null}"#
         );
 
-        let mut s = Session::new("openai-chat", "", 0.0, 1.0, 200);
+        let mut s = Session::new("openai-chat", "", "", 0.0, 1.0, 200);
         s.end(EndKind::Aborted, 2.0);
         let r = write(
             &s.tl,
@@ -513,7 +544,7 @@ mod tests {
         assert_eq!(field(&r, "status"), "\"aborted\"");
         assert!(!r.contains("\"timeline\""));
 
-        let mut s = Session::new("openai-chat", "", 0.0, 1.0, 200);
+        let mut s = Session::new("openai-chat", "", "", 0.0, 1.0, 200);
         s.chunk(
             b"data: {\"error\":{\"message\":\"overloaded\",\"code\":\"busy\"}}\n\n",
             1.5,
@@ -525,7 +556,7 @@ mod tests {
             r#"{"kind":"stream","code":"busy","message":"overloaded"}"#
         );
 
-        let s = Session::new("openai-chat", "", 0.0, 1.0, 200);
+        let s = Session::new("openai-chat", "", "", 0.0, 1.0, 200);
         assert_eq!(field(&report(&s), "status"), "\"incomplete\"");
     }
 }

@@ -14,9 +14,16 @@
 //! request start. A time not known is NaN inside and `null` in a report.
 
 use crate::align::Aligner;
+use crate::lines::{LineFramer, LineItem};
 use crate::sse::{SseError, SseFramer, SseItem};
 use crate::utf8::Utf8Decoder;
-use crate::wire::{self, Adapter, Format, StreamError, Usage, Wire};
+use crate::wire::{self, Adapter, Detected, Format, Framing, ServerTimings, StreamError};
+use crate::wire::{Usage, Wire};
+
+/// The largest JSON document (an error body, a non-streamed answer) read whole.
+pub const MAX_DOCUMENT: usize = 1 << 20;
+/// Events that do not tell their format before detection gives up (format `unknown`).
+const DETECT_EVENTS: u32 = 8;
 
 /// How a stream ended, as the shell saw it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,6 +34,15 @@ pub enum EndKind {
     Aborted,
     /// The network failed mid-stream.
     Failed,
+}
+
+/// The answer and reasoning text, kept only when the user opted in (`includeText`).
+#[derive(Debug, Clone, Default)]
+pub struct Text {
+    /// The answer text as it arrived.
+    pub answer: String,
+    /// The reasoning text as it arrived.
+    pub reasoning: String,
 }
 
 /// One answer delta: a content-bearing event.
@@ -62,11 +78,24 @@ pub struct Reasoning {
 }
 
 #[derive(Debug)]
-enum Framing {
+enum Framer {
     /// Auto mode before the first bytes: sniff them.
     Undecided,
     Sse(SseFramer),
+    Lines(LineFramer),
     Text(Utf8Decoder),
+    Document(Vec<u8>),
+}
+
+impl Framer {
+    fn new(framing: Framing) -> Framer {
+        match framing {
+            Framing::Sse => Framer::Sse(SseFramer::default()),
+            Framing::Lines => Framer::Lines(LineFramer::default()),
+            Framing::Text => Framer::Text(Utf8Decoder::new()),
+            Framing::Document => Framer::Document(Vec::new()),
+        }
+    }
 }
 
 /// The timeline of one stream.
@@ -102,8 +131,16 @@ pub struct Timeline {
     pub malformed: u32,
     /// Why the first malformed event failed.
     pub first_malformed: Option<&'static str>,
-    /// A framing error (line or event too large).
-    pub framing_error: Option<SseError>,
+    /// A framing error: `line-too-long`, `event-too-large`, `document-too-large`.
+    pub framing_error: Option<&'static str>,
+    /// The server's timings, sent in the body.
+    pub server: ServerTimings,
+    /// Why generation stopped, as the server said.
+    pub finish_reason: Option<String>,
+    /// Events read before the format was known, when it was detected.
+    undecided: u32,
+    /// The text itself, only when the user opted in.
+    pub text: Option<Text>,
     /// The stream carried its end marker (`[DONE]`).
     pub done_marker: bool,
     /// The body ended inside an event, which was discarded.
@@ -124,7 +161,7 @@ pub struct Timeline {
 /// A stream being profiled.
 #[derive(Debug)]
 pub struct Session {
-    framing: Framing,
+    framing: Framer,
     adapter: Adapter,
     text: String,
     /// What has been measured.
@@ -132,30 +169,35 @@ pub struct Session {
 }
 
 impl Session {
-    /// Opens a session. `format` is a format name or `auto`; `content_type` is the response's.
+    /// Opens a session. `format` is a format name or `auto`; `content_type` and `headers`
+    /// (`name: value` lines) are the response's.
     pub fn new(
         format: &str,
         content_type: &str,
+        headers: &str,
         start: f64,
         headers_at: f64,
         http_status: u16,
     ) -> Self {
         let requested = Format::from_name(format);
-        let is_sse_type = content_type
-            .to_ascii_lowercase()
-            .contains("text/event-stream");
-        let framing = match requested {
-            Some(f) if f.is_sse() => Framing::Sse(SseFramer::default()),
-            Some(_) => Framing::Text(Utf8Decoder::new()),
-            None if is_sse_type => Framing::Sse(SseFramer::default()),
-            None => Framing::Undecided,
+        let (framing, format) = if http_status >= 400 {
+            // An error body is not an answer, whatever the format: read it as a document.
+            (Framer::Document(Vec::new()), Some(Format::Json))
+        } else if let Some(f) = requested {
+            (Framer::new(f.framing()), Some(f))
+        } else {
+            match wire::sniff_framing(content_type, headers) {
+                Detected::Format(f) => (Framer::new(f.framing()), Some(f)),
+                Detected::Framing(fr) => (Framer::new(fr), None),
+                Detected::Sniff => (Framer::Undecided, None),
+            }
         };
         Session {
             framing,
             adapter: Adapter::new(),
             text: String::new(),
             tl: Timeline {
-                format: requested,
+                format,
                 start,
                 headers_at,
                 http_status,
@@ -171,6 +213,10 @@ impl Session {
                 malformed: 0,
                 first_malformed: None,
                 framing_error: None,
+                server: ServerTimings::default(),
+                finish_reason: None,
+                undecided: 0,
+                text: None,
                 done_marker: false,
                 truncated: false,
                 end: None,
@@ -184,6 +230,12 @@ impl Session {
         }
     }
 
+    /// Keeps the answer and reasoning text for the report (off by default: reports carry
+    /// counts and times, never content, unless the user opts in).
+    pub fn keep_text(&mut self) {
+        self.tl.text.get_or_insert_with(Text::default);
+    }
+
     /// One body chunk, read at `t`.
     pub fn chunk(&mut self, bytes: &[u8], t: f64) {
         if bytes.is_empty() || self.tl.end.is_some() {
@@ -193,45 +245,42 @@ impl Session {
         tl.first_byte.get_or_insert(t);
         tl.bytes += bytes.len() as u64;
         tl.chunks += 1;
-        if let Framing::Undecided = self.framing {
-            self.framing = if wire::sniff_sse(bytes) {
-                Framing::Sse(SseFramer::default())
-            } else {
-                tl.format = Some(Format::Text);
-                Framing::Text(Utf8Decoder::new())
-            };
+        if let Framer::Undecided = self.framing {
+            self.framing = Framer::new(wire::detect::sniff_bytes(bytes));
         }
         let adapter = &mut self.adapter;
         match &mut self.framing {
-            Framing::Sse(framer) => framer.feed(bytes, &mut |item| match item {
-                SseItem::Event(e) => {
-                    let format = match tl.format {
-                        Some(f) => f,
-                        None => match wire::detect_sse(e.data) {
-                            Some(f) => {
-                                tl.format = Some(f);
-                                f
-                            }
-                            None => Format::SseText,
-                        },
-                    };
-                    if let Err(err) = adapter.event(format, e.data, &mut |w| tl.wire(w, t)) {
-                        tl.malformed += 1;
-                        tl.first_malformed.get_or_insert(err.code());
-                    }
-                }
+            Framer::Sse(framer) => framer.feed(bytes, &mut |item| match item {
+                SseItem::Event(e) => tl.event(adapter, Framing::Sse, e.event, e.data, t),
                 SseItem::Error(err) => {
-                    tl.framing_error.get_or_insert(err);
+                    tl.framing_error.get_or_insert(match err {
+                        SseError::LineTooLong { .. } => "line-too-long",
+                        SseError::EventTooLarge { .. } => "event-too-large",
+                    });
                 }
             }),
-            Framing::Text(decoder) => {
+            Framer::Lines(framer) => framer.feed(bytes, &mut |item| match item {
+                LineItem::Line(line) => tl.event(adapter, Framing::Lines, "", line, t),
+                LineItem::TooLong { .. } => {
+                    tl.framing_error.get_or_insert("line-too-long");
+                }
+            }),
+            Framer::Text(decoder) => {
                 self.text.clear();
                 decoder.decode(bytes, &mut self.text);
+                tl.format.get_or_insert(Format::Text);
                 if !self.text.is_empty() {
                     tl.wire(Wire::Answer(&self.text), t);
                 }
             }
-            Framing::Undecided => {}
+            Framer::Document(doc) => {
+                if doc.len() + bytes.len() <= MAX_DOCUMENT {
+                    doc.extend_from_slice(bytes);
+                } else {
+                    tl.framing_error.get_or_insert("document-too-large");
+                }
+            }
+            Framer::Undecided => {}
         }
     }
 
@@ -240,16 +289,41 @@ impl Session {
         if self.tl.end.is_some() {
             return;
         }
+        let tl = &mut self.tl;
+        let adapter = &mut self.adapter;
         match &mut self.framing {
-            Framing::Sse(f) => self.tl.truncated = f.finish(),
-            Framing::Text(d) => {
+            Framer::Sse(f) => tl.truncated = f.finish(),
+            Framer::Lines(f) => f.finish(&mut |item| {
+                if let LineItem::Line(line) = item {
+                    tl.event(adapter, Framing::Lines, "", line, t);
+                }
+            }),
+            Framer::Text(d) => {
                 self.text.clear();
                 d.finish(&mut self.text);
                 if !self.text.is_empty() {
-                    self.tl.wire(Wire::Answer(&self.text), t);
+                    tl.wire(Wire::Answer(&self.text), t);
                 }
             }
-            Framing::Undecided => {}
+            Framer::Document(doc) => {
+                let text = String::from_utf8_lossy(doc);
+                let format = tl.format.unwrap_or(Format::Json);
+                let before = tl.stream_error.is_some();
+                tl.event(adapter, Framing::Document, "", &text, t);
+                if tl.http_status >= 400 && !before && tl.stream_error.is_none() {
+                    // Not a JSON error: keep the start of the body as the message.
+                    let mut message: String = text.chars().take(wire::MAX_MESSAGE).collect();
+                    message.retain(|c| !c.is_control() || c == ' ');
+                    tl.stream_error = Some(StreamError {
+                        code: String::new(),
+                        message,
+                    });
+                    tl.malformed = tl.malformed.saturating_sub(1);
+                    tl.first_malformed = None;
+                }
+                tl.format = Some(format);
+            }
+            Framer::Undecided => {}
         }
         self.tl.end = Some((kind, t));
     }
@@ -278,12 +352,36 @@ impl Session {
 }
 
 impl Timeline {
+    /// One framed event: detect the format if needed, then read it.
+    fn event(&mut self, adapter: &mut Adapter, framing: Framing, kind: &str, data: &str, t: f64) {
+        let format = match self.format {
+            Some(f) => f,
+            None => match wire::detect_event(framing, kind, data) {
+                Some(f) => *self.format.insert(f),
+                None => {
+                    self.undecided += 1;
+                    if self.undecided >= DETECT_EVENTS {
+                        self.format = Some(Format::Unknown);
+                    }
+                    Format::Unknown // still reads an error or an end marker
+                }
+            },
+        };
+        if let Err(err) = adapter.event(format, kind, data, &mut |w| self.wire(w, t)) {
+            self.malformed += 1;
+            self.first_malformed.get_or_insert(err.code());
+        }
+    }
+
     fn wire(&mut self, w: Wire<'_>, t: f64) {
         match w {
             Wire::Answer(text) => {
                 let visible = self.aligner.push_arrived(text) as u32;
                 let chars = text.chars().count() as u32;
                 self.chars += u64::from(chars);
+                if let Some(kept) = &mut self.text {
+                    kept.answer.push_str(text);
+                }
                 self.tokens.push(Token {
                     arrived: t,
                     chars,
@@ -300,9 +398,18 @@ impl Timeline {
                 r.chars += text.chars().count() as u64;
                 r.first.get_or_insert(t);
                 r.last = Some(t);
+                if let Some(kept) = &mut self.text {
+                    kept.reasoning.push_str(text);
+                }
             }
             Wire::ToolCall => self.tool_calls += 1,
-            Wire::Usage(u) => self.usage = Some(u),
+            Wire::Usage(u) => self.usage.get_or_insert_with(Usage::default).merge(u),
+            Wire::Timings(s) => self.server.merge(s),
+            Wire::Finish(reason) => {
+                let mut r: String = reason.chars().take(64).collect();
+                r.retain(|c| !c.is_control());
+                self.finish_reason = Some(r);
+            }
             Wire::Error(e) => {
                 self.stream_error.get_or_insert(e);
             }
@@ -374,7 +481,7 @@ mod tests {
 
     #[test]
     fn tokens_carry_the_time_of_the_chunk_that_completed_them() {
-        let mut s = Session::new("auto", "text/event-stream", 0.0, 5.0, 200);
+        let mut s = Session::new("auto", "text/event-stream", "", 0.0, 5.0, 200);
         let body = sse(&[
             r#"{"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}"#,
             &chunk_json("Hello"),
@@ -395,7 +502,7 @@ mod tests {
 
     #[test]
     fn commits_and_paints_follow_the_screen() {
-        let mut s = Session::new("sse-text", "", 0.0, 0.0, 200);
+        let mut s = Session::new("sse-text", "", "", 0.0, 0.0, 200);
         s.chunk(b"data: Hel\n\ndata: lo\n\ndata:  \n\ndata: you\n\n", 10.0);
         assert_eq!(s.tl.tokens.len(), 4);
         assert_eq!(s.rendered("Hel", true, 12.0), 1);
@@ -419,7 +526,7 @@ mod tests {
 
     #[test]
     fn a_commit_after_the_frame_callback_waits_for_the_next_frame() {
-        let mut s = Session::new("sse-text", "", 0.0, 0.0, 200);
+        let mut s = Session::new("sse-text", "", "", 0.0, 0.0, 200);
         s.chunk(b"data: a\n\ndata: b\n\n", 1.0);
         s.rendered("a", true, 2.0);
         s.rendered("b", true, 20.0);
@@ -432,7 +539,7 @@ mod tests {
 
     #[test]
     fn plain_text_bodies_are_answer_text_and_split_characters_survive() {
-        let mut s = Session::new("auto", "text/plain; charset=utf-8", 0.0, 0.0, 200);
+        let mut s = Session::new("auto", "text/plain; charset=utf-8", "", 0.0, 0.0, 200);
         let body = "héllo 😀".as_bytes();
         s.chunk(&body[..2], 1.0);
         s.chunk(&body[2..8], 2.0);
@@ -444,7 +551,7 @@ mod tests {
 
     #[test]
     fn auto_detection_sniffs_event_streams_without_the_content_type() {
-        let mut s = Session::new("auto", "application/octet-stream", 0.0, 0.0, 200);
+        let mut s = Session::new("auto", "application/octet-stream", "", 0.0, 0.0, 200);
         s.chunk(&sse(&[&chunk_json("x")]), 1.0);
         assert_eq!(
             (s.tl.format, s.tl.tokens.len()),
@@ -454,7 +561,7 @@ mod tests {
 
     #[test]
     fn malformed_events_are_counted_and_reading_goes_on() {
-        let mut s = Session::new("openai-chat", "text/event-stream", 0.0, 0.0, 200);
+        let mut s = Session::new("openai-chat", "text/event-stream", "", 0.0, 0.0, 200);
         s.chunk(&sse(&["{oops", &chunk_json("ok")]), 1.0);
         assert_eq!(
             (s.tl.malformed, s.tl.first_malformed, s.tl.tokens.len()),
@@ -464,7 +571,7 @@ mod tests {
 
     #[test]
     fn an_event_cut_by_the_end_of_the_body_marks_the_stream_truncated() {
-        let mut s = Session::new("auto", "text/event-stream", 0.0, 0.0, 200);
+        let mut s = Session::new("auto", "text/event-stream", "", 0.0, 0.0, 200);
         s.chunk(b"data: {\"choices\":[]}\n\ndata: {\"cho", 1.0);
         s.end(EndKind::Complete, 2.0);
         assert!(s.tl.truncated);

@@ -36,11 +36,14 @@ impl Core {
         self.open.iter_mut().find(|o| o.id == id)
     }
 
-    /// Opens a stream; returns its id (never 0).
+    /// Opens a stream; returns its id (never 0). `headers`: the response headers tokenpaint
+    /// reads, as `name: value` lines with lower-case names.
+    #[allow(clippy::too_many_arguments)]
     pub fn open(
         &mut self,
         format: &str,
         content_type: &str,
+        headers: &str,
         url: &str,
         start: f64,
         headers_at: f64,
@@ -52,9 +55,23 @@ impl Core {
             id,
             url: url.into(),
             end_message: String::new(),
-            session: Session::new(format, content_type, start, headers_at, http_status),
+            session: Session::new(
+                format,
+                content_type,
+                headers,
+                start,
+                headers_at,
+                http_status,
+            ),
         });
         id
+    }
+
+    /// Keeps stream `id`'s answer and reasoning text for its report (the `includeText` opt-in).
+    pub fn keep_text(&mut self, id: u32) {
+        if let Some(o) = self.get(id) {
+            o.session.keep_text();
+        }
     }
 
     /// A body chunk read at `t`.

@@ -89,7 +89,9 @@ test('an HTTP error is reported as an error with its status', async () => {
   const r = await run({ query: 'status=503&ttft_ms=0' });
   assert.equal(r.status, 'error');
   assert.equal(r.httpStatus, 503);
-  assert.deepEqual(r.error, { kind: 'http', code: '503', message: null });
+  assert.deepEqual(r.error, { kind: 'http', code: '503', message: 'simulated failure' });
+  assert.equal(r.format, 'json');
+  assert.equal(r.deltas, 0, 'an error body is not answer text');
 });
 
 test('an aborted stream is reported as aborted with what arrived before', async () => {

@@ -32,6 +32,7 @@ fn a_stream_through_the_binding_gives_a_report_the_browser_parses() {
     let id = core.open(
         "auto",
         "text/event-stream",
+        "",
         "http://127.0.0.1/v1/chat \"x\"\n",
         1000.0,
         1005.0,
@@ -73,7 +74,7 @@ fn the_summary_computes_percentiles_on_wasm32() {
     let mut core = Core::new();
     for i in 0..50u32 {
         let start = f64::from(i) * 1000.0;
-        let id = core.open("sse-text", "", "u", start, start, 200);
+        let id = core.open("sse-text", "", "", "u", start, start, 200);
         core.chunk(id, b"data: a\n\ndata: b\n\n", start + 100.0 + f64::from(i));
         core.end(id, 0, start + 200.0, "");
         core.finish(id, false);
@@ -92,7 +93,7 @@ fn the_summary_computes_percentiles_on_wasm32() {
 #[wasm_bindgen_test]
 fn hostile_bytes_do_not_trap() {
     let mut core = Core::new();
-    let id = core.open("auto", "text/event-stream", "u", 0.0, 0.0, 200);
+    let id = core.open("auto", "text/event-stream", "", "u", 0.0, 0.0, 200);
     let mut junk = Vec::new();
     for i in 0..20_000u32 {
         junk.push((i.wrapping_mul(2_654_435_761) >> 13) as u8);
