@@ -72,6 +72,51 @@ const CORS = {
   'access-control-allow-methods': 'GET, POST, OPTIONS',
 };
 
+// Replays a stream of the fixture corpus (tests/fixtures/<format>/<file>) with its content
+// type and headers, in uneven chunks (`chunk` bytes at most, `delay_ms` apart): every format
+// tokenpaint reads, over a real socket.
+const FIXTURE_TYPES = {
+  '.sse': 'text/event-stream',
+  '.ndjson': 'application/x-ndjson',
+  '.txt': 'text/plain; charset=utf-8',
+  '.json': 'application/json',
+};
+
+async function replayFixture(res, url) {
+  const m = /^\/fixture\/([a-z0-9-]+)\/([A-Za-z0-9._-]+)$/.exec(url.pathname);
+  const type = m && FIXTURE_TYPES[path.extname(m[2])];
+  if (!type) return notFound(res);
+  const dir = path.join(ROOT, 'tests', 'fixtures', m[1]);
+  let body;
+  try {
+    body = await readFile(path.join(dir, m[2]));
+  } catch {
+    return notFound(res);
+  }
+  const headers = { 'content-type': type, 'cache-control': 'no-cache' };
+  try {
+    for (const line of (await readFile(path.join(dir, 'headers'), 'utf8')).split('\n')) {
+      const i = line.indexOf(':');
+      if (i > 0) headers[line.slice(0, i).trim()] = line.slice(i + 1).trim();
+    }
+  } catch {
+    /* no extra headers */
+  }
+  const maxChunk = Math.max(1, Number(url.searchParams.get('chunk')) || 64);
+  const delay = Math.max(0, Number(url.searchParams.get('delay_ms')) || 5);
+  res.writeHead(200, headers);
+  let at = 0;
+  let seed = body.length;
+  while (at < body.length) {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    const n = 1 + (seed % maxChunk);
+    res.write(body.subarray(at, at + n));
+    at += n;
+    if (delay) await new Promise((r) => setTimeout(r, delay));
+  }
+  res.end();
+}
+
 export function createDemoServer() {
   return createServer(async (req, res) => {
     try {
@@ -85,6 +130,7 @@ export function createDemoServer() {
         const body = req.method === 'POST' ? await readBody(req) : null;
         return await handleChat(req, res, url, body);
       }
+      if (url.pathname.startsWith('/fixture/')) return await replayFixture(res, url);
       if (req.method !== 'GET' && req.method !== 'HEAD') return notFound(res);
       return await serveStatic(res, url.pathname);
     } catch (e) {

@@ -59,9 +59,16 @@ impl<'a> Scanner<'a> {
     }
 
     /// The first byte of the next value, after whitespace.
+    #[inline(always)]
     pub fn peek(&mut self) -> Option<u8> {
-        self.ws();
-        self.bytes().get(self.pos).copied()
+        // Servers send compact JSON: the next byte is rarely whitespace.
+        match self.bytes().get(self.pos) {
+            Some(&c) if c > b' ' => Some(c),
+            _ => {
+                self.ws();
+                self.bytes().get(self.pos).copied()
+            }
+        }
     }
 
     fn expect(&mut self, c: u8) -> Result<()> {
@@ -130,22 +137,21 @@ impl<'a> Scanner<'a> {
         }
         let start = self.pos + 1;
         let b = self.bytes();
-        let mut i = start;
-        while let Some(&c) = b.get(i) {
-            match c {
-                b'"' => {
-                    self.pos = i + 1;
-                    return Ok(Cow::Borrowed(&b[start..i]));
-                }
-                b'\\' => {
-                    let mut owned = String::new();
-                    self.string_into(&mut owned)?;
-                    return Ok(Cow::Owned(owned.into_bytes()));
-                }
-                _ => i += 1,
+        match b
+            .get(start..)
+            .and_then(|rest| crate::find::find2(rest, b'"', b'\\'))
+        {
+            Some(i) if b[start + i] == b'"' => {
+                self.pos = start + i + 1;
+                Ok(Cow::Borrowed(&b[start..start + i]))
             }
+            Some(_) => {
+                let mut owned = String::new();
+                self.string_into(&mut owned)?;
+                Ok(Cow::Owned(owned.into_bytes()))
+            }
+            None => Err(JsonError::UnexpectedEnd),
         }
-        Err(JsonError::UnexpectedEnd)
     }
 
     fn unexpected(&self) -> JsonError {
@@ -165,9 +171,17 @@ impl<'a> Scanner<'a> {
         let b = self.bytes();
         let mut run = self.pos;
         loop {
-            let Some(&c) = b.get(self.pos) else {
-                return Err(JsonError::UnexpectedEnd);
-            };
+            match b
+                .get(self.pos..)
+                .and_then(|rest| crate::find::find2(rest, b'"', b'\\'))
+            {
+                Some(i) => self.pos += i,
+                None => {
+                    self.pos = b.len();
+                    return Err(JsonError::UnexpectedEnd);
+                }
+            }
+            let c = b[self.pos];
             match c {
                 b'"' => {
                     out.push_str(self.s.get(run..self.pos).unwrap_or_default());
@@ -361,15 +375,19 @@ impl<'a> Scanner<'a> {
         self.pos += 1; // the opening quote
         let b = self.bytes();
         loop {
-            match b.get(self.pos) {
-                Some(b'"') => {
-                    self.pos += 1;
-                    return Ok(());
-                }
-                Some(b'\\') => self.pos += 2,
-                Some(_) => self.pos += 1,
-                None => return Err(JsonError::UnexpectedEnd),
+            let Some(i) = b
+                .get(self.pos..)
+                .and_then(|rest| crate::find::find2(rest, b'"', b'\\'))
+            else {
+                self.pos = b.len();
+                return Err(JsonError::UnexpectedEnd);
+            };
+            self.pos += i;
+            if b[self.pos] == b'"' {
+                self.pos += 1;
+                return Ok(());
             }
+            self.pos += 2; // a backslash and the byte it escapes
         }
     }
 

@@ -12,6 +12,7 @@
 #![forbid(unsafe_code)]
 
 pub mod align;
+pub mod find;
 pub mod jsonscan;
 pub mod jsonwrite;
 pub mod lines;

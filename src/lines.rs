@@ -42,10 +42,15 @@ impl LineFramer {
         }
     }
 
+    /// Bytes held between calls: at most the limit.
+    pub fn buffered(&self) -> usize {
+        self.line.len()
+    }
+
     /// Feeds one chunk.
     pub fn feed(&mut self, chunk: &[u8], on: &mut dyn FnMut(LineItem<'_>)) {
         let mut rest = chunk;
-        while let Some(i) = rest.iter().position(|&b| b == b'\n') {
+        while let Some(i) = crate::find::find2(rest, b'\n', b'\n') {
             if self.line.is_empty() && !self.discarding && i <= self.max_line {
                 emit(&rest[..i], on);
             } else {
@@ -92,7 +97,10 @@ fn emit(line: &[u8], on: &mut dyn FnMut(LineItem<'_>)) {
     if line.iter().all(|b| b.is_ascii_whitespace()) {
         return;
     }
-    on(LineItem::Line(&String::from_utf8_lossy(line)));
+    match core::str::from_utf8(line) {
+        Ok(s) => on(LineItem::Line(s)),
+        Err(_) => on(LineItem::Line(&String::from_utf8_lossy(line))),
+    }
 }
 
 #[cfg(test)]

@@ -97,6 +97,12 @@ impl SseFramer {
         self.retry
     }
 
+    /// Bytes held between calls (the partial line, the current event's data and type): each is
+    /// bounded by the limit, whatever the input.
+    pub fn buffered(&self) -> usize {
+        self.line.len() + self.data.len() + self.event.len()
+    }
+
     /// Feeds one chunk of the byte stream.
     pub fn feed(&mut self, chunk: &[u8], on: &mut dyn FnMut(SseItem<'_>)) {
         let mut rest = chunk;
@@ -107,7 +113,7 @@ impl SseFramer {
             }
         }
         while !rest.is_empty() {
-            let Some(i) = rest.iter().position(|&b| b == b'\n' || b == b'\r') else {
+            let Some(i) = crate::find::find2(rest, b'\n', b'\r') else {
                 self.buffer(rest, on);
                 return;
             };
@@ -185,26 +191,33 @@ impl SseFramer {
                 if self.oversized {
                     return;
                 }
-                if self.data.len() + value.len() >= self.max_line {
+                // Limits apply to the decoded text: an invalid byte becomes a 3-byte U+FFFD.
+                crate::utf8::push_lossy(&mut self.data, value);
+                self.data.push('\n');
+                if self.data.len() > self.max_line {
                     self.oversized = true;
-                    self.data.clear();
+                    self.data = String::new();
                     on(SseItem::Error(SseError::EventTooLarge {
                         limit: self.max_line,
                     }));
-                    return;
                 }
-                self.data.push_str(&String::from_utf8_lossy(value));
-                self.data.push('\n');
             }
             b"event" => {
                 self.event.clear();
-                self.event.push_str(&String::from_utf8_lossy(value));
+                crate::utf8::push_lossy(&mut self.event, value);
+                if self.event.len() > self.max_line {
+                    let mut cut = self.max_line;
+                    while !self.event.is_char_boundary(cut) {
+                        cut -= 1;
+                    }
+                    self.event.truncate(cut);
+                }
             }
             // "If the field value does not contain U+0000 NULL, then set the last event ID
             // buffer to the field value. Otherwise, ignore the field."
             b"id" if !value.contains(&0) => {
                 self.last_event_id.clear();
-                self.last_event_id.push_str(&String::from_utf8_lossy(value));
+                crate::utf8::push_lossy(&mut self.last_event_id, value);
             }
             // Only ASCII digits; anything else is ignored.
             b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
@@ -438,6 +451,26 @@ mod tests {
                 "split at {i}"
             );
         }
+    }
+
+    /// Found by the fuzzer (fuzz/artifacts, sse target): invalid bytes decode to U+FFFD, three
+    /// bytes each, so a field under the limit in bytes could pass it once decoded.
+    #[test]
+    fn invalid_bytes_that_grow_when_decoded_still_respect_the_limit() {
+        let mut input = b"event: message_s".to_vec();
+        input.extend(std::iter::repeat_n(0xff, 180));
+        input.extend_from_slice(b"\ndata: ");
+        input.extend(std::iter::repeat_n(0xfe, 200));
+        input.extend_from_slice(b"\n");
+        let mut f = SseFramer::new(256);
+        let mut errors = Vec::new();
+        f.feed(&input, &mut |item| {
+            if let SseItem::Error(e) = item {
+                errors.push(e);
+            }
+        });
+        assert!(f.buffered() <= 3 * 256, "{}", f.buffered());
+        assert_eq!(errors, vec![SseError::EventTooLarge { limit: 256 }]);
     }
 
     #[test]
