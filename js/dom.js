@@ -39,3 +39,29 @@ export function changes(records, el) {
   }
   return false;
 }
+
+/** The core keeps its matching state every CHECKPOINT UTF-16 units of rendered text. */
+const CHECKPOINT = 64;
+
+/**
+ * Where to resume matching when an element's text changed from `prev` to `text`: the old length
+ * when text was appended, else the checkpoint at or before the first difference (never inside a
+ * surrogate pair). Comparisons run on native string slices, so finding an unchanged prefix
+ * costs far less than matching it again.
+ */
+export function resumeAt(prev, text) {
+  if (!prev) return 0;
+  if (text.length > prev.length && text.startsWith(prev)) return prev.length;
+  const n = Math.min(prev.length, text.length);
+  let i = 0;
+  for (const step of [4096, 256, 16, 1]) {
+    while (i + step <= n && prev.slice(i, i + step) === text.slice(i, i + step)) i += step;
+  }
+  let from = i - (i % CHECKPOINT);
+  while (from > 0 && isLowSurrogate(text.charCodeAt(from))) from -= CHECKPOINT;
+  return from;
+}
+
+function isLowSurrogate(code) {
+  return code >= 0xdc00 && code <= 0xdfff;
+}

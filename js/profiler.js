@@ -8,7 +8,7 @@
 import { load, ready, createCore, call as callCore, failure } from './core.js';
 import { tap } from './tap.js';
 import { PaintClock } from './paint.js';
-import { touched, changes } from './dom.js';
+import { touched, changes, resumeAt } from './dom.js';
 
 /** Default options. */
 export const DEFAULTS = Object.freeze({
@@ -217,10 +217,12 @@ export class Profiler {
     const text = el.textContent || '';
     const prev = s.prevText;
     if (text === prev) return 0;
-    // An append is passed as the new text only: matching resumes where it stopped.
-    const append = prev.length > 0 && text.length > prev.length && text.startsWith(prev);
     s.prevText = text;
-    const n = this._call((c) => c.rendered(s.id, append ? text.slice(prev.length) : text, append, t), 0);
+    // Only the changed text crosses into the core: an append from the old end, a re-render
+    // from the checkpoint before the first change (see resumeAt in dom.js).
+    const from = resumeAt(prev, text);
+    let n = this._call((c) => c.rendered(s.id, from ? text.slice(from) : text, from, t), 0);
+    if (n < 0) n = this._call((c) => c.rendered(s.id, text, 0, t), 0);
     if (n > 0) {
       s.lastCommit = t;
       if (s.ended) this._armSettle(s);

@@ -2,31 +2,178 @@
 //!
 //! The rendered text is read from the DOM (`textContent`) each time it changes. The question is
 //! how far into the arrived text the screen has got: the *frontier*, in visible characters
-//! (see [`crate::visible`]). Rendered text is matched as a subsequence of the arrived text:
+//! (see [`crate::visible`]). Rendered text is matched as a subsequence of the arrived text,
+//! because renderers drop markup (`**`, `#`, fences and their info strings, link URLs, table
+//! pipes), decode entities and re-flow whitespace, but show the words in order:
 //! - a rendered character equal to the next arrived one advances the frontier;
-//! - otherwise arrived characters may be skipped (markup a renderer does not display, such as
-//!   `**` or `#`) if the rendered character appears within [`WINDOW`] arrived characters and
-//!   the following [`CONFIRM`] rendered characters agree there;
-//! - otherwise the rendered character is not part of the answer (a label, a cursor glyph) and is
-//!   passed over.
+//! - otherwise up to [`WINDOW`] arrived characters may be skipped (markup) if the rendered
+//!   character is found there and the next [`CONFIRM`] rendered characters agree;
+//! - otherwise a longer skip (a link URL, an image) is taken if the next [`ANCHOR`] rendered
+//!   characters appear together within [`MAX_SKIP`] arrived characters;
+//! - otherwise the rendered character is not part of the answer (a label, a cursor glyph, a
+//!   "Copy" button) and is passed over.
 //!
-//! When the page appends text, matching resumes from the frontier (cost proportional to the new
-//! text); when it re-renders the whole message, matching starts over (cost proportional to the
-//! message, as the page's own re-render is).
+//! Incremental: the frontier is checkpointed every [`CHECKPOINT`] UTF-16 units of rendered
+//! text. When the page appends text, matching goes on from where it stopped; when it
+//! re-renders, the shell finds how much of the old text is unchanged and matching resumes from
+//! the checkpoint before the change. Each update costs what changed, not the message's length.
 
 use crate::visible::is_visible;
 
+/// Markdown syntax: characters that renderers turn into structure (emphasis, headings, lists,
+/// tables, code, links, quotes, escapes) rather than show. They are left out on both sides, so
+/// text renders the same whether the page renders markdown or not; closing markup at the end of
+/// an answer then needs nothing after it to count as delivered.
+#[inline]
+pub fn is_markup(c: char) -> bool {
+    matches!(
+        c,
+        '*' | '_' | '`' | '#' | '|' | '~' | '>' | '<' | '-' | '=' | '+' | '[' | ']' | '\\'
+    )
+}
+
+/// Whether a character takes part in alignment: visible, and not markdown syntax.
+#[inline]
+fn shown(c: char) -> bool {
+    is_visible(c) && !is_markup(c)
+}
+
+/// Arrived text that no renderer shows: link destinations (`](…)`) and code fence info
+/// strings (```` ```python ````), followed across chunks.
+#[derive(Debug, Clone, Copy)]
+struct Hidden {
+    /// Inside a link destination, at this parenthesis depth.
+    url: Option<u8>,
+    /// The last character was `]`.
+    after_bracket: bool,
+    /// The last character was `!` (an image may start).
+    bang: bool,
+    /// Inside an image's alt text (`![…]`), which is not text content.
+    alt: bool,
+    /// Inside a fence's info string (rest of the line).
+    fence_info: bool,
+    /// Fence characters seen at the start of the current line (`None`: not at a line start).
+    fence: Option<u8>,
+}
+
+impl Default for Hidden {
+    /// The start of an answer is the start of a line.
+    fn default() -> Self {
+        Hidden {
+            url: None,
+            after_bracket: false,
+            bang: false,
+            alt: false,
+            fence_info: false,
+            fence: Some(0),
+        }
+    }
+}
+
+impl Hidden {
+    /// Whether `c` is shown, updating the state.
+    fn shown(&mut self, c: char) -> bool {
+        if c == '\n' {
+            *self = Hidden::default();
+            return false;
+        }
+        if let Some(depth) = self.url {
+            self.url = match c {
+                '(' => Some(depth.saturating_add(1)),
+                ')' if depth == 0 => None,
+                ')' => Some(depth - 1),
+                _ => Some(depth),
+            };
+            return false;
+        }
+        if self.fence_info {
+            return false;
+        }
+        if self.alt {
+            if c == ']' {
+                self.alt = false;
+                self.after_bracket = true;
+            }
+            return false;
+        }
+        if core::mem::replace(&mut self.after_bracket, c == ']') && c == '(' {
+            self.url = Some(0);
+            return false;
+        }
+        if core::mem::replace(&mut self.bang, c == '!') && c == '[' {
+            self.alt = true;
+            return false;
+        }
+        self.fence = match (self.fence, c) {
+            (Some(n), '`' | '~') => Some(n + 1),
+            (Some(0), ' ') => Some(0),
+            (Some(n), _) if n >= 3 => {
+                self.fence_info = true;
+                return false;
+            }
+            _ => None,
+        };
+        shown(c)
+    }
+}
+
 /// How many arrived characters may be skipped to find a rendered one.
 pub const WINDOW: usize = 64;
-/// How many following rendered characters must agree before a skip is taken.
+/// How many following rendered characters must agree before a short skip is taken.
 pub const CONFIRM: usize = 3;
+/// How many rendered characters must appear together to take a long skip.
+pub const ANCHOR: usize = 8;
+/// The longest skip, in arrived characters.
+pub const MAX_SKIP: usize = 4096;
+/// Checkpoint spacing, in UTF-16 units of rendered text (what JavaScript string offsets count).
+pub const CHECKPOINT: u32 = 64;
+/// Long-skip searches allowed per update (bounds the cost of text that is not the answer).
+const ANCHOR_BUDGET: u32 = 64;
+/// A checkpoint inside a surrogate pair: never a place to resume.
+const INVALID: u32 = u32::MAX;
 
 /// Tracks arrived text and how much of it is on screen.
 #[derive(Debug, Default, Clone)]
 pub struct Aligner {
     arrived: Vec<char>,
-    frontier: usize,
-    rendered: Vec<char>,
+    hidden: Hidden,
+    frontier: u32,
+    /// UTF-16 units of rendered text consumed.
+    units: u32,
+    /// `checkpoints[k]`: the frontier before the rendered unit at offset `k * CHECKPOINT`.
+    checkpoints: Vec<u32>,
+    vis: Vec<char>,
+    vis_at: Vec<u32>,
+}
+
+/// One matching step: rendered character `r[i]` against the arrived text from frontier `f`.
+/// Returns the new frontier and whether the character was found in the answer.
+fn step(a: &[char], f: usize, r: &[char], i: usize, budget: &mut u32) -> (usize, bool) {
+    let c = r[i];
+    if f < a.len() && a[f] == c {
+        return (f + 1, true);
+    }
+    let end = a.len().min(f + WINDOW);
+    if let Some(j) = (f + 1..end).find(|&j| a[j] == c && agrees(a, j, r, i)) {
+        return (j + 1, true);
+    }
+    let m = ANCHOR.min(r.len() - i);
+    if m >= 4 && *budget > 0 && end < a.len() {
+        *budget -= 1;
+        let anchor = &r[i..i + m];
+        let last = a.len().min(f + MAX_SKIP);
+        if let Some(j) = (end..last.saturating_sub(m - 1)).find(|&j| a[j..j + m] == *anchor) {
+            return (j + 1, true);
+        }
+    }
+    (f, false)
+}
+
+/// Whether the rendered characters after `i` agree with the arrived ones after `j`.
+fn agrees(a: &[char], j: usize, r: &[char], i: usize) -> bool {
+    (1..=CONFIRM)
+        .take_while(|k| i + k < r.len())
+        .all(|k| a.get(j + k) == Some(&r[i + k]))
 }
 
 impl Aligner {
@@ -38,8 +185,15 @@ impl Aligner {
     /// Adds arrived answer text; returns how many visible characters it holds.
     pub fn push_arrived(&mut self, text: &str) -> usize {
         let before = self.arrived.len();
-        self.arrived.extend(text.chars().filter(|&c| is_visible(c)));
-        self.arrived.len() - before
+        for c in text.chars() {
+            let was_bang = self.hidden.bang;
+            if self.hidden.shown(c) {
+                self.arrived.push(c);
+            } else if was_bang && self.hidden.alt && self.arrived.last() == Some(&'!') {
+                self.arrived.pop(); // `![`: the `!` was an image's, not shown either
+            }
+        }
+        self.arrived.len().saturating_sub(before)
     }
 
     /// Visible characters arrived so far.
@@ -49,61 +203,107 @@ impl Aligner {
 
     /// Visible arrived characters found on screen by the last match.
     pub fn frontier(&self) -> usize {
-        self.frontier
+        self.frontier as usize
     }
 
-    /// Takes in rendered text: the text appended to what was rendered before (`append`), or the
-    /// whole rendered text anew. Returns the frontier.
-    pub fn rendered(&mut self, text: &str, append: bool) -> usize {
-        if !append {
+    /// UTF-16 units of rendered text taken in so far.
+    pub fn rendered_units(&self) -> u32 {
+        self.units
+    }
+
+    /// Takes in rendered text: `text` replaces the rendered text from UTF-16 offset `from` on.
+    /// `from` must be 0, the current length (an append), or a multiple of [`CHECKPOINT`] not
+    /// past it; otherwise nothing is done and `None` asks for the whole text (`from` 0).
+    /// Returns the frontier.
+    pub fn rendered(&mut self, text: &str, from: u32) -> Option<usize> {
+        if from == 0 {
             self.frontier = 0;
+            self.units = 0;
+            self.checkpoints.clear();
+        } else if from != self.units {
+            let k = (from / CHECKPOINT) as usize;
+            let cp = *self.checkpoints.get(k)?;
+            if from % CHECKPOINT != 0 || from > self.units || cp == INVALID {
+                return None;
+            }
+            self.frontier = cp;
+            self.units = from;
+            self.checkpoints.truncate(k);
         }
-        let mut r = core::mem::take(&mut self.rendered);
-        r.clear();
-        r.extend(text.chars().filter(|&c| is_visible(c)));
+        // The visible characters of the new text, each with its UTF-16 offset; checkpoints
+        // that fall inside a surrogate pair are marked invalid as they are passed.
+        let mut vis = core::mem::take(&mut self.vis);
+        let mut at = core::mem::take(&mut self.vis_at);
+        vis.clear();
+        at.clear();
+        let mut units = self.units;
+        for c in text.chars() {
+            if shown(c) {
+                vis.push(c);
+                at.push(units);
+            }
+            units += c.len_utf16() as u32;
+        }
         let a = &self.arrived;
-        let mut f = self.frontier;
-        for (i, &c) in r.iter().enumerate() {
-            if f < a.len() && a[f] == c {
-                f += 1;
-                continue;
+        let mut f = self.frontier as usize;
+        let mut budget = ANCHOR_BUDGET;
+        let mut next_cp = self.checkpoints.len() as u32 * CHECKPOINT;
+        for (i, &unit) in at.iter().enumerate() {
+            while next_cp <= unit {
+                self.checkpoints.push(f as u32);
+                next_cp += CHECKPOINT;
             }
-            let end = a.len().min(f + WINDOW);
-            if let Some(j) = (f + 1..end).find(|&j| a[j] == c && agrees(a, j, &r, i)) {
-                f = j + 1;
-            }
+            f = step(a, f, &vis, i, &mut budget).0;
         }
-        self.frontier = f;
-        self.rendered = r;
-        f
+        while next_cp <= units {
+            self.checkpoints.push(f as u32);
+            next_cp += CHECKPOINT;
+        }
+        // Offsets inside a surrogate pair cannot be resumed from.
+        let mut u = self.units;
+        for c in text.chars() {
+            let n = c.len_utf16() as u32;
+            if n == 2 && (u + 1) % CHECKPOINT == 0 {
+                if let Some(cp) = self.checkpoints.get_mut(((u + 1) / CHECKPOINT) as usize) {
+                    *cp = INVALID;
+                }
+            }
+            u += n;
+        }
+        self.frontier = f as u32;
+        self.units = units;
+        self.vis = vis;
+        self.vis_at = at;
+        Some(f)
     }
 
-    /// Whether `text` looks like the start of this answer on screen: its first visible
-    /// characters (up to 8, allowing a short label before them) match the arrived text's.
+    /// Whether `text` (an element's text) shows the start of this answer: its first visible
+    /// characters match the start of the arrived text. The first match must be the start of
+    /// the answer (only markup may come before it in the arrived text), so a user's question
+    /// that shares words with the answer does not claim it; then enough of what follows must
+    /// match.
     pub fn claims(&self, text: &str) -> bool {
-        let want = self.arrived.len().min(8);
-        if want == 0 {
+        let a = &self.arrived;
+        if a.is_empty() {
             return false;
         }
-        let head = &self.arrived[..want];
-        let r: Vec<char> = text
-            .chars()
-            .filter(|&c| is_visible(c))
-            .take(48 + want)
-            .collect();
-        // The page may show fewer characters than have arrived, but at least three (or all).
-        (0..r.len().min(48)).any(|s| {
-            let n = (r.len() - s).min(want);
-            n >= want.min(3) && r[s..s + n] == head[..n]
-        })
+        let r: Vec<char> = text.chars().filter(|&c| shown(c)).take(64).collect();
+        let start = a.iter().position(|c| c.is_alphanumeric()).unwrap_or(0);
+        let Some(first) = (0..r.len().min(48))
+            .find(|&i| (0..=start).any(|j| a[j] == r[i] && agrees(a, j, &r, i)))
+        else {
+            return false;
+        };
+        let j = (0..=start).find(|&j| a[j] == r[first]).unwrap_or(0);
+        let (mut f, mut matched) = (j + 1, 1);
+        let mut budget = 4;
+        for i in first + 1..r.len() {
+            let (nf, hit) = step(a, f, &r, i, &mut budget);
+            matched += usize::from(hit);
+            f = nf;
+        }
+        matched >= a.len().min(3) && 2 * matched >= (f - j).min(64)
     }
-}
-
-/// Whether the rendered characters after `i` agree with the arrived ones after `j`.
-fn agrees(a: &[char], j: usize, r: &[char], i: usize) -> bool {
-    (1..=CONFIRM)
-        .take_while(|k| i + k < r.len())
-        .all(|k| a.get(j + k) == Some(&r[i + k]))
 }
 
 #[cfg(test)]
@@ -116,50 +316,137 @@ mod tests {
         a
     }
 
+    fn full(a: &mut Aligner, text: &str) -> usize {
+        a.rendered(text, 0).unwrap()
+    }
+
+    fn append(a: &mut Aligner, text: &str) -> usize {
+        let at = a.rendered_units();
+        a.rendered(text, at).unwrap()
+    }
+
     #[test]
     fn appended_text_advances_the_frontier() {
         let mut a = aligner("Hello, world! How are you?");
-        assert_eq!(a.rendered("Hello,", true), 6);
-        assert_eq!(a.rendered(" wor", true), 9);
-        assert_eq!(a.rendered("ld! How are you?", true), a.arrived_len());
+        assert_eq!(append(&mut a, "Hello,"), 6);
+        assert_eq!(append(&mut a, " wor"), 9);
+        assert_eq!(append(&mut a, "ld! How are you?"), a.arrived_len());
     }
 
     #[test]
     fn a_whole_rerender_matches_from_the_start() {
         let mut a = aligner("Hello world");
-        assert_eq!(a.rendered("Hello", false), 5);
-        assert_eq!(a.rendered("Hello wo", false), 7);
-        assert_eq!(a.rendered("Hel", false), 3);
+        assert_eq!(full(&mut a, "Hello"), 5);
+        assert_eq!(full(&mut a, "Hello wo"), 7);
+        assert_eq!(full(&mut a, "Hel"), 3);
     }
 
     #[test]
     fn whitespace_differences_do_not_matter() {
         let mut a = aligner("line one\n\nline   two\t");
-        assert_eq!(a.rendered(" line one line two ", false), a.arrived_len());
+        assert_eq!(full(&mut a, " line one line two "), a.arrived_len());
     }
 
     #[test]
     fn markup_that_is_not_displayed_is_skipped() {
-        let mut a = aligner("# Title\n\nSome **bold** and `code`.");
+        let mut a =
+            aligner("# Title\n\nSome **bold** and `code`.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n");
         assert_eq!(
-            a.rendered("Title Some bold and code.", false),
+            full(&mut a, "Title Some bold and code. a b 1 2"),
             a.arrived_len()
         );
+        let mut a = aligner("```python\nprint('&lt;x&gt;')\n```\nDone &amp; dusted");
+        assert_eq!(full(&mut a, "print('<x>')\nDone & dusted"), a.arrived_len());
+    }
+
+    #[test]
+    fn closing_markup_at_the_end_needs_nothing_after_it() {
+        for (arrived, shown) in [
+            ("Some **bold**", "Some bold"),
+            ("| a | b |\n|---|---|\n| 1 | 2 |", "a b 1 2"),
+            ("```js\nx()\n```", "x()"),
+            ("Sources: [1](https://example.com/a_b-(c))", "Sources: 1"),
+            ("![diagram](https://example.com/d.png)", ""),
+        ] {
+            let mut a = aligner(arrived);
+            assert_eq!(full(&mut a, shown), a.arrived_len(), "{arrived}");
+        }
+    }
+
+    #[test]
+    fn plain_text_rendering_of_markdown_still_aligns() {
+        let arrived = "Use [the docs](https://example.com/docs) and **care**.";
+        let mut a = aligner(arrived);
+        assert_eq!(full(&mut a, arrived), a.arrived_len());
+    }
+
+    #[test]
+    fn long_link_urls_are_skipped() {
+        let arrived = "See [the docs](https://example.com/a/very/long/path/that/goes/on/and/on/and/on/for/more/than/sixty-four/characters?with=query&and=more) for details.";
+        let mut a = aligner(arrived);
+        assert_eq!(full(&mut a, "See the docs for details."), a.arrived_len());
     }
 
     #[test]
     fn text_that_is_not_in_the_answer_is_passed_over() {
         let mut a = aligner("The answer is here.");
         // "Assistant:" is not in the answer; "Theanswer" (9 visible characters) is.
-        assert_eq!(a.rendered("Assistant: The answer", false), 9);
+        assert_eq!(full(&mut a, "Assistant: The answer"), 9);
         let mut a = aligner("abc");
-        assert_eq!(a.rendered("abc▍", false), 3);
+        assert_eq!(full(&mut a, "abc▍"), 3);
+        let mut a = aligner("x = 1\ny = 2");
+        assert_eq!(full(&mut a, "Copy code x = 1 y = 2"), a.arrived_len());
     }
 
     #[test]
     fn rendered_text_never_passes_what_arrived() {
         let mut a = aligner("short");
-        assert_eq!(a.rendered("short and then some more text", false), 5);
+        assert_eq!(full(&mut a, "short and then some more text"), 5);
+    }
+
+    #[test]
+    fn a_rerender_resumes_from_a_checkpoint() {
+        let text: String = (0..40).map(|i| format!("word{i} ")).collect();
+        let mut a = aligner(&text);
+        let first = &text[..150];
+        assert_eq!(
+            full(&mut a, first),
+            first.chars().filter(|c| !c.is_whitespace()).count()
+        );
+        // The page re-renders: the first 128 units are unchanged, the rest is new.
+        let whole = a.rendered(&text[128..], 128).unwrap();
+        assert_eq!(whole, a.arrived_len());
+        // Not a checkpoint, not the end: the whole text is needed.
+        assert_eq!(a.rendered("x", 100), None);
+        assert_eq!(a.rendered("x", 10_000), None);
+    }
+
+    #[test]
+    fn resuming_gives_the_same_frontier_as_matching_anew() {
+        let arrived = "## Steps\n\n1. Open **the file** 😀 at [link](https://example.org/some/long/url/that/is/not/shown/on/screen/at/all)\n2. Edit `main.rs` and *save*.\n\nDone — naïve café 東京.";
+        let shown = [
+            "Steps",
+            "Steps Open the file 😀 at link",
+            "Steps Open the file 😀 at link Edit main.rs",
+            "Steps Open the file 😀 at link Edit main.rs and save. Done — naïve café 東京.",
+        ];
+        let mut fresh = aligner(arrived);
+        let mut inc = aligner(arrived);
+        let mut prev = String::new();
+        for s in shown {
+            let want = full(&mut fresh, s);
+            let common = prev
+                .encode_utf16()
+                .zip(s.encode_utf16())
+                .take_while(|(x, y)| x == y)
+                .count() as u32;
+            let from = common - common % CHECKPOINT;
+            let units: Vec<u16> = s.encode_utf16().collect();
+            let rest = String::from_utf16(&units[from as usize..]).unwrap();
+            assert_eq!(inc.rendered(&rest, from), Some(want), "{s}");
+            prev = s.to_string();
+        }
+        assert_eq!(fresh.frontier(), fresh.arrived_len());
     }
 
     #[test]
@@ -168,6 +455,16 @@ mod tests {
         assert!(a.claims("Paris is"));
         assert!(a.claims("Assistant: Paris is the"));
         assert!(!a.claims("What is the capital of France?"));
+        // "Is Paris the capital…" does show the answer's start: the shell tries the most
+        // recently changed element first, which is the answer's, not the question's.
         assert!(!aligner("").claims("anything"));
+        let md = aligner("## Paris\n\nThe **capital**");
+        assert!(md.claims("Paris The capital"));
+        let code = aligner("```python\nprint(1)\n```");
+        assert!(
+            code.claims("print(1)"),
+            "a fence's info string is not shown"
+        );
+        assert!(!aligner("Paris is the capital").claims("Pa"));
     }
 }

@@ -440,7 +440,7 @@ mod tests {
                 "data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"{word}\"}}}}]}}\n\n"
             );
             s.chunk(ev.as_bytes(), t);
-            s.rendered(word, true, t + 4.0);
+            s.appended(word, t + 4.0);
             s.painted(t + 8.0, t + 8.5, t + 10.0);
         }
         if !usage.is_empty() {

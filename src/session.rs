@@ -14,6 +14,8 @@
 //! request start. A time not known is NaN inside and `null` in a report.
 
 use crate::align::Aligner;
+#[allow(unused_imports)] // for the doc link
+use crate::align::CHECKPOINT;
 use crate::lines::{LineFramer, LineItem};
 use crate::sse::{SseError, SseFramer, SseItem};
 use crate::utf8::Utf8Decoder;
@@ -328,10 +330,19 @@ impl Session {
         self.tl.end = Some((kind, t));
     }
 
-    /// The element showing the answer changed at `t`: `text` is what was appended to its text,
-    /// or (when `append` is false) its whole text. Returns how many tokens were committed.
-    pub fn rendered(&mut self, text: &str, append: bool, t: f64) -> u32 {
-        self.tl.rendered(text, append, t)
+    /// The element showing the answer changed at `t`: its text from UTF-16 offset `from` on is
+    /// now `text` (see [`Aligner::rendered`]: `from` is 0, the previous length, or a
+    /// checkpoint). Returns how many tokens were committed, or `None` if the whole text is
+    /// needed.
+    pub fn rendered(&mut self, text: &str, from: u32, t: f64) -> Option<u32> {
+        self.tl.rendered(text, from, t)
+    }
+
+    /// Text appended to the element showing the answer, at `t` (a convenience for tests and
+    /// shells that only append).
+    pub fn appended(&mut self, text: &str, t: f64) -> u32 {
+        let at = self.tl.aligner.rendered_units();
+        self.tl.rendered(text, at, t).unwrap_or(0)
     }
 
     /// Whether `text` (an element's text) shows the start of this answer.
@@ -417,9 +428,9 @@ impl Timeline {
         }
     }
 
-    fn rendered(&mut self, text: &str, append: bool, t: f64) -> u32 {
+    fn rendered(&mut self, text: &str, from: u32, t: f64) -> Option<u32> {
+        let frontier = self.aligner.rendered(text, from)? as u32;
         self.observed = true;
-        let frontier = self.aligner.rendered(text, append) as u32;
         let before = self.next_commit;
         // Tokens the frontier has passed are on screen. A token with no visible characters
         // (whitespace, markup) is delivered with the text around it: at the first change of
@@ -435,7 +446,7 @@ impl Timeline {
         if n > 0 {
             self.last_commit = Some(t);
         }
-        n
+        Some(n)
     }
 
     fn painted(&mut self, frame: f64, raf_now: f64, after: f64) -> u32 {
@@ -505,10 +516,10 @@ mod tests {
         let mut s = Session::new("sse-text", "", "", 0.0, 0.0, 200);
         s.chunk(b"data: Hel\n\ndata: lo\n\ndata:  \n\ndata: you\n\n", 10.0);
         assert_eq!(s.tl.tokens.len(), 4);
-        assert_eq!(s.rendered("Hel", true, 12.0), 1);
+        assert_eq!(s.appended("Hel", 12.0), 1);
         assert_eq!(s.painted(16.0, 16.5, 18.0), 1);
         // "lo", the whitespace token and "you" arrive on screen together.
-        assert_eq!(s.rendered("lo you", true, 40.0), 3);
+        assert_eq!(s.appended("lo you", 40.0), 3);
         assert_eq!(s.painted(33.0, 40.5, 42.0), 3);
         let tok = &s.tl.tokens;
         assert_eq!(
@@ -528,8 +539,8 @@ mod tests {
     fn a_commit_after_the_frame_callback_waits_for_the_next_frame() {
         let mut s = Session::new("sse-text", "", "", 0.0, 0.0, 200);
         s.chunk(b"data: a\n\ndata: b\n\n", 1.0);
-        s.rendered("a", true, 2.0);
-        s.rendered("b", true, 20.0);
+        s.appended("a", 2.0);
+        s.appended("b", 20.0);
         assert_eq!(s.painted(16.0, 17.0, 18.0), 1);
         s.end(EndKind::Complete, 21.0);
         assert!(!s.settled());

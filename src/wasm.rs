@@ -94,10 +94,14 @@ impl Core {
         }
     }
 
-    /// The answer's element changed at `t`; returns how many tokens were committed.
-    pub fn rendered(&mut self, id: u32, text: &str, append: bool, t: f64) -> u32 {
-        self.get(id)
-            .map_or(0, |o| o.session.rendered(text, append, t))
+    /// The answer's element changed at `t`: its text from UTF-16 offset `from` on is `text`
+    /// (`from`: 0, the previous length, or a multiple of 64). Returns how many tokens were
+    /// committed, or -1 when the whole text is needed (call again with `from` 0).
+    pub fn rendered(&mut self, id: u32, text: &str, from: u32, t: f64) -> i32 {
+        match self.get(id) {
+            Some(o) => o.session.rendered(text, from, t).map_or(-1, |n| n as i32),
+            None => 0,
+        }
     }
 
     /// Whether an element's text shows the start of stream `id`'s answer.

@@ -100,7 +100,12 @@ proptest! {
         let mut s = Session::new(names[format], if format == 12 { "text/event-stream" } else { "" }, "", 0.0, 0.0, 200);
         for (i, c) in chunks.iter().enumerate() {
             s.chunk(c, i as f64);
-            s.rendered(&String::from_utf8_lossy(c), i % 2 == 0, i as f64 + 0.5);
+            let shown = String::from_utf8_lossy(c);
+            if i % 2 == 0 {
+                s.appended(&shown, i as f64 + 0.5);
+            } else {
+                s.rendered(&shown, 0, i as f64 + 0.5);
+            }
             s.painted(i as f64 + 0.6, i as f64 + 0.7, i as f64 + 0.8);
         }
         s.end(EndKind::Complete, 100.0);

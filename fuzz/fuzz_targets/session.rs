@@ -20,7 +20,12 @@ fuzz_target!(|data: &[u8]| {
         let t = i as f64;
         s.chunk(chunk, t);
         if i % 3 == 0 {
-            s.rendered(&String::from_utf8_lossy(chunk), i % 2 == 0, t + 0.1);
+            let shown = String::from_utf8_lossy(chunk);
+            if i % 2 == 0 {
+                s.appended(&shown, t + 0.1);
+            } else {
+                s.rendered(&shown, 0, t + 0.1);
+            }
             s.painted(t + 0.2, t + 0.3, t + 0.4);
         }
     }
