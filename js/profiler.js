@@ -231,8 +231,9 @@ export class Profiler {
   }
 
   _onPaint(frame, rafNow, after) {
-    this._call((c) => c.painted(frame, rafNow, after), 0);
+    const painted = this._call((c) => c.painted(frame, rafNow, after), 0);
     for (const s of [...this._streams]) if (s.ended) this._checkSettled(s);
+    return painted;
   }
 
   _end(s, kind, t, message) {

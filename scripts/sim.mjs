@@ -10,6 +10,7 @@
 //   usage       1 (default) sends the usage chunk; 0 does not
 //   seed        text seed (default 1)
 //   status      an HTTP error status (400–599) to answer with instead of a stream
+//   content     words (default) | markdown (a fixed markdown answer, cut into small tokens)
 //   body_bytes  instead of an answer, a fast stream of this many bytes, sent in uneven writes,
 //               whose SHA-256 is in the `x-body-sha256` header (for byte-identity tests)
 
@@ -29,6 +30,45 @@ function rng(seed) {
     s ^= s << 5;
     return (s >>> 0) / 4294967296;
   };
+}
+
+/** A markdown answer that exercises what renderers change: headings, emphasis, links, inline
+ * and fenced code, nested lists, a table, a quote with HTML and entities, non-ASCII text. */
+export const MARKDOWN = `## Streaming *latency*, explained
+
+Tokens arrive **one by one**; the page renders them with \`marked\` or [markdown-it](https://github.com/markdown-it/markdown-it "the docs") & friends.
+
+1. Queue: waiting for a *free* slot
+2. Prefill: reading the prompt
+   - nested item with \`code\`
+3. Decode: ~20 ms per token
+
+| phase | fix |
+|:------|----:|
+| queue | more capacity |
+| paint | render less |
+
+\`\`\`python
+def lag(painted, arrived):
+    return painted - arrived  # ms
+\`\`\`
+
+> A quote with <b>HTML</b> &amp; entities.
+
+Done — naïve café 東京 😀, see ![chart](https://example.com/chart.png) and [the report](https://example.com/a/rather/long/url/to/the/full/report/that/nobody/reads).
+`;
+
+/** `text` cut into small tokens (1–6 characters, never inside a character), deterministically. */
+export function tokenize(text, seed = 1) {
+  const r = rng(seed);
+  const chars = [...text];
+  const out = [];
+  for (let i = 0; i < chars.length; ) {
+    const n = 1 + Math.floor(r() * 6);
+    out.push(chars.slice(i, i + n).join(''));
+    i += n;
+  }
+  return out;
 }
 
 /** The answer's tokens for a seed: words with a leading space, sentences capitalised. */
@@ -68,6 +108,7 @@ export function knobs(url, body) {
     seed: num('seed', 1),
     bodyBytes: Math.max(0, Math.floor(num('body_bytes', 0))),
     status: Math.floor(num('status', 200)),
+    content: str('content', 'words'),
   };
 }
 
@@ -101,7 +142,7 @@ export async function handleChat(req, res, url, body) {
     return;
   }
 
-  const tokens = answerTokens(k.tokens, k.seed);
+  const tokens = k.content === 'markdown' ? tokenize(MARKDOWN, k.seed) : answerTokens(k.tokens, k.seed);
   const id = 'chatcmpl-sim';
   if (!stream) {
     await sleep(k.ttft + k.tokenMs * Math.max(0, tokens.length - 1));

@@ -449,12 +449,14 @@ impl Timeline {
         Some(n)
     }
 
-    fn painted(&mut self, frame: f64, raf_now: f64, after: f64) -> u32 {
+    fn painted(&mut self, frame: f64, _raf_now: f64, after: f64) -> u32 {
         let before = self.next_paint;
         while self.next_paint < self.next_commit {
             let tok = &mut self.tokens[self.next_paint];
-            if tok.committed > raf_now {
-                break; // committed after this frame's rAF callback: the next frame paints it
+            // The first frame whose after-paint mark follows the commit painted it: a commit
+            // made in a normal task before the frame, or inside the frame's own rAF callbacks.
+            if tok.committed > after {
+                break;
             }
             // A commit made inside this frame's rendering steps (an app's own rAF callback)
             // happened after the frame started: it cannot have been painted before it.
@@ -536,7 +538,7 @@ mod tests {
     }
 
     #[test]
-    fn a_commit_after_the_frame_callback_waits_for_the_next_frame() {
+    fn a_commit_after_the_after_paint_mark_waits_for_the_next_frame() {
         let mut s = Session::new("sse-text", "", "", 0.0, 0.0, 200);
         s.chunk(b"data: a\n\ndata: b\n\n", 1.0);
         s.appended("a", 2.0);

@@ -1,0 +1,202 @@
+// A chat app with real renderers (marked, markdown-it, react-markdown, HTML-escaped text, plain
+// text nodes) and real delivery strategies (per token after a delay, throttled, typewriter,
+// buffered until the end). It records its own ground truth: when each piece of text arrived in
+// the app and when each DOM update that showed it was committed. Bundled by esbuild in the tests.
+import { marked } from 'marked';
+import MarkdownIt from 'markdown-it';
+import React, { useLayoutEffect, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import Markdown from 'react-markdown';
+import init, { Profiler } from '/js/index.js';
+
+await init();
+const md = new MarkdownIt();
+const escape = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** Renderers: `show(el, text)` puts the whole text so far on screen; `commit(length)` is called
+ * when it is committed to the DOM. */
+function renderer(kind, el, commit) {
+  switch (kind) {
+    case 'text': {
+      let shown = 0;
+      return (text) => {
+        el.append(text.slice(shown)); // append only what is new
+        shown = text.length;
+        commit(text.length);
+      };
+    }
+    case 'escaped':
+      return (text) => {
+        el.innerHTML = escape(text); // whitespace collapses under white-space: normal
+        commit(text.length);
+      };
+    case 'marked':
+      return (text) => {
+        el.innerHTML = marked.parse(text);
+        commit(text.length);
+      };
+    case 'markdown-it':
+      return (text) => {
+        el.innerHTML = md.render(text);
+        commit(text.length);
+      };
+    case 'react-markdown': {
+      const api = {};
+      function Answer() {
+        const [text, setText] = useState('');
+        api.set = setText;
+        useLayoutEffect(() => {
+          if (text) commit(text.length);
+        }, [text]);
+        return <Markdown>{text}</Markdown>;
+      }
+      createRoot(el).render(<Answer />);
+      return (text) => api.set && api.set(text);
+    }
+    default:
+      throw new Error(`unknown renderer ${kind}`);
+  }
+}
+
+/** Delivery strategies: when the app calls `show` with the text so far. */
+function strategy(kind, show, { delay = 0, interval = 50, cps = 200 }) {
+  let text = '';
+  switch (kind) {
+    case 'per-token':
+      return {
+        push(piece) {
+          text += piece;
+          const now = text;
+          if (delay) setTimeout(() => show(now), delay);
+          else show(now);
+        },
+        end: () => new Promise((r) => setTimeout(r, delay + 5)),
+      };
+    case 'throttled': {
+      // Like the Vercel AI SDK's experimental_throttle: at most one update per interval.
+      let shown = '';
+      const timer = setInterval(() => {
+        if (text !== shown) show((shown = text));
+      }, interval);
+      return {
+        push(piece) {
+          text += piece;
+        },
+        end: () =>
+          new Promise((r) =>
+            setTimeout(() => {
+              clearInterval(timer);
+              if (text !== shown) show(text);
+              r();
+            }, interval),
+          ),
+      };
+    }
+    case 'smoothed': {
+      // A typewriter revealing `cps` characters per second, slower than arrival.
+      let shown = 0;
+      let done = null;
+      const t0 = performance.now();
+      const tick = () => {
+        const want = Math.min(text.length, Math.floor(((performance.now() - t0) * cps) / 1000));
+        if (want > shown) {
+          // Never cut a surrogate pair.
+          shown = want;
+          if (/[\ud800-\udbff]/.test(text[shown - 1] || '')) shown++;
+          show(text.slice(0, shown));
+        }
+        if (done && shown >= text.length) done();
+        else requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+      return {
+        push(piece) {
+          text += piece;
+        },
+        end: () => new Promise((r) => (done = r)),
+      };
+    }
+    case 'buffered':
+      return {
+        push(piece) {
+          text += piece;
+        },
+        end: async () => show(text),
+      };
+    default:
+      throw new Error(`unknown strategy ${kind}`);
+  }
+}
+
+async function* sseData(body) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = '';
+  let data = [];
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buf += value;
+    const lines = buf.split(/\r\n|\r|\n/);
+    buf = lines.pop();
+    for (const line of lines) {
+      if (line === '') {
+        if (data.length) yield data.join('\n');
+        data = [];
+      } else if (line.startsWith('data:')) data.push(line.slice(line[5] === ' ' ? 6 : 5));
+    }
+  }
+}
+
+const median = (v) => {
+  const s = v.filter((x) => x !== null && Number.isFinite(x)).sort((a, b) => a - b);
+  if (!s.length) return null;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/**
+ * Streams one answer with `renderer` and `strategy`; resolves to { report, truth }: truth is the
+ * app's own median of (commit time − arrival time) over the pieces of text.
+ */
+window.runRenderer = async ({ renderer: kind, strategy: how, query, delay, interval, cps, container = 'chat', busyAt, busyMs }) => {
+  const root = document.getElementById(container);
+  const profiler = new Profiler({ ...(window.profilerOptions || {}) });
+  profiler.observe(root);
+  const report = new Promise((resolve) => profiler.onReport(resolve));
+  const user = document.createElement('div');
+  user.className = 'msg user';
+  user.textContent = 'Explain streaming latency';
+  root.append(user);
+  const out = document.createElement('div');
+  out.className = 'msg assistant';
+  root.append(out);
+  const arrivals = []; // [time, cumulative length]
+  const commits = []; // [time, length shown]
+  const show = renderer(kind, out, (len) => commits.push([performance.now(), len]));
+  const s = strategy(how, show, { delay, interval, cps });
+  if (busyAt) setTimeout(function busyLoop() {
+    const until = performance.now() + busyMs;
+    while (performance.now() < until) { /* the page is busy */ }
+  }, busyAt);
+  const res = await profiler.fetch(`/v1/chat/completions?${query}`, { method: 'POST', body: '{}' });
+  let len = 0;
+  for await (const data of sseData(res.body)) {
+    if (data === '[DONE]') break;
+    const piece = JSON.parse(data).choices?.[0]?.delta?.content;
+    if (!piece) continue;
+    len += piece.length;
+    arrivals.push([performance.now(), len]);
+    s.push(piece);
+  }
+  await s.end();
+  const r = await report;
+  profiler.disconnect();
+  // Truth: each piece's first commit that shows all of it.
+  const lags = arrivals.map(([t, end]) => {
+    const c = commits.find(([, shown]) => shown >= end);
+    return c ? c[0] - t : null;
+  });
+  return { report: r, truth: median(lags), commits: commits.length, arrivals: arrivals.length, text: out.textContent.length };
+};
+
+window.renderersReady = true;
