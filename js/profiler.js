@@ -9,6 +9,7 @@ import { load, ready, createCore, call as callCore, failure } from './core.js';
 import { tap } from './tap.js';
 import { PaintClock } from './paint.js';
 import { touched, changes, resumeAt } from './dom.js';
+import { LongFrames, attributeLatePaints } from './longframes.js';
 
 /** Default options. */
 export const DEFAULTS = Object.freeze({
@@ -18,6 +19,8 @@ export const DEFAULTS = Object.freeze({
   timeline: true,
   maxReports: 1000,
   includeText: false,
+  stallMs: 100,
+  lateMs: 50,
 });
 
 const OBSERVE = { childList: true, subtree: true, characterData: true };
@@ -37,12 +40,42 @@ export class Profiler {
     this.fetch = (input, init) => this._profiledFetch(input, init);
     this.track = this.track.bind(this);
     this._core = null;
+    this._frames = new LongFrames();
+    // Hidden intervals: nothing paints while the page is hidden, so those samples are not lag.
+    this._hidden = [];
+    this._hiddenSince = null;
+    this._onVisibility = () => this._visibility();
+    if (typeof document !== 'undefined' && document.addEventListener) {
+      if (document.visibilityState === 'hidden') this._hiddenSince = performance.now();
+      document.addEventListener('visibilitychange', this._onVisibility);
+    }
     load().catch(() => {}); // idempotent; `await init()` is the way to be sure it is ready
+  }
+
+  _visibility() {
+    try {
+      const t = performance.now();
+      if (document.visibilityState === 'hidden') {
+        if (this._hiddenSince === null) this._hiddenSince = t;
+      } else if (this._hiddenSince !== null) {
+        const since = this._hiddenSince;
+        this._hiddenSince = null;
+        this._hidden.push([since, t]);
+        if (this._hidden.length > 64) this._hidden.shift();
+        this._call((c) => c.hidden(since, t));
+      }
+    } catch {
+      /* never into the page */
+    }
   }
 
   // Each profiler has its own core (its own streams and summary), made once the module is ready.
   _call(fn, fallback) {
-    if (this._core === null) this._core = createCore();
+    if (this._core === null) {
+      this._core = createCore();
+      const stall = this.options.stallMs;
+      if (this._core && typeof stall === 'number') callCore(this._core, (c) => c.configure(stall));
+    }
     return callCore(this._core, fn, fallback);
   }
 
@@ -105,6 +138,10 @@ export class Profiler {
     this._roots.clear();
     for (const s of [...this._streams]) this._finish(s);
     this._paint.close();
+    this._frames.disconnect();
+    if (typeof document !== 'undefined' && document.removeEventListener) {
+      document.removeEventListener('visibilitychange', this._onVisibility);
+    }
   }
 
   async _profiledFetch(input, init) {
@@ -278,7 +315,9 @@ export class Profiler {
   }
 
   _emit(id, s) {
-    const json = this._call((c) => c.finish(id, this.options.timeline !== false), '');
+    // Still hidden: what is not painted yet could not be.
+    if (this._hiddenSince !== null) this._call((c) => c.hidden(this._hiddenSince, Infinity));
+    const json = this._call((c) => c.finish(id, true), '');
     let report = null;
     if (json) {
       try {
@@ -292,6 +331,16 @@ export class Profiler {
       if (!reason) return;
       // The core failed: say so rather than stay silent.
       report = { id, url: s.url, status: 'failed', error: { kind: 'internal', code: null, message: reason } };
+    } else {
+      try {
+        const hidden = this._hiddenSince === null ? this._hidden : [...this._hidden, [this._hiddenSince, Infinity]];
+        attributeLatePaints(report, this._frames, this.options.lateMs, hidden);
+        report.paintSource = this._paint.available ? 'raf' : null;
+        if (!this._frames.supported) report.unavailable.push('long-animation-frame');
+      } catch {
+        /* a report without attribution is still a report */
+      }
+      if (this.options.timeline === false) delete report.timeline;
     }
     this._reports.push(report);
     if (this._reports.length > this.options.maxReports) this._reports.shift();

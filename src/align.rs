@@ -142,31 +142,42 @@ pub struct Aligner {
     units: u32,
     /// `checkpoints[k]`: the frontier before the rendered unit at offset `k * CHECKPOINT`.
     checkpoints: Vec<u32>,
+    /// Rendered characters (with their UTF-16 offsets) whose match waits for more text.
+    pending: Vec<(char, u32)>,
     vis: Vec<char>,
     vis_at: Vec<u32>,
 }
 
 /// One matching step: rendered character `r[i]` against the arrived text from frontier `f`.
-/// Returns the new frontier and whether the character was found in the answer.
-fn step(a: &[char], f: usize, r: &[char], i: usize, budget: &mut u32) -> (usize, bool) {
+/// Returns the new frontier and whether the character was found in the answer, or `None` when a
+/// skip would be needed but too few rendered characters follow to confirm it (a page appending
+/// two characters at a time): the decision waits for more text.
+fn step(a: &[char], f: usize, r: &[char], i: usize, budget: &mut u32) -> Option<(usize, bool)> {
     let c = r[i];
     if f < a.len() && a[f] == c {
-        return (f + 1, true);
+        return Some((f + 1, true));
+    }
+    if r.len() - i <= CONFIRM {
+        return None;
     }
     let end = a.len().min(f + WINDOW);
     if let Some(j) = (f + 1..end).find(|&j| a[j] == c && agrees(a, j, r, i)) {
-        return (j + 1, true);
+        return Some((j + 1, true));
     }
-    let m = ANCHOR.min(r.len() - i);
-    if m >= 4 && *budget > 0 && end < a.len() {
+    if end < a.len() && *budget > 0 {
+        if r.len() - i < ANCHOR {
+            return None;
+        }
         *budget -= 1;
-        let anchor = &r[i..i + m];
+        let anchor = &r[i..i + ANCHOR];
         let last = a.len().min(f + MAX_SKIP);
-        if let Some(j) = (end..last.saturating_sub(m - 1)).find(|&j| a[j..j + m] == *anchor) {
-            return (j + 1, true);
+        if let Some(j) =
+            (end..last.saturating_sub(ANCHOR - 1)).find(|&j| a[j..j + ANCHOR] == *anchor)
+        {
+            return Some((j + 1, true));
         }
     }
-    (f, false)
+    Some((f, false))
 }
 
 /// Whether the rendered characters after `i` agree with the arrived ones after `j`.
@@ -216,6 +227,7 @@ impl Aligner {
     /// past it; otherwise nothing is done and `None` asks for the whole text (`from` 0).
     /// Returns the frontier.
     pub fn rendered(&mut self, text: &str, from: u32) -> Option<usize> {
+        let append = from == self.units && from != 0;
         if from == 0 {
             self.frontier = 0;
             self.units = 0;
@@ -236,6 +248,13 @@ impl Aligner {
         let mut at = core::mem::take(&mut self.vis_at);
         vis.clear();
         at.clear();
+        if append {
+            for &(c, u) in &self.pending {
+                vis.push(c);
+                at.push(u);
+            }
+        }
+        self.pending.clear();
         let mut units = self.units;
         for c in text.chars() {
             if shown(c) {
@@ -248,16 +267,32 @@ impl Aligner {
         let mut f = self.frontier as usize;
         let mut budget = ANCHOR_BUDGET;
         let mut next_cp = self.checkpoints.len() as u32 * CHECKPOINT;
+        let mut waiting = None;
         for (i, &unit) in at.iter().enumerate() {
             while next_cp <= unit {
                 self.checkpoints.push(f as u32);
                 next_cp += CHECKPOINT;
             }
-            f = step(a, f, &vis, i, &mut budget).0;
+            match step(a, f, &vis, i, &mut budget) {
+                Some((nf, _)) => f = nf,
+                None => {
+                    waiting = Some(i);
+                    break;
+                }
+            }
         }
-        while next_cp <= units {
-            self.checkpoints.push(f as u32);
-            next_cp += CHECKPOINT;
+        match waiting {
+            // Checkpoints past the waiting characters would be wrong: resuming there asks for
+            // the whole text instead.
+            Some(i) => self
+                .pending
+                .extend(vis[i..].iter().copied().zip(at[i..].iter().copied())),
+            None => {
+                while next_cp <= units {
+                    self.checkpoints.push(f as u32);
+                    next_cp += CHECKPOINT;
+                }
+            }
         }
         // Offsets inside a surrogate pair cannot be resumed from.
         let mut u = self.units;
@@ -298,7 +333,9 @@ impl Aligner {
         let (mut f, mut matched) = (j + 1, 1);
         let mut budget = 4;
         for i in first + 1..r.len() {
-            let (nf, hit) = step(a, f, &r, i, &mut budget);
+            let Some((nf, hit)) = step(a, f, &r, i, &mut budget) else {
+                break;
+            };
             matched += usize::from(hit);
             f = nf;
         }
@@ -396,6 +433,31 @@ mod tests {
         assert_eq!(full(&mut a, "abc▍"), 3);
         let mut a = aligner("x = 1\ny = 2");
         assert_eq!(full(&mut a, "Copy code x = 1 y = 2"), a.arrived_len());
+    }
+
+    #[test]
+    fn a_page_appending_a_few_characters_at_a_time_does_not_jump_ahead() {
+        // Plain text rendering shows a link URL that the arrived text does not count; revealed
+        // two characters at a time, its `h` must not match the `h` of "the" further on.
+        let arrived = "see [x](https://example.com/x.png) and the report.";
+        let mut a = aligner(arrived);
+        let chars: Vec<char> = arrived.chars().collect();
+        let mut shown = 0;
+        for piece in chars.chunks(2) {
+            let s: String = piece.iter().collect();
+            let f = append(&mut a, &s);
+            shown += piece.len();
+            let visible_shown: usize = arrived.chars().take(shown).filter(|&c| shown_in(c)).count();
+            assert!(
+                f <= visible_shown,
+                "frontier {f} ahead of the {visible_shown} shown at {shown}"
+            );
+        }
+        assert_eq!(a.frontier(), a.arrived_len());
+    }
+
+    fn shown_in(c: char) -> bool {
+        super::shown(c)
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! The crate is a pure core, in data-flow order:
 //! [`utf8`], [`sse`] and [`lines`] frame the body, [`jsonscan`] and [`wire`] read provider events,
 //! [`session`] keeps one stream's timeline (arrival, DOM commit, paint) using [`align`] and
-//! [`visible`], [`report`] turns it into figures, and [`summary`] aggregates streams with
+//! [`visible`], [`delivery`] and [`report`] turn it into figures, and [`summary`] aggregates streams with
 //! [`sketch`]. None of it knows about JavaScript; it is tested natively with `cargo test`.
 //! On wasm32, `wasm` exposes it to the JavaScript shell (`js/`), which stamps times, watches the
 //! DOM and paints, and hands everything over here.
@@ -12,6 +12,7 @@
 #![forbid(unsafe_code)]
 
 pub mod align;
+pub mod delivery;
 pub mod find;
 pub mod jsonscan;
 pub mod jsonwrite;

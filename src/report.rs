@@ -101,8 +101,17 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
         .windows(2)
         .map(|w| w[1].arrived - w[0].arrived)
         .collect();
+    // While the page was hidden nothing painted: such samples are not lag.
+    let now = tl.end.map_or(f64::INFINITY, |e| e.1);
+    let mut hidden_excluded = 0u64;
     let mut lag: Vec<f64> = tokens
         .iter()
+        .filter(|t| {
+            let hidden =
+                !tl.hidden.is_empty() && crate::delivery::overlaps_hidden(t, &tl.hidden, now);
+            hidden_excluded += u64::from(hidden);
+            !hidden
+        })
         .filter_map(|t| known(t.painted).map(|p| p - t.arrived))
         .collect();
     let itl_spread = Spread::of(&mut itl.clone());
@@ -251,10 +260,67 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
     w.opt_num(tl.observed.then(|| backlog_peak(tl) as f64));
     w.key("matchedPct");
     let arrived = tl.aligner.arrived_len();
-    w.opt_num(
-        (tl.observed && arrived > 0)
-            .then(|| 100.0 * tl.aligner.frontier().min(arrived) as f64 / arrived as f64),
-    );
+    let matched = (tl.observed && arrived > 0)
+        .then(|| 100.0 * tl.aligner.frontier().min(arrived) as f64 / arrived as f64);
+    w.opt_num(matched);
+    w.key("delivery");
+    match crate::delivery::pattern(tokens, matched.unwrap_or(0.0)) {
+        Some(p) => {
+            w.open_object();
+            w.key("pattern");
+            w.str(p.name());
+            w.key("interval");
+            w.opt_num(match p {
+                crate::delivery::Pattern::Throttled { interval } => Some(interval),
+                _ => None,
+            });
+            w.key("rate");
+            w.opt_num(match p {
+                crate::delivery::Pattern::Smoothed { rate } => Some(rate),
+                _ => None,
+            });
+            w.close_object();
+        }
+        None => w.null(),
+    }
+    w.key("stalls");
+    if tl.observed {
+        let stalls = crate::delivery::stalls(tokens, tl.stall_ms);
+        w.open_object();
+        w.key("threshold");
+        w.num(tl.stall_ms);
+        w.key("count");
+        w.uint(stalls.len() as u64);
+        w.key("totalMs");
+        w.num(stalls.iter().map(|s| s.end - s.start).sum());
+        w.key("longest");
+        w.opt_num(stalls.iter().map(|s| s.end - s.start).reduce(f64::max));
+        w.key("list");
+        w.open_array();
+        for s in stalls.iter().take(20) {
+            w.open_array();
+            w.num(rel(s.start));
+            w.num(rel(s.end));
+            w.close_array();
+        }
+        w.close_array();
+        w.close_object();
+    } else {
+        w.null();
+    }
+    w.key("hidden");
+    if tl.hidden.is_empty() {
+        w.null();
+    } else {
+        w.open_object();
+        w.key("intervals");
+        w.uint(tl.hidden.len() as u64);
+        w.key("ms");
+        w.num(tl.hidden.iter().map(|&(a, b)| b.min(now) - a).sum());
+        w.key("excludedSamples");
+        w.uint(hidden_excluded);
+        w.close_object();
+    }
     w.key("doneMarker");
     w.bool(tl.done_marker);
     w.key("truncated");
@@ -482,6 +548,31 @@ mod tests {
         assert_eq!(field(tl, "frame"), "[108,128,148]");
         assert_eq!(field(tl, "painted"), "[110,130,150]");
         assert_eq!(field(tl, "chars"), "[3,4,6]");
+    }
+
+    #[test]
+    fn delivery_stalls_and_hidden_samples() {
+        let mut s = three_tokens("");
+        s.hidden(1115.0, 1125.0);
+        let r = report(&s);
+        assert_eq!(
+            field(&r, "delivery"),
+            "null",
+            "three tokens are too few to tell"
+        );
+        assert_eq!(
+            field(&r, "stalls"),
+            r#"{"threshold":100,"count":0,"totalMs":0,"longest":null,"list":[]}"#
+        );
+        // " two" arrived at 120 and painted at 130: the hidden interval overlaps it only.
+        assert_eq!(
+            field(&r, "hidden"),
+            r#"{"intervals":1,"ms":10,"excludedSamples":1}"#
+        );
+        assert_eq!(
+            field(&r, "lag"),
+            r#"{"count":2,"p50":10,"p95":10,"max":10}"#
+        );
     }
 
     #[test]

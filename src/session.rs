@@ -143,6 +143,10 @@ pub struct Timeline {
     undecided: u32,
     /// The text itself, only when the user opted in.
     pub text: Option<Text>,
+    /// Intervals when the page was hidden (absolute ms; the end may be infinite).
+    pub hidden: Vec<(f64, f64)>,
+    /// Paint-less waits longer than this are stalls (ms).
+    pub stall_ms: f64,
     /// The stream carried its end marker (`[DONE]`).
     pub done_marker: bool,
     /// The body ended inside an event, which was discarded.
@@ -219,6 +223,8 @@ impl Session {
                 finish_reason: None,
                 undecided: 0,
                 text: None,
+                hidden: Vec::new(),
+                stall_ms: 100.0,
                 done_marker: false,
                 truncated: false,
                 end: None,
@@ -354,6 +360,14 @@ impl Session {
     /// after-paint callback at `after`. Returns how many tokens got a paint bracket.
     pub fn painted(&mut self, frame: f64, raf_now: f64, after: f64) -> u32 {
         self.tl.painted(frame, raf_now, after)
+    }
+
+    /// The page was hidden from `start` to `end` (infinite: still hidden). Samples overlapping
+    /// it are left out of lag statistics.
+    pub fn hidden(&mut self, start: f64, end: f64) {
+        if self.tl.hidden.len() < 64 && end > start {
+            self.tl.hidden.push((start, end));
+        }
     }
 
     /// Whether the stream has ended and every visible token has been painted.

@@ -17,11 +17,22 @@ struct Open {
 
 /// All streams of one profiler.
 #[wasm_bindgen]
-#[derive(Default)]
 pub struct Core {
     open: Vec<Open>,
     next_id: u32,
     summary: Summary,
+    stall_ms: f64,
+}
+
+impl Default for Core {
+    fn default() -> Self {
+        Core {
+            open: Vec::new(),
+            next_id: 0,
+            summary: Summary::default(),
+            stall_ms: 100.0,
+        }
+    }
 }
 
 #[wasm_bindgen]
@@ -30,6 +41,21 @@ impl Core {
     #[wasm_bindgen(constructor)]
     pub fn new() -> Core {
         Core::default()
+    }
+
+    /// Paint-less waits longer than `stall_ms` are reported as stalls.
+    pub fn configure(&mut self, stall_ms: f64) {
+        if stall_ms.is_finite() && stall_ms > 0.0 {
+            self.stall_ms = stall_ms;
+        }
+    }
+
+    /// The page was hidden from `start` to `end` (infinite: still hidden): applies to every
+    /// open stream.
+    pub fn hidden(&mut self, start: f64, end: f64) {
+        for o in &mut self.open {
+            o.session.hidden(start, end);
+        }
     }
 
     fn get(&mut self, id: u32) -> Option<&mut Open> {

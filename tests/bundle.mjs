@@ -17,6 +17,6 @@ export async function bundleRenderers() {
     external: ['/js/index.js'],
     define: { 'process.env.NODE_ENV': '"production"' },
     logLevel: 'error',
-    minify: true,
+    minify: false, // keep function names: late-paint attribution names them
   });
 }

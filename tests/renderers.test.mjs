@@ -43,4 +43,70 @@ for (const renderer of ['text', 'escaped', 'marked', 'markdown-it', 'react-markd
   }
 }
 
+test('the answer element replaced mid-stream is found again', async () => {
+  for (const renderer of ['escaped', 'marked']) {
+    const { report: r, truth } = await run({ renderer, strategy: 'per-token', query: MARKDOWN, delay: 20, replaceAt: 80 });
+    assert.ok(r.matchedPct >= 99, `${renderer}: matched ${r.matchedPct}`);
+    assert.ok(r.lag.p50 <= truth + FRAME + SLACK, `${renderer}: lag ${r.lag.p50} vs ${truth}`);
+  }
+});
+
+test('two concurrent streams into one container are each attributed to their own element', async () => {
+  const results = await page.evaluate(() => window.runConcurrent({ n: 2, delay: 30 }));
+  assert.equal(results.length, 2);
+  for (const { length, report } of results) {
+    assert.ok(report, `a report for the stream of ${length} characters`);
+    assert.equal(report.matchedPct, 100);
+    assert.ok(report.lag.p50 >= 30 && report.lag.p50 <= 30 + FRAME + SLACK, `lag ${report.lag.p50}`);
+  }
+  assert.notEqual(results[0].length, results[1].length);
+});
+
+// A busy main thread also delays arrival stamps (reader.read() resolves on the main thread), so
+// the tokens it delays are those that arrived before it and were waiting to render: the app
+// renders 50 ms after arrival, and late means more than 100 ms.
+test('a 200 ms busy loop is named as the cause of the late paints it caused', async (t) => {
+  const { report: r } = await run({ renderer: 'text', strategy: 'per-token', query: 'ttft_ms=20&token_ms=15&tokens=60', delay: 50, busyAt: 300, busyMs: 200, options: { lateMs: 100 } });
+  const lp = r.latePaints;
+  t.diagnostic(JSON.stringify(lp.frames[0] ?? null));
+  assert.ok(lp.tokens >= 2, `${lp.tokens} late tokens`);
+  assert.equal(lp.attributed, lp.tokens, 'every late token overlaps a long frame');
+  const frame = lp.frames[0];
+  assert.ok(frame.duration >= 200, `frame of ${frame.duration} ms`);
+  assert.ok(
+    frame.scripts.some((s) => s.sourceFunctionName === 'busyLoop' && s.duration >= 190),
+    JSON.stringify(frame.scripts),
+  );
+  assert.ok(r.stalls.count >= 1 && r.stalls.longest >= 150, JSON.stringify(r.stalls));
+});
+
+// Headless Chromium here never hides a page: a second page brought to front, a new tab, a
+// minimised window (also headful under Xvfb, without Playwright's anti-backgrounding flags)
+// all leave visibilityState 'visible' and rAF running. So the test drives the
+// visibilitychange event itself: what it checks is that samples overlapping a hidden interval
+// are left out of the lag figures and counted, not that rAF stops.
+test('samples from an interval when the page was hidden are left out of lag, and the report says so', async () => {
+  await page.evaluate(() => window.hideFor(300, 400));
+  const { report: r } = await run({ renderer: 'text', strategy: 'per-token', query: 'ttft_ms=20&token_ms=15&tokens=60', delay: 10 });
+  assert.equal(r.hidden.intervals, 1);
+  assert.ok(r.hidden.ms >= 390 && r.hidden.ms <= 450, `hidden ${r.hidden.ms} ms`);
+  assert.ok(r.hidden.excludedSamples >= 20, `${r.hidden.excludedSamples} excluded`);
+  assert.equal(r.lag.count + r.hidden.excludedSamples, r.deltas);
+});
+
+test('delivery patterns are classified, with the throttle interval and typewriter rate within 10%', async (t) => {
+  const q = 'content=markdown&ttft_ms=30&token_ms=15';
+  const per = (await run({ renderer: 'marked', strategy: 'per-token', query: q, delay: 30 })).report;
+  const thr = (await run({ renderer: 'marked', strategy: 'throttled', query: q, interval: 50 })).report;
+  const smo = (await run({ renderer: 'text', strategy: 'smoothed', query: q, cps: 150 })).report;
+  const buf = (await run({ renderer: 'markdown-it', strategy: 'buffered', query: q })).report;
+  t.diagnostic(JSON.stringify([per.delivery, thr.delivery, smo.delivery, buf.delivery]));
+  assert.equal(per.delivery.pattern, 'per-token');
+  assert.equal(thr.delivery.pattern, 'throttled');
+  assert.ok(Math.abs(thr.delivery.interval - 50) <= 5, `interval ${thr.delivery.interval}`);
+  assert.equal(smo.delivery.pattern, 'smoothed');
+  assert.ok(Math.abs(smo.delivery.rate - 150) <= 15, `rate ${smo.delivery.rate}`);
+  assert.equal(buf.delivery.pattern, 'buffered-until-end');
+});
+
 test('no page errors', () => assert.deepEqual(page.errors, []));

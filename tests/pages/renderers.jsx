@@ -158,9 +158,9 @@ const median = (v) => {
  * Streams one answer with `renderer` and `strategy`; resolves to { report, truth }: truth is the
  * app's own median of (commit time − arrival time) over the pieces of text.
  */
-window.runRenderer = async ({ renderer: kind, strategy: how, query, delay, interval, cps, container = 'chat', busyAt, busyMs }) => {
+window.runRenderer = async ({ renderer: kind, strategy: how, query, delay, interval, cps, container = 'chat', busyAt, busyMs, replaceAt, options = {} }) => {
   const root = document.getElementById(container);
-  const profiler = new Profiler({ ...(window.profilerOptions || {}) });
+  const profiler = new Profiler(options);
   profiler.observe(root);
   const report = new Promise((resolve) => profiler.onReport(resolve));
   const user = document.createElement('div');
@@ -172,8 +172,10 @@ window.runRenderer = async ({ renderer: kind, strategy: how, query, delay, inter
   root.append(out);
   const arrivals = []; // [time, cumulative length]
   const commits = []; // [time, length shown]
-  const show = renderer(kind, out, (len) => commits.push([performance.now(), len]));
-  const s = strategy(how, show, { delay, interval, cps });
+  const commit = (len) => commits.push([performance.now(), len]);
+  let current = renderer(kind, out, commit);
+  let el = out;
+  const s = strategy(how, (text) => current(text), { delay, interval, cps });
   if (busyAt) setTimeout(function busyLoop() {
     const until = performance.now() + busyMs;
     while (performance.now() < until) { /* the page is busy */ }
@@ -186,6 +188,15 @@ window.runRenderer = async ({ renderer: kind, strategy: how, query, delay, inter
     if (!piece) continue;
     len += piece.length;
     arrivals.push([performance.now(), len]);
+    if (replaceAt && arrivals.length === replaceAt) {
+      // The app replaces the answer's element (a re-mount, a "final" message component).
+      const next = document.createElement('div');
+      next.className = 'msg assistant final';
+      next.innerHTML = el.innerHTML;
+      el.replaceWith(next);
+      el = next;
+      current = renderer(kind, next, commit);
+    }
     s.push(piece);
   }
   await s.end();
@@ -196,7 +207,56 @@ window.runRenderer = async ({ renderer: kind, strategy: how, query, delay, inter
     const c = commits.find(([, shown]) => shown >= end);
     return c ? c[0] - t : null;
   });
-  return { report: r, truth: median(lags), commits: commits.length, arrivals: arrivals.length, text: out.textContent.length };
+  return { report: r, truth: median(lags), commits: commits.length, arrivals: arrivals.length, text: out.textContent.length, lastCommit: commits.length ? commits[commits.length - 1][0] - r.startTime : null, firstArrival: arrivals.length ? arrivals[0][0] - r.startTime : null };
+};
+
+/**
+ * `n` streams at once into `n` bubbles of one container, one profiler observing it: each stream
+ * must find its own bubble. Resolves to [{ report, length }] in the order of the streams.
+ */
+window.runConcurrent = async ({ n = 2, delay = 30 }) => {
+  const root = document.getElementById('chat');
+  const profiler = new Profiler();
+  profiler.observe(root);
+  const done = new Promise((resolve) => {
+    const got = [];
+    profiler.onReport((r) => got.push(r) === n && resolve(got));
+  });
+  const lengths = await Promise.all(
+    Array.from({ length: n }, async (_, i) => {
+      const out = document.createElement('div');
+      out.className = 'msg assistant';
+      root.append(out);
+      const res = await profiler.fetch(`/v1/chat/completions?ttft_ms=${20 + 15 * i}&token_ms=${12 + 5 * i}&tokens=${50 + 10 * i}&seed=${i + 3}`, { method: 'POST', body: '{}' });
+      let text = '';
+      const pending = [];
+      for await (const data of sseData(res.body)) {
+        if (data === '[DONE]') break;
+        const piece = JSON.parse(data).choices?.[0]?.delta?.content;
+        if (!piece) continue;
+        text += piece;
+        pending.push(new Promise((r) => setTimeout(() => r(out.append(piece)), delay)));
+      }
+      await Promise.all(pending);
+      return [...text].length; // characters, as reports count them (not UTF-16 units)
+    }),
+  );
+  const reports = await done;
+  profiler.disconnect();
+  // Match reports to streams by their answer length (the seeds make them differ).
+  return lengths.map((length) => ({ length, report: reports.find((r) => r.chars === length) }));
+};
+
+/** Pretends the page goes hidden from `at` ms for `ms` ms (see the test for why it is emulated). */
+window.hideFor = (at, ms) => {
+  const set = (state) => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
+    document.dispatchEvent(new Event('visibilitychange'));
+  };
+  setTimeout(() => {
+    set('hidden');
+    setTimeout(() => set('visible'), ms);
+  }, at);
 };
 
 window.renderersReady = true;
