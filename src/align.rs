@@ -127,10 +127,25 @@ pub const ANCHOR: usize = 8;
 pub const MAX_SKIP: usize = 4096;
 /// Checkpoint spacing, in UTF-16 units of rendered text (what JavaScript string offsets count).
 pub const CHECKPOINT: u32 = 64;
-/// Long-skip searches allowed per update (bounds the cost of text that is not the answer).
+/// Long-skip searches: at most this many in reserve, one more earned per
+/// [`BUDGET_EVERY`] rendered characters. This bounds the cost of text that is not the answer,
+/// and depends only on the rendered text, so a resumed match decides exactly as a full one.
 const ANCHOR_BUDGET: u32 = 64;
+const BUDGET_EVERY: u32 = 16;
 /// A checkpoint inside a surrogate pair: never a place to resume.
-const INVALID: u32 = u32::MAX;
+const INVALID: Checkpoint = Checkpoint {
+    frontier: u32::MAX,
+    budget: 0,
+    earned: 0,
+};
+
+/// The matching state before a rendered UTF-16 offset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Checkpoint {
+    frontier: u32,
+    budget: u32,
+    earned: u32,
+}
 
 /// Tracks arrived text and how much of it is on screen.
 #[derive(Debug, Default, Clone)]
@@ -140,8 +155,11 @@ pub struct Aligner {
     frontier: u32,
     /// UTF-16 units of rendered text consumed.
     units: u32,
-    /// `checkpoints[k]`: the frontier before the rendered unit at offset `k * CHECKPOINT`.
-    checkpoints: Vec<u32>,
+    /// `checkpoints[k]`: the state before the rendered unit at offset `k * CHECKPOINT`.
+    checkpoints: Vec<Checkpoint>,
+    /// Long-skip searches in reserve, and rendered characters towards the next one.
+    budget: u32,
+    earned: u32,
     /// Rendered characters (with their UTF-16 offsets) whose match waits for more text.
     pending: Vec<(char, u32)>,
     vis: Vec<char>,
@@ -190,7 +208,10 @@ fn agrees(a: &[char], j: usize, r: &[char], i: usize) -> bool {
 impl Aligner {
     /// An empty aligner.
     pub fn new() -> Self {
-        Self::default()
+        Aligner {
+            budget: ANCHOR_BUDGET,
+            ..Self::default()
+        }
     }
 
     /// Adds arrived answer text; returns how many visible characters it holds.
@@ -231,6 +252,8 @@ impl Aligner {
         if from == 0 {
             self.frontier = 0;
             self.units = 0;
+            self.budget = ANCHOR_BUDGET;
+            self.earned = 0;
             self.checkpoints.clear();
         } else if from != self.units {
             let k = (from / CHECKPOINT) as usize;
@@ -238,7 +261,9 @@ impl Aligner {
             if from % CHECKPOINT != 0 || from > self.units || cp == INVALID {
                 return None;
             }
-            self.frontier = cp;
+            self.frontier = cp.frontier;
+            self.budget = cp.budget;
+            self.earned = cp.earned;
             self.units = from;
             self.checkpoints.truncate(k);
         }
@@ -265,20 +290,31 @@ impl Aligner {
         }
         let a = &self.arrived;
         let mut f = self.frontier as usize;
-        let mut budget = ANCHOR_BUDGET;
+        let (mut budget, mut earned) = (self.budget, self.earned);
         let mut next_cp = self.checkpoints.len() as u32 * CHECKPOINT;
         let mut waiting = None;
         for (i, &unit) in at.iter().enumerate() {
             while next_cp <= unit {
-                self.checkpoints.push(f as u32);
+                self.checkpoints.push(Checkpoint {
+                    frontier: f as u32,
+                    budget,
+                    earned,
+                });
                 next_cp += CHECKPOINT;
             }
+            let before = budget;
             match step(a, f, &vis, i, &mut budget) {
                 Some((nf, _)) => f = nf,
                 None => {
+                    budget = before;
                     waiting = Some(i);
                     break;
                 }
+            }
+            earned += 1;
+            if earned == BUDGET_EVERY {
+                earned = 0;
+                budget = (budget + 1).min(ANCHOR_BUDGET);
             }
         }
         match waiting {
@@ -289,11 +325,17 @@ impl Aligner {
                 .extend(vis[i..].iter().copied().zip(at[i..].iter().copied())),
             None => {
                 while next_cp <= units {
-                    self.checkpoints.push(f as u32);
+                    self.checkpoints.push(Checkpoint {
+                        frontier: f as u32,
+                        budget,
+                        earned,
+                    });
                     next_cp += CHECKPOINT;
                 }
             }
         }
+        self.budget = budget;
+        self.earned = earned;
         // Offsets inside a surrogate pair cannot be resumed from.
         let mut u = self.units;
         for c in text.chars() {

@@ -3,6 +3,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
+use tokenpaint::align::{Aligner, CHECKPOINT};
 use tokenpaint::lines::{LineFramer, LineItem};
 use tokenpaint::session::{EndKind, Session};
 use tokenpaint::sse::{SseFramer, SseItem};
@@ -122,5 +123,67 @@ proptest! {
             s.chunk(framed.as_bytes(), 1.0);
             s.end(EndKind::Complete, 2.0);
         }
+    }
+}
+
+/// The alignment fuzz target's properties (fuzz/fuzz_targets/align.rs): the frontier never
+/// passes what arrived, and resuming from any checkpoint decides as matching anew.
+fn align_properties(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let cut = text
+        .char_indices()
+        .nth(text.chars().count() / 2)
+        .map_or(0, |(i, _)| i);
+    let (arrived, rendered) = text.split_at(cut);
+    let mut a = Aligner::new();
+    a.push_arrived(arrived);
+    let whole = a.rendered(rendered, 0).unwrap();
+    assert!(whole <= a.arrived_len());
+    let units: Vec<u16> = rendered.encode_utf16().collect();
+    let mut k = CHECKPOINT as usize;
+    while k < units.len() {
+        if let Ok(rest) = String::from_utf16(&units[k..]) {
+            let mut again = a.clone();
+            if let Some(f) = again.rendered(&rest, k as u32) {
+                assert_eq!(f, whole, "resumed at {k}");
+            }
+        }
+        k += CHECKPOINT as usize;
+    }
+}
+
+/// Every input the fuzzers found a bug with (fuzz/regressions/<target>/) stays fixed.
+#[test]
+fn fuzz_findings_stay_fixed() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions/align");
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        align_properties(&std::fs::read(entry.unwrap().path()).unwrap());
+        n += 1;
+    }
+    assert!(n >= 1);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, .. ProptestConfig::default() })]
+
+    #[test]
+    fn resuming_alignment_decides_as_matching_anew(
+        arrived in "([a-z]{1,8}[ *#\\[\\]()\n]{0,3}){0,60}",
+        noise in prop::collection::vec(("[ -~]{0,12}", 0usize..400), 0..6),
+    ) {
+        // Rendered text: the arrived text with pieces not in the answer inserted.
+        let mut rendered = arrived.clone();
+        for (piece, at) in noise {
+            let at = rendered.char_indices().map(|(i, _)| i).nth(at).unwrap_or(rendered.len());
+            rendered.insert_str(at, &piece);
+        }
+        let mut data = arrived.into_bytes();
+        // align_properties splits its input in the middle: pad so the halves are the two texts.
+        let pad = rendered.chars().count().saturating_sub(String::from_utf8_lossy(&data).chars().count());
+        data.extend(std::iter::repeat_n(b' ', pad));
+        let mut input = data;
+        input.extend_from_slice(rendered.as_bytes());
+        align_properties(&input);
     }
 }
