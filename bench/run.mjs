@@ -6,6 +6,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { run as parser } from './parser.mjs';
+import { runAlign } from './align.mjs';
 import sizes from '../scripts/size.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -21,6 +22,12 @@ console.log('\n== parser throughput');
 const p = parser(7);
 for (const r of p.rows) console.log(`${r.name.padEnd(34)} ${r.ms.toFixed(1).padStart(8)} ms ${r.mbps.toFixed(1).padStart(8)} MB/s`);
 console.log(`ratio: ${p.ratio.toFixed(2)}x`);
+
+console.log('\n== alignment cost');
+const al = runAlign(5);
+for (const r of al.rows) console.log(`${String(r.chars).padStart(6)} chars ${String(r.updates).padStart(5)} updates ${r.mode.padEnd(13)} ${r.ms.toFixed(1).padStart(9)} ms ${r.usPerUpdate.toFixed(1).padStart(8)} µs/update`);
+const inc = al.rows.filter((r) => r.mode === 'incremental');
+const growth = inc[1].usPerUpdate / inc[0].usPerUpdate;
 
 const kb = (n) => (n / 1024).toFixed(1);
 const md = `# Benchmarks
@@ -41,6 +48,19 @@ eventsource-parser (with TextDecoder) and \`JSON.parse\` of every event. Both co
 ${p.rows.map((r) => `| ${r.name} | ${r.ms.toFixed(1)} | ${r.mbps.toFixed(1)} |`).join('\n')}
 
 tokenpaint / reference: **${p.ratio.toFixed(2)}x** (target: at least 2x).
+
+## Alignment cost
+
+A markdown answer rendered whole by marked on every update; the core gets its text content as
+the shell sends it (only what changed after the unchanged prefix). Core time only, median of
+${al.rounds} rounds. "from scratch" re-matches the whole text on every update (no checkpoints).
+
+| answer | updates | mode | total ms | µs per update | matched |
+|---:|---:|---|---:|---:|---:|
+${al.rows.map((r) => `| ${r.chars} chars | ${r.updates} | ${r.mode} | ${r.ms.toFixed(1)} | ${r.usPerUpdate.toFixed(1)} | ${r.matched}% |`).join('\n')}
+
+Cost per update, 50k vs 5k characters (incremental): **${growth.toFixed(2)}x** (flat means it does not grow
+with message length).
 
 ## Size
 

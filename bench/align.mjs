@@ -1,0 +1,87 @@
+// Alignment cost: a markdown answer rendered whole by marked on every update (its text
+// content passed to the core as the shell does: only what changed since the unchanged prefix),
+// for 5,000 characters in 200 updates and 50,000 in 2,000. Only the core's time is counted.
+// "from scratch" re-matches the whole text on every update, as without checkpoints.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { marked } from 'marked';
+import { initSync, Core } from '../pkg/tokenpaint_core.js';
+import { resumeAt } from '../js/dom.js';
+import { MARKDOWN, tokenize } from '../scripts/sim.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+initSync({ module: readFileSync(path.join(root, 'pkg/tokenpaint_core_bg.wasm')) });
+
+const ENTITIES = { '&lt;': '<', '&gt;': '>', '&amp;': '&', '&quot;': '"', '&#39;': "'" };
+const textOf = (html) => html.replace(/<[^>]*>/g, '').replace(/&(lt|gt|amp|quot|#39);/g, (e) => ENTITIES[e]);
+
+/** `chars` characters of markdown cut into tokens, and `updates` rendered texts along it. */
+function workload(chars, updates) {
+  let md = '';
+  while (md.length < chars) md += MARKDOWN + '\n';
+  md = md.slice(0, chars);
+  const tokens = tokenize(md, 5);
+  const steps = [];
+  let text = '';
+  for (let u = 0; u < updates; u++) {
+    const batch = tokens.slice(Math.round((u * tokens.length) / updates), Math.round(((u + 1) * tokens.length) / updates));
+    text += batch.join('');
+    steps.push({ batch, rendered: textOf(marked.parse(text)) });
+  }
+  return steps;
+}
+
+function run(steps, incremental) {
+  const core = new Core();
+  const enc = new TextEncoder();
+  const id = core.open('sse-text', 'text/event-stream', '', 'bench', 0, 0, 200);
+  let prev = '';
+  let ms = 0;
+  let t = 0;
+  for (const { batch, rendered } of steps) {
+    const body = enc.encode(batch.map((x) => `data: ${x.replace(/\n/g, '\ndata: ')}\n\n`).join(''));
+    t += 1;
+    core.chunk(id, body, t);
+    const from = incremental ? resumeAt(prev, rendered) : 0;
+    const t0 = performance.now();
+    let n = core.rendered(id, from ? rendered.slice(from) : rendered, from, t + 0.5);
+    if (n < 0) n = core.rendered(id, rendered, 0, t + 0.5);
+    ms += performance.now() - t0;
+    prev = rendered;
+  }
+  core.end(id, 0, t + 1, '');
+  const report = JSON.parse(core.finish(id, false));
+  core.free();
+  return { ms, matched: report.matchedPct };
+}
+
+const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
+
+export function runAlign(rounds = 5) {
+  const cases = [
+    { chars: 5000, updates: 200 },
+    { chars: 50000, updates: 2000 },
+  ];
+  const rows = [];
+  for (const c of cases) {
+    const steps = workload(c.chars, c.updates);
+    for (const incremental of [true, false]) {
+      const times = [];
+      let matched = null;
+      for (let r = 0; r < rounds; r++) {
+        const x = run(steps, incremental);
+        times.push(x.ms);
+        matched = x.matched;
+      }
+      const ms = median(times);
+      rows.push({ ...c, updates: steps.length, mode: incremental ? 'incremental' : 'from scratch', ms, usPerUpdate: (ms * 1000) / steps.length, matched });
+    }
+  }
+  return { rounds, rows };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { rows } = runAlign();
+  for (const r of rows) console.log(`${String(r.chars).padStart(6)} chars ${String(r.updates).padStart(5)} updates ${r.mode.padEnd(13)} ${r.ms.toFixed(1).padStart(9)} ms ${r.usPerUpdate.toFixed(1).padStart(8)} µs/update  matched ${r.matched}%`);
+}
