@@ -24,7 +24,7 @@ for (const r of p.rows) console.log(`${r.name.padEnd(34)} ${r.ms.toFixed(1).padS
 console.log(`ratio: ${p.ratio.toFixed(2)}x`);
 
 console.log('\n== alignment cost');
-const al = runAlign(5);
+const al = runAlign(7);
 for (const r of al.rows) console.log(`${String(r.chars).padStart(6)} chars ${String(r.updates).padStart(5)} updates ${r.mode.padEnd(13)} ${r.ms.toFixed(1).padStart(9)} ms ${r.usPerUpdate.toFixed(1).padStart(8)} µs/update`);
 const inc = al.rows.filter((r) => r.mode === 'incremental');
 const growth = inc[1].usPerUpdate / inc[0].usPerUpdate;

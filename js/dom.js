@@ -46,10 +46,10 @@ const CHECKPOINT = 64;
 /**
  * Where to resume matching when an element's text changed from `prev` to `text`: the old length
  * when text was appended, else the checkpoint at or before the first difference (never inside a
- * surrogate pair). Comparisons run on native string slices, so finding an unchanged prefix
- * costs far less than matching it again.
+ * surrogate pair), and not past `limit`, the core's last checkpoint. Comparisons run on native
+ * string slices, so finding an unchanged prefix costs far less than matching it again.
  */
-export function resumeAt(prev, text) {
+export function resumeAt(prev, text, limit = Infinity) {
   if (!prev) return 0;
   if (text.length > prev.length && text.startsWith(prev)) return prev.length;
   const n = Math.min(prev.length, text.length);
@@ -57,7 +57,8 @@ export function resumeAt(prev, text) {
   for (const step of [4096, 256, 16, 1]) {
     while (i + step <= n && prev.slice(i, i + step) === text.slice(i, i + step)) i += step;
   }
-  let from = i - (i % CHECKPOINT);
+  let from = Math.min(i, limit);
+  from -= from % CHECKPOINT;
   while (from > 0 && isLowSurrogate(text.charCodeAt(from))) from -= CHECKPOINT;
   return from;
 }

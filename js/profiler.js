@@ -257,7 +257,7 @@ export class Profiler {
     s.prevText = text;
     // Only the changed text crosses into the core: an append from the old end, a re-render
     // from the checkpoint before the first change (see resumeAt in dom.js).
-    const from = resumeAt(prev, text);
+    const from = resumeAt(prev, text, this._call((c) => c.resume_limit(s.id), 0));
     let n = this._call((c) => c.rendered(s.id, from ? text.slice(from) : text, from, t), 0);
     if (n < 0) n = this._call((c) => c.rendered(s.id, text, 0, t), 0);
     if (n > 0) {

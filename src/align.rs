@@ -124,7 +124,7 @@ pub const CONFIRM: usize = 3;
 /// How many rendered characters must appear together to take a long skip.
 pub const ANCHOR: usize = 8;
 /// The longest skip, in arrived characters.
-pub const MAX_SKIP: usize = 4096;
+pub const MAX_SKIP: usize = 1024;
 /// Checkpoint spacing, in UTF-16 units of rendered text (what JavaScript string offsets count).
 pub const CHECKPOINT: u32 = 64;
 /// Long-skip searches: at most this many in reserve, one more earned per
@@ -241,6 +241,12 @@ impl Aligner {
     /// UTF-16 units of rendered text taken in so far.
     pub fn rendered_units(&self) -> u32 {
         self.units
+    }
+
+    /// The furthest offset a re-render can resume from (the last checkpoint recorded): past
+    /// rendered characters still waiting for more text there is none.
+    pub fn resume_limit(&self) -> u32 {
+        self.checkpoints.len().saturating_sub(1) as u32 * CHECKPOINT
     }
 
     /// Takes in rendered text: `text` replaces the rendered text from UTF-16 offset `from` on.

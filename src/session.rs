@@ -344,6 +344,11 @@ impl Session {
         self.tl.rendered(text, from, t)
     }
 
+    /// The furthest offset a re-render can resume from (see [`Aligner::resume_limit`]).
+    pub fn resume_limit(&self) -> u32 {
+        self.tl.aligner.resume_limit()
+    }
+
     /// Text appended to the element showing the answer, at `t` (a convenience for tests and
     /// shells that only append).
     pub fn appended(&mut self, text: &str, t: f64) -> u32 {

@@ -130,6 +130,11 @@ impl Core {
         }
     }
 
+    /// The furthest UTF-16 offset a re-render of stream `id` can resume from.
+    pub fn resume_limit(&mut self, id: u32) -> u32 {
+        self.get(id).map_or(0, |o| o.session.resume_limit())
+    }
+
     /// Whether an element's text shows the start of stream `id`'s answer.
     pub fn claims(&mut self, id: u32, text: &str) -> bool {
         self.get(id).is_some_and(|o| o.session.claims(text))
