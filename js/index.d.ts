@@ -33,6 +33,10 @@ export interface ProfilerOptions {
   maxReports?: number;
   /** Put the answer and reasoning text in reports (`text`, `reasoningText`). Off by default. */
   includeText?: boolean;
+  /** Text waiting with no paint for longer than this (ms, default 100) is a stall. */
+  stallMs?: number;
+  /** A token painted more than this after it arrived (ms, default 50) is late. */
+  lateMs?: number;
 }
 
 export interface TrackOptions {
@@ -119,6 +123,39 @@ export interface Report {
     load: number | null;
     total: number | null;
   } | null;
+  /** How the page put the text on screen. */
+  delivery: {
+    pattern: 'per-token' | 'throttled' | 'smoothed' | 'buffered-until-end' | 'partial';
+    /** Throttled: the median interval between updates (ms). */
+    interval: number | null;
+    /** Smoothed: the reveal rate (characters per second). */
+    rate: number | null;
+  } | null;
+  /** Waits with text arrived and nothing painted, longer than `threshold` ms. */
+  stalls: { threshold: number; count: number; totalMs: number; longest: number | null; list: [number, number][] } | null;
+  /** Late tokens and the long animation frames (and scripts) that overlapped them. */
+  latePaints?: {
+    threshold: number;
+    tokens: number;
+    attributed: number | null;
+    frames: {
+      start: number;
+      duration: number;
+      blockingDuration: number;
+      tokens: number;
+      scripts: {
+        invoker: string | null;
+        invokerType: string | null;
+        sourceURL: string | null;
+        sourceFunctionName: string | null;
+        duration: number;
+      }[];
+    }[];
+  };
+  /** When the page was hidden during the stream; those samples are not in `lag`. */
+  hidden: { intervals: number; ms: number; excludedSamples: number } | null;
+  /** Where paint times come from: `raf` (the rAF + MessageChannel bracket). */
+  paintSource?: 'raf' | null;
   /** Only with `includeText: true`. */
   text?: string;
   reasoningText?: string;
@@ -131,7 +168,7 @@ export interface Report {
   doneMarker: boolean;
   truncated: boolean;
   malformed: { events: number; first: string | null; framing: string | null } | null;
-  /** What could not be measured: `format`, `dom`, `paint`, `usage`. */
+  /** What could not be measured: `format`, `dom`, `paint`, `usage`, `long-animation-frame`. */
   unavailable: string[];
   /** Per token (ms from start; null unknown). Absent with `timeline: false`. */
   timeline?: {
