@@ -13,11 +13,14 @@
 
 pub mod align;
 pub mod delivery;
+pub mod diagnosis;
 pub mod find;
 pub mod jsonscan;
 pub mod jsonwrite;
 pub mod lines;
+pub mod phases;
 pub mod report;
+pub mod servertiming;
 pub mod session;
 pub mod sketch;
 pub mod sse;

@@ -1,0 +1,359 @@
+//! Which part is slow, with its evidence and the fix it points to (DESIGN.md's rules, made
+//! testable). Every verdict carries the numbers it was decided on; when the data cannot decide,
+//! the verdict is `insufficient-evidence`, never a confident guess.
+
+use crate::phases::{ArrivalPattern, Breakdown};
+
+/// One verdict.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    /// `queue-bound`, `prefill-bound`, `decode-bound`, `network-bound`,
+    /// `intermediary-buffered`, `client-render-bound`, `client-buffers-whole-answer`,
+    /// `reasoning-delay`, `insufficient-evidence` or `healthy`.
+    pub verdict: &'static str,
+    /// The figures it rests on: (name, value).
+    pub evidence: Vec<(&'static str, f64)>,
+    /// What to do about it.
+    pub fix: &'static str,
+}
+
+/// What diagnosis looks at, from one report.
+#[derive(Debug, Clone, Default)]
+pub struct Facts {
+    /// Measured TTFT (ms).
+    pub ttft: Option<f64>,
+    /// Time per output token (ms).
+    pub tpot: Option<f64>,
+    /// ITL median and p95 (ms).
+    pub itl_p50: Option<f64>,
+    /// ITL 95th percentile (ms).
+    pub itl_p95: Option<f64>,
+    /// Delivery lag median (ms).
+    pub lag_p50: Option<f64>,
+    /// Total stall time (ms).
+    pub stall_ms: Option<f64>,
+    /// The delivery pattern's name, if known.
+    pub delivery: Option<&'static str>,
+    /// The throttle interval, if throttled (ms).
+    pub throttle: Option<f64>,
+    /// First reasoning delta (ms from start).
+    pub reasoning_first: Option<f64>,
+    /// Content deltas.
+    pub deltas: usize,
+}
+
+/// Thresholds (ms unless said otherwise).
+pub mod limits {
+    /// A TTFT above this is slow.
+    pub const SLOW_TTFT: f64 = 800.0;
+    /// A share of TTFT above this makes a phase the cause.
+    pub const SHARE: f64 = 0.5;
+    /// Queue time above this matters.
+    pub const QUEUE: f64 = 200.0;
+    /// TPOT above this is slow decoding.
+    pub const SLOW_TPOT: f64 = 60.0;
+    /// ITL p95 over p50 above this (with p95 above 100 ms) is jittery decoding.
+    pub const JITTER: f64 = 4.0;
+    /// Network time to first token above this is slow.
+    pub const NETWORK: f64 = 300.0;
+    /// Mean intermediary hold above this (and above two decode steps) is buffering.
+    pub const HOLD: f64 = 50.0;
+    /// Median delivery lag above this is slow client rendering.
+    pub const LAG: f64 = 100.0;
+}
+
+/// Diagnoses one stream: verdicts most important first; `healthy` when nothing stands out.
+pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
+    use limits::*;
+    let mut out = Vec::new();
+    let phase = |name: &str| {
+        b.and_then(|b| b.phases.iter().find(|p| p.name == name))
+            .and_then(|p| p.ms)
+    };
+    let ttft = f.ttft.unwrap_or(f64::NAN);
+
+    if f.delivery == Some("buffered-until-end") {
+        out.push(Verdict {
+            verdict: "client-buffers-whole-answer",
+            evidence: vec![("ttft", ttft)],
+            fix: "The page shows nothing until the answer is complete: render each delta as it arrives, or streaming is wasted.",
+        });
+    } else if f.lag_p50.is_some_and(|l| l > LAG) || f.throttle.is_some_and(|t| t > LAG) {
+        out.push(Verdict {
+            verdict: "client-render-bound",
+            evidence: vec![
+                ("lagP50", f.lag_p50.unwrap_or(f64::NAN)),
+                ("stallMs", f.stall_ms.unwrap_or(f64::NAN)),
+                ("throttleInterval", f.throttle.unwrap_or(f64::NAN)),
+            ],
+            fix: "Bytes arrive but paint lags: render incrementally (append, or re-render only the last block), throttle to a frame at most, keep heavy work off the main thread; latePaints names the scripts.",
+        });
+    }
+    if let Some(i) = b.and_then(|b| b.intermediary) {
+        if i.pattern != ArrivalPattern::Steady && i.held_mean > HOLD.max(2.0 * i.step) {
+            out.push(Verdict {
+                verdict: "intermediary-buffered",
+                evidence: vec![("heldMeanMs", i.held_mean), ("heldFirstMs", i.held_first), ("tokensPerBurst", i.tokens_per_burst), ("decodeStepMs", i.step)],
+                fix: "Something between server and page buffers the stream: turn off proxy buffering (nginx: proxy_buffering off, or the X-Accel-Buffering: no header), do not compress text/event-stream, flush after every event.",
+            });
+        }
+    }
+    let queue = phase("queue");
+    let prefill = phase("prefill");
+    if let Some(q) = queue.filter(|&q| q > QUEUE && q >= SHARE * ttft) {
+        out.push(Verdict {
+            verdict: "queue-bound",
+            evidence: vec![("queueMs", q), ("ttft", ttft)],
+            fix: "Requests wait for a free slot: add capacity (replicas, memory for more concurrent sequences) or admission control. This is not a single-request fix.",
+        });
+    }
+    if let Some(p) = prefill.filter(|&p| ttft > SLOW_TTFT && p >= SHARE * ttft) {
+        out.push(Verdict {
+            verdict: "prefill-bound",
+            evidence: vec![("prefillMs", p), ("ttft", ttft)],
+            fix: "Reading the prompt dominates the wait: shorten it, enable prefix caching for shared prefixes, use chunked prefill.",
+        });
+    }
+    if let Some(n) = phase("network").filter(|&n| n > NETWORK) {
+        out.push(Verdict {
+            verdict: "network-bound",
+            evidence: vec![("networkMs", n), ("ttft", ttft)],
+            fix: "The network adds the delay: serve closer to users, reuse connections (HTTP/2, keep-alive), remove extra hops.",
+        });
+    }
+    let steady = b
+        .and_then(|b| b.intermediary)
+        .is_none_or(|i| i.pattern == ArrivalPattern::Steady);
+    let slow = f.tpot.is_some_and(|t| t > SLOW_TPOT);
+    let jittery = matches!((f.itl_p50, f.itl_p95), (Some(p50), Some(p95)) if p95 > 100.0 && p95 > JITTER * p50.max(1.0));
+    if steady && (slow || jittery) {
+        out.push(Verdict {
+            verdict: "decode-bound",
+            evidence: vec![("tpot", f.tpot.unwrap_or(f64::NAN)), ("itlP50", f.itl_p50.unwrap_or(f64::NAN)), ("itlP95", f.itl_p95.unwrap_or(f64::NAN))],
+            fix: "Tokens come out slowly or unevenly: tune the engine (batch size, CUDA graphs, speculative decoding), quantize, or use faster hardware.",
+        });
+    }
+    if let Some(r) = f
+        .reasoning_first
+        .filter(|&r| ttft > SLOW_TTFT && ttft - r > SHARE * ttft)
+    {
+        out.push(Verdict {
+            verdict: "reasoning-delay",
+            evidence: vec![("firstReasoning", r), ("ttft", ttft)],
+            fix: "The model reasons before it answers: show the reasoning as it streams, or lower the reasoning effort.",
+        });
+    }
+    if out.is_empty() {
+        let slow_ttft = ttft > SLOW_TTFT;
+        let server_known = queue.is_some() || prefill.is_some();
+        if f.deltas < 2 || (slow_ttft && !server_known) {
+            out.push(Verdict {
+                verdict: "insufficient-evidence",
+                evidence: vec![("ttft", ttft), ("deltas", f.deltas as f64)],
+                fix: "Not enough to decide: without server timings (vLLM metrics, llama.cpp timings, a Server-Timing header) a slow first token cannot be split into queue, prefill and network.",
+            });
+        } else {
+            out.push(Verdict {
+                verdict: "healthy",
+                evidence: vec![("ttft", ttft), ("tpot", f.tpot.unwrap_or(f64::NAN))],
+                fix: "Nothing stands out.",
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::phases::{breakdown, Breakdown};
+    use crate::session::Token;
+    use crate::wire::ServerTimings;
+
+    /// A synthetic stream: `n` tokens from `first` every `step` ms, released by `hold`,
+    /// painted `lag` ms after arrival.
+    fn timeline(
+        n: usize,
+        first: f64,
+        step: f64,
+        lag: f64,
+        hold: impl Fn(usize, f64) -> f64,
+    ) -> Vec<Token> {
+        (0..n)
+            .map(|i| {
+                let arrived = hold(i, first + step * i as f64);
+                Token {
+                    arrived,
+                    chars: 4,
+                    visible: 4,
+                    visible_end: 0,
+                    committed: arrived + lag,
+                    frame: arrived + lag,
+                    painted: arrived + lag,
+                }
+            })
+            .collect()
+    }
+
+    fn facts(t: &[Token], itl_p95: Option<f64>) -> Facts {
+        let n = t.len();
+        let ttft = t[0].arrived;
+        let e2e = t[n - 1].arrived;
+        let mut gaps: Vec<f64> = t.windows(2).map(|w| w[1].arrived - w[0].arrived).collect();
+        crate::stats::sort(&mut gaps);
+        Facts {
+            ttft: Some(ttft),
+            tpot: Some((e2e - ttft) / (n - 1) as f64),
+            itl_p50: crate::stats::quantile_sorted(&gaps, 0.5),
+            itl_p95: itl_p95.or(crate::stats::quantile_sorted(&gaps, 0.95)),
+            lag_p50: Some(t[0].painted - t[0].arrived),
+            deltas: n,
+            ..Facts::default()
+        }
+    }
+
+    fn verdicts(f: &Facts, b: Option<&Breakdown>) -> Vec<&'static str> {
+        diagnose(f, b).into_iter().map(|v| v.verdict).collect()
+    }
+
+    fn srv(q: Option<f64>, p: Option<f64>, d: Option<f64>) -> ServerTimings {
+        ServerTimings {
+            queue_ms: q,
+            prefill_ms: p,
+            decode_ms: d,
+            ..ServerTimings::default()
+        }
+    }
+
+    #[test]
+    fn table_of_verdicts() {
+        struct Case {
+            name: &'static str,
+            tokens: Vec<Token>,
+            server: ServerTimings,
+            adjust: fn(&mut Facts),
+            want: &'static [&'static str],
+        }
+        let none = |_: &mut Facts| {};
+        let cases = vec![
+            Case {
+                name: "healthy",
+                tokens: timeline(50, 300.0, 20.0, 8.0, |_, e| e),
+                server: srv(Some(10.0), Some(250.0), Some(980.0)),
+                adjust: none,
+                want: &["healthy"],
+            },
+            Case {
+                name: "queueing",
+                tokens: timeline(50, 2300.0, 20.0, 8.0, |_, e| e),
+                server: srv(Some(2000.0), Some(250.0), Some(980.0)),
+                adjust: none,
+                want: &["queue-bound"],
+            },
+            Case {
+                name: "long prompt",
+                tokens: timeline(50, 1800.0, 20.0, 8.0, |_, e| e),
+                server: srv(Some(5.0), Some(1750.0), Some(980.0)),
+                adjust: none,
+                want: &["prefill-bound"],
+            },
+            Case {
+                name: "slow decode",
+                tokens: timeline(50, 300.0, 120.0, 8.0, |_, e| e),
+                server: srv(Some(5.0), Some(250.0), Some(5880.0)),
+                adjust: none,
+                want: &["decode-bound"],
+            },
+            Case {
+                name: "jittery decode",
+                tokens: timeline(50, 300.0, 20.0, 8.0, |i, e| {
+                    e + if i % 10 == 9 { 400.0 } else { 0.0 }
+                }),
+                server: srv(Some(5.0), Some(250.0), None),
+                adjust: |f| f.itl_p95 = Some(420.0),
+                want: &["decode-bound"],
+            },
+            Case {
+                name: "far away",
+                tokens: timeline(50, 900.0, 20.0, 8.0, |_, e| e),
+                server: srv(Some(5.0), Some(250.0), Some(980.0)),
+                adjust: none,
+                want: &["network-bound"],
+            },
+            Case {
+                name: "proxy buffering",
+                tokens: timeline(50, 300.0, 20.0, 8.0, |i, e| e + 20.0 * (9 - i % 10) as f64),
+                server: srv(Some(5.0), Some(250.0), Some(980.0)),
+                adjust: none,
+                want: &["intermediary-buffered"],
+            },
+            Case {
+                name: "all at the end",
+                tokens: timeline(50, 300.0, 20.0, 8.0, |_, _| 1280.0),
+                server: srv(Some(5.0), Some(250.0), Some(980.0)),
+                adjust: none,
+                want: &["intermediary-buffered"],
+            },
+            Case {
+                name: "slow rendering",
+                tokens: timeline(50, 300.0, 20.0, 250.0, |_, e| e),
+                server: srv(Some(5.0), Some(250.0), Some(980.0)),
+                adjust: none,
+                want: &["client-render-bound"],
+            },
+            Case {
+                name: "buffered page",
+                tokens: timeline(50, 300.0, 20.0, 8.0, |_, e| e),
+                server: srv(Some(5.0), Some(250.0), Some(980.0)),
+                adjust: |f| f.delivery = Some("buffered-until-end"),
+                want: &["client-buffers-whole-answer"],
+            },
+            Case {
+                name: "reasoning first",
+                tokens: timeline(50, 3000.0, 20.0, 8.0, |_, e| e),
+                server: srv(Some(5.0), Some(200.0), Some(980.0)),
+                adjust: |f| f.reasoning_first = Some(250.0),
+                want: &["reasoning-delay"],
+            },
+            // Ambiguous or missing data: say so rather than guess.
+            Case {
+                name: "slow first token, no server timings",
+                tokens: timeline(50, 2500.0, 20.0, 8.0, |_, e| e),
+                server: ServerTimings::default(),
+                adjust: none,
+                want: &["insufficient-evidence"],
+            },
+            Case {
+                name: "a single delta",
+                tokens: timeline(1, 300.0, 20.0, 8.0, |_, e| e),
+                server: ServerTimings::default(),
+                adjust: none,
+                want: &["insufficient-evidence"],
+            },
+            // Bursty arrivals are not blamed on decoding.
+            Case {
+                name: "bursts are not jitter",
+                tokens: timeline(50, 300.0, 20.0, 8.0, |i, e| e + 20.0 * (9 - i % 10) as f64),
+                server: srv(Some(5.0), Some(250.0), None),
+                adjust: |f| f.itl_p95 = Some(200.0),
+                want: &["intermediary-buffered"],
+            },
+        ];
+        for c in cases {
+            let mut f = facts(&c.tokens, None);
+            (c.adjust)(&mut f);
+            let b = breakdown(&c.tokens, 0.0, &c.server, f.reasoning_first);
+            assert_eq!(verdicts(&f, b.as_ref()), c.want, "{}", c.name);
+        }
+    }
+
+    #[test]
+    fn every_verdict_carries_evidence_and_a_fix() {
+        let t = timeline(50, 2300.0, 20.0, 8.0, |_, e| e);
+        let b = breakdown(&t, 0.0, &srv(Some(2000.0), Some(250.0), Some(980.0)), None);
+        for v in diagnose(&facts(&t, None), b.as_ref()) {
+            assert!(!v.evidence.is_empty() && !v.fix.is_empty(), "{v:?}");
+            assert!(v.evidence.iter().any(|(_, x)| x.is_finite()));
+        }
+    }
+}
