@@ -358,7 +358,14 @@ export class Profiler {
 
 // The response headers the core reads (format detection now, server timings later), as
 // `name: value` lines. Only these are passed: nothing else leaves the page's JS objects.
-const HINT_HEADERS = ['x-vercel-ai-ui-message-stream', 'x-vercel-ai-data-stream'];
+const HINT_HEADERS = [
+  'x-vercel-ai-ui-message-stream',
+  'x-vercel-ai-data-stream',
+  'server-timing',
+  'x-queue-time',
+  'x-inference-time',
+  'x-time-per-token',
+];
 
 function headerHints(headers) {
   if (!headers || typeof headers.get !== 'function') return '';

@@ -11,6 +11,13 @@
 //   seed        text seed (default 1)
 //   status      an HTTP error status (400–599) to answer with instead of a stream
 //   content     words (default) | markdown (a fixed markdown answer, cut into small tokens)
+//   queue_ms    time spent "waiting for a slot" before prefill (reported as queue time)
+//   metrics     vllm (a vLLM-style `metrics` object on the usage chunk) | llamacpp (`timings`)
+//   server_timing  header (a Server-Timing header, from the plan) | event (an SSE
+//               `server-timing` event at the end)
+//   coalesce_bytes  an intermediary that holds output until this many bytes are buffered
+//   hold        all: an intermediary that holds everything until the end
+//   format      also: ollama (native NDJSON, with its final object's durations)
 //   body_bytes  instead of an answer, a fast stream of this many bytes, sent in uneven writes,
 //               whose SHA-256 is in the `x-body-sha256` header (for byte-identity tests)
 
@@ -109,6 +116,11 @@ export function knobs(url, body) {
     bodyBytes: Math.max(0, Math.floor(num('body_bytes', 0))),
     status: Math.floor(num('status', 200)),
     content: str('content', 'words'),
+    queue: Math.max(0, num('queue_ms', 0)),
+    metrics: str('metrics', ''),
+    serverTiming: str('server_timing', ''),
+    coalesce: Math.max(0, Math.floor(num('coalesce_bytes', 0))),
+    holdAll: str('hold', '') === 'all',
   };
 }
 
@@ -151,43 +163,100 @@ export async function handleChat(req, res, url, body) {
     res.end(JSON.stringify({ id, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: tokens.length, total_tokens: 10 + tokens.length } }));
     return;
   }
-  const sse = k.format !== 'text';
-  res.writeHead(200, {
-    'content-type': sse ? 'text/event-stream; charset=utf-8' : 'text/plain; charset=utf-8',
+  const sse = k.format !== 'text' && k.format !== 'ollama';
+  const decodePlan = k.tokenMs * Math.max(0, tokens.length - 1);
+  const headers = {
+    'content-type': k.format === 'ollama' ? 'application/x-ndjson' : sse ? 'text/event-stream; charset=utf-8' : 'text/plain; charset=utf-8',
     'cache-control': 'no-cache',
     'x-accel-buffering': 'no',
-  });
-  res.flushHeaders();
-  const write = (s) => {
-    if (!closed) res.write(s);
   };
+  if (k.serverTiming === 'header') {
+    headers['server-timing'] = `queue;dur=${k.queue}, prefill;dur=${k.ttft};desc="prompt processing", decode;dur=${decodePlan}`;
+  }
+  res.writeHead(200, headers);
+  res.flushHeaders();
+  // An intermediary between server and client: holds bytes until `coalesce` are buffered, or
+  // until the end. It records each token's hold (release time − write time) as the truth.
+  const held = [];
+  let pending = [];
+  let pendingBytes = 0;
+  const release = () => {
+    const now = performance.now();
+    for (const p of pending) if (p.token) held.push(now - p.at);
+    if (!closed && pending.length) res.write(pending.map((p) => p.s).join(''));
+    pending = [];
+    pendingBytes = 0;
+  };
+  const write = (s, token = false) => {
+    if (closed) return;
+    if (!k.coalesce && !k.holdAll) {
+      if (token) held.push(0);
+      res.write(s);
+      return;
+    }
+    pending.push({ s, at: performance.now(), token });
+    pendingBytes += Buffer.byteLength(s);
+    if (k.coalesce && pendingBytes >= k.coalesce) release();
+  };
+  if (k.queue) await sleep(k.queue);
   const t0 = performance.now();
   const r = rng(k.seed + 7);
+  let firstAt = null;
+  let lastAt = null;
   for (let i = 0; i < tokens.length && !closed; i++) {
     const jitter = k.jitter ? (r() * 2 - 1) * k.jitter : 0;
     const due = t0 + k.ttft + i * k.tokenMs + jitter;
     const wait = due - performance.now();
     if (wait > 0) await sleep(wait);
+    const now = performance.now();
+    firstAt ??= now;
+    lastAt = now;
     if (k.format === 'openai') {
       if (i === 0) write(`data: ${chunkJson(id, { role: 'assistant', content: '' })}\n\n`);
-      write(`data: ${chunkJson(id, { content: tokens[i] })}\n\n`);
+      write(`data: ${chunkJson(id, { content: tokens[i] })}\n\n`, true);
     } else if (k.format === 'sse-text') {
-      write(`data: ${tokens[i]}\n\n`);
+      write(`data: ${tokens[i]}\n\n`, true);
+    } else if (k.format === 'ollama') {
+      write(`${JSON.stringify({ model: 'tokenpaint-sim', created_at: new Date().toISOString(), response: tokens[i], done: false })}\n`, true);
     } else {
-      write(tokens[i]);
+      write(tokens[i], true);
     }
   }
+  const prefill = firstAt === null ? k.ttft : firstAt - t0;
+  const decode = firstAt === null ? 0 : lastAt - firstAt;
+  const usage = { prompt_tokens: 10, completion_tokens: tokens.length, total_tokens: 10 + tokens.length };
   if (k.format === 'openai') {
-    write(`data: ${chunkJson(id, {}, { finish_reason: 'stop' })}\n\n`);
-    if (k.usage) {
-      write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 10, completion_tokens: tokens.length, total_tokens: 10 + tokens.length } })}\n\n`);
+    const last = JSON.parse(chunkJson(id, {}, { finish_reason: 'stop' }));
+    if (k.metrics === 'llamacpp') {
+      last.timings = { prompt_n: 10, prompt_ms: round(prefill), predicted_n: tokens.length, predicted_ms: round(decode), cache_n: 0 };
     }
+    write(`data: ${JSON.stringify(last)}\n\n`);
+    if (k.usage) {
+      const u = { id, object: 'chat.completion.chunk', choices: [], usage };
+      if (k.metrics === 'vllm') {
+        u.metrics = { queue_time_ms: round(k.queue), time_to_first_token_ms: round(prefill), generation_time_ms: round(decode), mean_itl_ms: round(decode / Math.max(1, tokens.length - 1)) };
+      }
+      write(`data: ${JSON.stringify(u)}\n\n`);
+    }
+  }
+  if (k.serverTiming === 'event' && sse) {
+    write(`event: server-timing\ndata: queue;dur=${round(k.queue)}, prefill;dur=${round(prefill)}, decode;dur=${round(decode)}\n\n`);
+  }
+  if (k.format === 'ollama') {
+    const ns = (ms) => Math.round(ms * 1e6);
+    write(`${JSON.stringify({ model: 'tokenpaint-sim', created_at: new Date().toISOString(), response: '', done: true, done_reason: 'stop', total_duration: ns(k.queue + prefill + decode), load_duration: ns(k.queue), prompt_eval_count: 10, prompt_eval_duration: ns(prefill), eval_count: tokens.length, eval_duration: ns(decode) })}\n`);
+  } else if (sse) {
     write('data: [DONE]\n\n');
-  } else if (k.format === 'sse-text') {
-    write('data: [DONE]\n\n');
+  }
+  release();
+  // The truth about the intermediary, for tests: an SSE comment (ignored by parsers).
+  if (sse && !closed && held.length) {
+    res.write(`: held_mean_ms=${round(held.reduce((a, b) => a + b, 0) / held.length)}\n\n`);
   }
   if (!closed) res.end();
 }
+
+const round = (v) => Math.round(v * 100) / 100;
 
 /** A fast stream of `n` bytes of OpenAI-style events, in uneven writes, hash in a header. */
 async function sendBytes(res, n, seed) {

@@ -308,6 +308,104 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
     } else {
         w.null();
     }
+    let breakdown = crate::phases::breakdown(tokens, tl.start, &tl.server, tl.reasoning.first);
+    w.key("phases");
+    match &breakdown {
+        Some(b) => {
+            w.open_array();
+            for p in &b.phases {
+                w.open_object();
+                w.key("name");
+                w.str(p.name);
+                w.key("ms");
+                w.opt_num(p.ms);
+                w.key("source");
+                w.opt_str(p.source.map(|s| s.name()));
+                w.close_object();
+            }
+            w.close_array();
+        }
+        None => w.null(),
+    }
+    w.key("phasesTotal");
+    match &breakdown {
+        Some(b) => {
+            w.open_object();
+            w.key("ms");
+            w.num(b.total);
+            w.key("of");
+            w.str(if b.perceived { "e2ePerceived" } else { "e2e" });
+            w.key("unattributed");
+            w.num(b.unattributed);
+            w.close_object();
+        }
+        None => w.null(),
+    }
+    w.key("intermediary");
+    match breakdown.as_ref().and_then(|b| b.intermediary) {
+        Some(i) => {
+            w.open_object();
+            w.key("pattern");
+            w.str(i.pattern.name());
+            w.key("heldMeanMs");
+            w.num(i.held_mean);
+            w.key("heldFirstMs");
+            w.num(i.held_first);
+            w.key("heldLastMs");
+            w.num(i.held_last);
+            w.key("stepMs");
+            w.num(i.step);
+            w.key("stepSource");
+            w.str(if i.step_from_server {
+                "server"
+            } else {
+                "derived"
+            });
+            w.key("tokensPerBurst");
+            w.num(i.tokens_per_burst);
+            w.close_object();
+        }
+        None => w.null(),
+    }
+    let delivery = crate::delivery::pattern(tokens, matched.unwrap_or(0.0));
+    let facts = crate::diagnosis::Facts {
+        ttft: first,
+        tpot,
+        itl_p50: itl_spread.map(|s| s.p50),
+        itl_p95: itl_spread.map(|s| s.p95),
+        lag_p50: lag_spread.map(|s| s.p50),
+        stall_ms: tl.observed.then(|| {
+            crate::delivery::stalls(tokens, tl.stall_ms)
+                .iter()
+                .map(|s| s.end - s.start)
+                .sum()
+        }),
+        delivery: delivery.map(|p| p.name()),
+        throttle: match delivery {
+            Some(crate::delivery::Pattern::Throttled { interval }) => Some(interval),
+            _ => None,
+        },
+        reasoning_first: tl.reasoning.first.map(rel),
+        deltas: tokens.len(),
+    };
+    w.key("diagnosis");
+    w.open_array();
+    for v in crate::diagnosis::diagnose(&facts, breakdown.as_ref()) {
+        w.open_object();
+        w.key("verdict");
+        w.str(v.verdict);
+        w.key("evidence");
+        w.open_object();
+        for (k, x) in &v.evidence {
+            w.key(k);
+            w.num(*x);
+        }
+        w.close_object();
+        w.key("fix");
+        w.str(v.fix);
+        w.close_object();
+    }
+    w.close_array();
     w.key("hidden");
     if tl.hidden.is_empty() {
         w.null();

@@ -198,6 +198,15 @@ impl Session {
                 Detected::Sniff => (Framer::Undecided, None),
             }
         };
+        // Server timings sent in headers: Server-Timing (possibly several lines) and TGI's.
+        let mut server = crate::servertiming::tgi_headers(headers);
+        for line in headers.lines() {
+            if let Some((name, value)) = line.split_once(':') {
+                if name.trim().eq_ignore_ascii_case("server-timing") {
+                    server.merge(crate::servertiming::timings(value));
+                }
+            }
+        }
         Session {
             framing,
             adapter: Adapter::new(),
@@ -219,7 +228,7 @@ impl Session {
                 malformed: 0,
                 first_malformed: None,
                 framing_error: None,
-                server: ServerTimings::default(),
+                server,
                 finish_reason: None,
                 undecided: 0,
                 text: None,
@@ -384,6 +393,12 @@ impl Session {
 impl Timeline {
     /// One framed event: detect the format if needed, then read it.
     fn event(&mut self, adapter: &mut Adapter, framing: Framing, kind: &str, data: &str, t: f64) {
+        // A convention for servers that know their timings only at the end: an SSE event of
+        // type `server-timing` whose data uses the Server-Timing header's syntax.
+        if kind == "server-timing" {
+            self.server.merge(crate::servertiming::timings(data));
+            return;
+        }
         let format = match self.format {
             Some(f) => f,
             None => match wire::detect_event(framing, kind, data) {

@@ -95,4 +95,41 @@ window.hashStream = async (query) => {
   };
 };
 
+/**
+ * Streams `query` (SSE or NDJSON), rendering each answer delta at once into a new bubble of the
+ * observed chat; resolves to { report, raw } with the raw body text, so that a test can read
+ * what the server sent without tokenpaint.
+ */
+window.runPhases = async (query) => {
+  const chat = document.getElementById('chat');
+  const profiler = new Profiler();
+  profiler.observe(chat);
+  const report = new Promise((resolve) => profiler.onReport(resolve));
+  const out = document.createElement('div');
+  out.className = 'msg assistant';
+  chat.append(out);
+  const res = await profiler.fetch(`/v1/chat/completions?${query}`, { method: 'POST', body: '{}' });
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let raw = '';
+  let buf = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    raw += value;
+    buf += value;
+    const lines = buf.split('\n');
+    buf = lines.pop();
+    for (const line of lines) {
+      const json = line.startsWith('data: {') ? line.slice(6) : line.startsWith('{') ? line : null;
+      if (!json) continue;
+      const o = JSON.parse(json);
+      const piece = o.choices?.[0]?.delta?.content ?? o.response;
+      if (piece) out.append(piece);
+    }
+  }
+  const r = await report;
+  profiler.disconnect();
+  return { report: r, raw };
+};
+
 window.harnessReady = true;
