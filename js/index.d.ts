@@ -156,6 +156,22 @@ export interface Report {
   hidden: { intervals: number; ms: number; excludedSamples: number } | null;
   /** Where paint times come from: `raf` (the rAF + MessageChannel bracket). */
   paintSource?: 'raf' | null;
+  /** The phases of end-to-end latency, in order; `ms` and `source` are null when unknown. */
+  phases: { name: 'queue' | 'prefill' | 'network' | 'decode' | 'intermediary' | 'client'; ms: number | null; source: 'server' | 'client' | 'derived' | null }[] | null;
+  /** What the phases add up to, and the part no known phase explains. */
+  phasesTotal: { ms: number; of: 'e2ePerceived' | 'e2e'; unattributed: number } | null;
+  /** Arrivals compared with steady decoding: what an intermediary held. */
+  intermediary: {
+    pattern: 'steady' | 'bursty' | 'all-at-once';
+    heldMeanMs: number;
+    heldFirstMs: number;
+    heldLastMs: number;
+    stepMs: number;
+    stepSource: 'server' | 'derived';
+    tokensPerBurst: number;
+  } | null;
+  /** Which part is slow, most important first, with evidence and fix. */
+  diagnosis: { verdict: string; evidence: Record<string, number | null>; fix: string }[];
   /** Only with `includeText: true`. */
   text?: string;
   reasoningText?: string;
