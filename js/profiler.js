@@ -10,6 +10,8 @@ import { tap } from './tap.js';
 import { PaintClock } from './paint.js';
 import { touched, changes, resumeAt } from './dom.js';
 import { LongFrames, attributeLatePaints } from './longframes.js';
+import { THRESHOLDS, metricsOf, sloSpec } from './ratings.js';
+import { joinResourceTiming } from './resource.js';
 
 /** Default options. */
 export const DEFAULTS = Object.freeze({
@@ -21,6 +23,10 @@ export const DEFAULTS = Object.freeze({
   includeText: false,
   stallMs: 100,
   lateMs: 50,
+  label: '',
+  slo: null,
+  serverTiming: null,
+  thresholds: THRESHOLDS,
 });
 
 const OBSERVE = { childList: true, subtree: true, characterData: true };
@@ -34,10 +40,11 @@ export class Profiler {
     this._streams = new Set();
     this._reports = [];
     this._listeners = new Set();
+    this._metricListeners = new Set();
     this._roots = new Map();
     this._paint = new PaintClock((frame, rafNow, after) => this._onPaint(frame, rafNow, after));
     // Bound, so that `fetch: profiler.fetch` can be handed to an SDK.
-    this.fetch = (input, init) => this._profiledFetch(input, init);
+    this.fetch = (input, init) => this._profiledFetch(input, init, this.options.label);
     this.track = this.track.bind(this);
     this._core = null;
     this._frames = new LongFrames();
@@ -75,6 +82,8 @@ export class Profiler {
       this._core = createCore();
       const stall = this.options.stallMs;
       if (this._core && typeof stall === 'number') callCore(this._core, (c) => c.configure(stall));
+      const slo = sloSpec(this.options.slo);
+      if (this._core && slo) callCore(this._core, (c) => c.configure_slo(slo));
     }
     return callCore(this._core, fn, fallback);
   }
@@ -104,9 +113,37 @@ export class Profiler {
     return this._wrap(response, {
       start: typeof o.start === 'number' ? o.start : performance.now(),
       url: urlOf(undefined, response),
+      fullUrl: response && response.url,
       target: o.target || null,
       format: o.format,
+      label: o.label !== undefined ? String(o.label) : this.options.label,
     });
+  }
+
+  /** A fetch whose streams carry `label` (summaries group by it): `fetch: profiler.labeled('gpt-4o')`. */
+  labeled(label) {
+    return (input, init) => this._profiledFetch(input, init, String(label));
+  }
+
+  /**
+   * Calls `callback(metric)` for each headline metric of each finished stream, web-vitals
+   * style: `{ name, value, rating, id, attribution }`. Returns a function that unsubscribes.
+   */
+  onMetric(callback) {
+    if (typeof callback !== 'function') return () => {};
+    this._metricListeners.add(callback);
+    return () => this._metricListeners.delete(callback);
+  }
+
+  /** The summary in a compact form that `mergeSummary` (in another tab, page or user) reads. */
+  exportSummary() {
+    return this._call((c) => c.export_summary(), null);
+  }
+
+  /** Merges an exported summary into this profiler's; false if it could not be read. */
+  mergeSummary(exported) {
+    if (typeof exported !== 'string') return false;
+    return this._call((c) => c.merge_summary(exported), false);
   }
 
   /** Calls `callback(report)` once per finished stream; returns a function that unsubscribes. */
@@ -144,7 +181,7 @@ export class Profiler {
     }
   }
 
-  async _profiledFetch(input, init) {
+  async _profiledFetch(input, init, label) {
     if (!this._fetch) throw new TypeError('fetch is not available');
     const start = performance.now();
     let res;
@@ -154,7 +191,7 @@ export class Profiler {
       this._failedBeforeResponse(input, start, e);
       throw e; // exactly what the app's own fetch would have thrown
     }
-    return this._wrap(res, { start, url: urlOf(input, res), target: null, format: undefined });
+    return this._wrap(res, { start, url: urlOf(input, res), fullUrl: fullUrlOf(input, res), target: null, format: undefined, label });
   }
 
   _wrap(res, o) {
@@ -163,13 +200,23 @@ export class Profiler {
       const headersAt = performance.now();
       const contentType = (res.headers && res.headers.get('content-type')) || '';
       const format = o.format || this.options.format || 'auto';
-      const hints = headerHints(res.headers);
+      let hints = headerHints(res.headers);
+      // The app's own mapping of its server's timings (headers it controls).
+      if (typeof this.options.serverTiming === 'function') {
+        try {
+          hints += serverTimingLine(this.options.serverTiming(res));
+        } catch {
+          /* the app's mapping failed: go on without it */
+        }
+      }
       const id = this._call((c) => c.open(format, contentType, hints, o.url, o.start, headersAt, res.status), 0);
       if (!id) return res;
       if (this.options.includeText === true) this._call((c) => c.keep_text(id));
+      if (o.label) this._call((c) => c.label(id, o.label));
       const s = {
         id,
         url: o.url,
+        fullUrl: o.fullUrl,
         start: o.start,
         target: o.target,
         scope: null,
@@ -335,6 +382,9 @@ export class Profiler {
       try {
         const hidden = this._hiddenSince === null ? this._hidden : [...this._hidden, [this._hiddenSince, Infinity]];
         attributeLatePaints(report, this._frames, this.options.lateMs, hidden);
+        joinResourceTiming(report, s.fullUrl, s.start);
+        report.ratings = {};
+        for (const m of metricsOf(report, this.options.thresholds)) report.ratings[m.name] = m.rating;
         report.paintSource = this._paint.available ? 'raf' : null;
         if (!this._frames.supported) report.unavailable.push('long-animation-frame');
       } catch {
@@ -351,6 +401,17 @@ export class Profiler {
         // The callback is the app's code: report its error as the browser would, without
         // stopping the other callbacks.
         if (typeof reportError === 'function') reportError(e);
+      }
+    }
+    if (this._metricListeners.size && report.status !== 'failed') {
+      for (const m of metricsOf(report, this.options.thresholds)) {
+        for (const cb of [...this._metricListeners]) {
+          try {
+            cb(m);
+          } catch (e) {
+            if (typeof reportError === 'function') reportError(e);
+          }
+        }
       }
     }
   }
@@ -375,6 +436,27 @@ function headerHints(headers) {
     if (v !== null) out += `${name}: ${v}\n`;
   }
   return out;
+}
+
+/** `{ queue: 12, prefill: 80 }` (ms) → a Server-Timing line the core reads. */
+function serverTimingLine(t) {
+  if (!t || typeof t !== 'object') return '';
+  const parts = [];
+  for (const [name, dur] of Object.entries(t)) {
+    if (/^[a-zA-Z]+$/.test(name) && Number.isFinite(dur)) parts.push(`${name};dur=${dur}`);
+  }
+  return parts.length ? `server-timing: ${parts.join(', ')}\n` : '';
+}
+
+/** The request URL in full, to find its Resource Timing entry (never put in a report). */
+function fullUrlOf(input, res) {
+  let u = (res && res.url) || '';
+  if (!u && input !== undefined && input !== null) u = typeof input === 'string' ? input : input.url || String(input);
+  try {
+    return new URL(u, globalThis.location ? globalThis.location.href : undefined).href;
+  } catch {
+    return u;
+  }
 }
 
 // Reports name the endpoint, not its query string or fragment, which may carry keys or tokens.

@@ -14,7 +14,7 @@
 //   queue_ms    time spent "waiting for a slot" before prefill (reported as queue time)
 //   metrics     vllm (a vLLM-style `metrics` object on the usage chunk) | llamacpp (`timings`)
 //   server_timing  header (a Server-Timing header, from the plan) | event (an SSE
-//               `server-timing` event at the end)
+//               `server-timing` event at the end) | custom (an `x-sim-timing` header of its own)
 //   coalesce_bytes  an intermediary that holds output until this many bytes are buffered
 //   hold        all: an intermediary that holds everything until the end
 //   format      also: ollama (native NDJSON, with its final object's durations)
@@ -170,6 +170,10 @@ export async function handleChat(req, res, url, body) {
     'cache-control': 'no-cache',
     'x-accel-buffering': 'no',
   };
+  if (k.serverTiming === 'custom') {
+    // A server's own header, mapped by the app with the `serverTiming` option.
+    headers['x-sim-timing'] = `queue=${k.queue} prefill=${k.ttft}`;
+  }
   if (k.serverTiming === 'header') {
     headers['server-timing'] = `queue;dur=${k.queue}, prefill;dur=${k.ttft};desc="prompt processing", decode;dur=${decodePlan}`;
   }

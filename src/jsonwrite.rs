@@ -64,10 +64,53 @@ impl JsonWriter {
         self.need_comma = false;
     }
 
+    /// Writes a key that may need escaping (a user's label, a URL).
+    pub fn key_str(&mut self, k: &str) {
+        self.str(k);
+        self.out.push(':');
+        self.need_comma = false;
+    }
+
     /// Writes a number, or `null` when it is not finite (unknown).
     pub fn num(&mut self, v: f64) {
         self.sep();
         write_f64(&mut self.out, v);
+        self.need_comma = true;
+    }
+
+    /// Writes a number with full precision (for exports that must read back exactly).
+    pub fn raw_f64(&mut self, v: f64) {
+        self.sep();
+        if v.is_finite() {
+            // Integer and fraction parts at 1e-9 resolution: exact for ms figures.
+            let neg = v < 0.0;
+            let a = v.abs();
+            let mut int = a.trunc();
+            let mut frac = ((a - int) * 1e9).round();
+            if frac >= 1e9 {
+                int += 1.0;
+                frac = 0.0;
+            }
+            if neg {
+                self.out.push('-');
+            }
+            write_u64(&mut self.out, int.min(1e18) as u64);
+            if frac > 0.0 {
+                self.out.push('.');
+                let f = frac as u64;
+                let digits = {
+                    let mut s = String::new();
+                    write_u64(&mut s, f);
+                    s
+                };
+                for _ in digits.len()..9 {
+                    self.out.push('0');
+                }
+                self.out.push_str(digits.trim_end_matches('0'));
+            }
+        } else {
+            self.out.push_str("null");
+        }
         self.need_comma = true;
     }
 

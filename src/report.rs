@@ -52,6 +52,51 @@ pub struct Metrics {
     pub itl: Vec<f64>,
     /// Delivery lag per painted token.
     pub lag: Vec<f64>,
+    /// Phases: queue, prefill, network, decode, intermediary, client.
+    pub phases: [Option<f64>; 6],
+    /// The format's name.
+    pub format: &'static str,
+    /// The request URL.
+    pub url: String,
+    /// The user's label for the stream.
+    pub label: String,
+}
+
+impl Metrics {
+    /// The single-valued metrics in the order of [`crate::summary::METRICS`] (ITL and lag,
+    /// which have one value per token, are `None` here).
+    pub fn values(&self) -> [Option<f64>; 13] {
+        let p = self.phases;
+        [
+            self.ttft,
+            self.ttft_perceived,
+            self.e2e,
+            self.e2e_perceived,
+            self.tpot,
+            None,
+            None,
+            p[0],
+            p[1],
+            p[2],
+            p[3],
+            p[4],
+            p[5],
+        ]
+    }
+
+    /// This stream's value of metric `i` for a target: its own `quantile` for ITL and lag.
+    pub fn value_for(&self, i: usize, quantile: f64) -> Option<f64> {
+        let of = |v: &[f64]| {
+            let mut s = v.to_vec();
+            crate::stats::sort(&mut s);
+            crate::stats::quantile_sorted(&s, quantile)
+        };
+        match i {
+            5 => of(&self.itl),
+            6 => of(&self.lag),
+            _ => self.values().get(i).copied().flatten(),
+        }
+    }
 }
 
 fn known(v: f64) -> Option<f64> {
@@ -68,6 +113,8 @@ pub struct Meta<'a> {
     pub end_message: &'a str,
     /// Whether to include the per-token arrays.
     pub timeline: bool,
+    /// The user's label for the stream (may be empty).
+    pub label: &'a str,
 }
 
 /// Writes the report of `tl` and returns it with the metrics a summary takes.
@@ -145,6 +192,8 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
     w.uint(u64::from(meta.id));
     w.key("url");
     w.str(meta.url);
+    w.key("label");
+    w.opt_str((!meta.label.is_empty()).then_some(meta.label));
     w.key("format");
     w.opt_str(tl.format.map(|f| f.name()));
     w.key("status");
@@ -498,6 +547,12 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
         tpot,
         itl,
         lag,
+        phases: breakdown
+            .as_ref()
+            .map_or([None; 6], |b| b.phases.map(|p| p.ms)),
+        format: tl.format.map_or("", |f| f.name()),
+        url: meta.url.into(),
+        label: meta.label.into(),
     };
     (w.finish(), metrics)
 }
@@ -569,6 +624,7 @@ mod tests {
                 url: "u",
                 end_message: "",
                 timeline: true,
+                label: "",
             },
         )
         .0
@@ -727,6 +783,7 @@ mod tests {
                 url: "u",
                 end_message: "AbortError",
                 timeline: false,
+                label: "",
             },
         )
         .0;

@@ -167,6 +167,64 @@ impl Sketch {
     }
 }
 
+impl Sketch {
+    /// Writes the sketch compactly: `[offset, zero, count, min, max, sum, [buckets…]]`, or
+    /// `null` when empty. Counts and buckets are integers, so merging an export is exact.
+    pub fn export(&self, w: &mut crate::jsonwrite::JsonWriter) {
+        if self.count == 0 {
+            w.null();
+            return;
+        }
+        w.open_array();
+        w.num(f64::from(self.offset));
+        w.uint(self.zero);
+        w.uint(self.count);
+        w.raw_f64(self.min);
+        w.raw_f64(self.max);
+        w.raw_f64(self.sum);
+        w.open_array();
+        for &b in &self.buckets {
+            w.uint(b);
+        }
+        w.close_array();
+        w.close_array();
+    }
+
+    /// Reads what [`Sketch::export`] wrote.
+    pub fn import(sc: &mut crate::jsonscan::Scanner<'_>) -> crate::jsonscan::Result<Sketch> {
+        let mut s = Sketch::new();
+        if sc.is_null() {
+            sc.skip()?;
+            return Ok(s);
+        }
+        let mut nums = [0f64; 6];
+        sc.array(&mut |sc, i| {
+            if i < 6 {
+                nums[i] = sc.number()?;
+                Ok(())
+            } else if i == 6 {
+                sc.array(&mut |sc, _| {
+                    if s.buckets.len() < MAX_BUCKETS {
+                        s.buckets.push(sc.number()?.max(0.0) as u64);
+                        Ok(())
+                    } else {
+                        sc.skip()
+                    }
+                })
+            } else {
+                sc.skip()
+            }
+        })?;
+        s.offset = nums[0] as i32;
+        s.zero = nums[1].max(0.0) as u64;
+        s.count = nums[2].max(0.0) as u64;
+        s.min = nums[3];
+        s.max = nums[4];
+        s.sum = nums[5];
+        Ok(s)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

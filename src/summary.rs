@@ -1,54 +1,134 @@
-//! Percentiles over finished streams, from mergeable sketches.
+//! Percentiles over finished streams, from mergeable sketches: overall and by format, URL and
+//! label; SLO targets with goodput; a diagnosis over the whole; and a compact export that
+//! another summary (another tab, page or user) can merge exactly.
 
+use crate::jsonscan::{Result as JsonResult, Scanner};
 use crate::jsonwrite::JsonWriter;
 use crate::report::{Metrics, Status};
 use crate::sketch::Sketch;
 
-/// Aggregates of every finished stream of a profiler.
-#[derive(Debug, Default, Clone)]
-pub struct Summary {
+/// The metrics a summary aggregates, in the order of [`Metrics::values`].
+pub const METRICS: [&str; 13] = [
+    "ttft",
+    "ttftPerceived",
+    "e2e",
+    "e2ePerceived",
+    "tpot",
+    "itl",
+    "lag",
+    "queue",
+    "prefill",
+    "network",
+    "decode",
+    "intermediary",
+    "client",
+];
+const ITL: usize = 5;
+const LAG: usize = 6;
+/// Distinct names kept per grouping (format, URL, label); later ones are counted as `other`.
+const MAX_GROUPS: usize = 32;
+
+/// A target: the `quantile` of `metric` over streams must be at most `max` ms. A stream meets
+/// it when its own value (for ITL and lag, its own quantile) is at most `max`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Slo {
+    /// Index into [`METRICS`].
+    pub metric: usize,
+    /// 0..=1.
+    pub quantile: f64,
+    /// ms.
+    pub max: f64,
+}
+
+/// Parses targets written `metric quantile max; …` (e.g. `ttftPerceived 0.95 1000; tpot 0.5
+/// 50`); unknown metrics and malformed entries are skipped.
+pub fn parse_slos(spec: &str) -> Vec<Slo> {
+    spec.split(';')
+        .filter_map(|entry| {
+            let mut it = entry.split_whitespace();
+            let name = it.next()?;
+            let metric = METRICS.iter().position(|m| *m == name)?;
+            let quantile = number(it.next()?)?;
+            let max = number(it.next()?)?;
+            ((0.0..=1.0).contains(&quantile) && max >= 0.0).then_some(Slo {
+                metric,
+                quantile,
+                max,
+            })
+        })
+        .take(16)
+        .collect()
+}
+
+fn number(s: &str) -> Option<f64> {
+    let mut sc = Scanner::new(s);
+    let v = sc.number().ok()?;
+    sc.end().ok()?;
+    Some(v)
+}
+
+/// The aggregates of one group of streams.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Group {
     statuses: [u64; 4],
-    ttft: Sketch,
-    ttft_perceived: Sketch,
-    e2e: Sketch,
-    e2e_perceived: Sketch,
-    tpot: Sketch,
-    itl: Sketch,
-    lag: Sketch,
+    sketches: Vec<Sketch>,
+    /// Streams that met every target, of those judged.
+    met: u64,
+    judged: u64,
 }
 
-fn add(s: &mut Sketch, v: Option<f64>) {
-    if let Some(v) = v {
-        s.add(v);
-    }
-}
-
-impl Summary {
-    /// An empty summary.
-    pub fn new() -> Self {
-        Self::default()
+impl Group {
+    fn sketch(&mut self, i: usize) -> &mut Sketch {
+        if self.sketches.len() < METRICS.len() {
+            self.sketches.resize(METRICS.len(), Sketch::new());
+        }
+        &mut self.sketches[i]
     }
 
-    /// Takes in one stream. Latency figures are taken from streams that completed (`ok`): a
-    /// failed or cancelled stream's E2E is not an E2E. Every stream is counted by status.
-    pub fn add(&mut self, m: &Metrics) {
+    fn get(&self, i: usize) -> Option<&Sketch> {
+        self.sketches.get(i).filter(|s| s.count() > 0)
+    }
+
+    fn add(&mut self, m: &Metrics, slos: &[Slo]) {
         let status = m.status.unwrap_or(Status::Incomplete);
         self.statuses[status as usize] += 1;
         if status != Status::Ok {
             return;
         }
-        add(&mut self.ttft, m.ttft);
-        add(&mut self.ttft_perceived, m.ttft_perceived);
-        add(&mut self.e2e, m.e2e);
-        add(&mut self.e2e_perceived, m.e2e_perceived);
-        add(&mut self.tpot, m.tpot);
-        m.itl.iter().for_each(|&v| self.itl.add(v));
-        m.lag.iter().for_each(|&v| self.lag.add(v));
+        for (i, v) in m.values().into_iter().enumerate() {
+            if let Some(v) = v {
+                self.sketch(i).add(v);
+            }
+        }
+        for &v in &m.itl {
+            self.sketch(ITL).add(v);
+        }
+        for &v in &m.lag {
+            self.sketch(LAG).add(v);
+        }
+        if !slos.is_empty() {
+            self.judged += 1;
+            if slos.iter().all(|s| {
+                m.value_for(s.metric, s.quantile)
+                    .is_some_and(|v| v <= s.max)
+            }) {
+                self.met += 1;
+            }
+        }
     }
 
-    /// The summary as JSON: streams by status, and per metric count, p50/p90/p95/p99, max.
-    pub fn to_json(&self) -> String {
-        let mut w = JsonWriter::new();
+    fn merge(&mut self, other: &Group) {
+        for i in 0..4 {
+            self.statuses[i] += other.statuses[i];
+        }
+        for (i, s) in other.sketches.iter().enumerate() {
+            self.sketch(i).merge(s);
+        }
+        self.met += other.met;
+        self.judged += other.judged;
+    }
+
+    fn write(&self, w: &mut JsonWriter, slos: &[Slo]) {
         w.open_object();
         w.key("count");
         w.uint(self.statuses[Status::Ok as usize]);
@@ -64,29 +144,289 @@ impl Summary {
             w.uint(self.statuses[s as usize]);
         }
         w.close_object();
-        for (name, s) in [
-            ("ttft", &self.ttft),
-            ("ttftPerceived", &self.ttft_perceived),
-            ("e2e", &self.e2e),
-            ("e2ePerceived", &self.e2e_perceived),
-            ("tpot", &self.tpot),
-            ("itl", &self.itl),
-            ("lag", &self.lag),
-        ] {
+        for (i, name) in METRICS.iter().enumerate() {
             w.key(name);
             w.open_object();
+            let s = self.get(i);
             w.key("count");
-            w.uint(s.count());
+            w.uint(s.map_or(0, Sketch::count));
             for (q, k) in [(0.5, "p50"), (0.9, "p90"), (0.95, "p95"), (0.99, "p99")] {
                 w.key(k);
-                w.opt_num(s.quantile(q));
+                w.opt_num(s.and_then(|s| s.quantile(q)));
             }
             w.key("max");
-            w.opt_num(s.max());
+            w.opt_num(s.and_then(Sketch::max));
+            w.close_object();
+        }
+        w.key("slo");
+        w.open_array();
+        for slo in slos {
+            let value = self.get(slo.metric).and_then(|s| s.quantile(slo.quantile));
+            w.open_object();
+            w.key("metric");
+            w.str(METRICS[slo.metric]);
+            w.key("quantile");
+            w.num(slo.quantile);
+            w.key("max");
+            w.num(slo.max);
+            w.key("value");
+            w.opt_num(value);
+            w.key("holds");
+            match value {
+                Some(v) => w.bool(v <= slo.max),
+                None => w.null(),
+            }
+            w.close_object();
+        }
+        w.close_array();
+        w.key("goodput");
+        if self.judged > 0 {
+            w.open_object();
+            w.key("met");
+            w.uint(self.met);
+            w.key("of");
+            w.uint(self.judged);
+            w.key("share");
+            w.num(self.met as f64 / self.judged as f64);
+            w.close_object();
+        } else {
+            w.null();
+        }
+        w.key("diagnosis");
+        w.open_array();
+        for (verdict, evidence, fix) in self.diagnose() {
+            w.open_object();
+            w.key("verdict");
+            w.str(verdict);
+            w.key("evidence");
+            w.open_object();
+            for (k, v) in evidence {
+                w.key(k);
+                w.opt_num(v);
+            }
+            w.close_object();
+            w.key("fix");
+            w.str(fix);
+            w.close_object();
+        }
+        w.close_array();
+        w.close_object();
+    }
+
+    /// Verdicts over many streams: a tail problem (p95/p99 poor while p50 is good) and
+    /// "components fine, E2E high" (capacity).
+    #[allow(clippy::type_complexity)]
+    fn diagnose(&self) -> Vec<(&'static str, Vec<(&'static str, Option<f64>)>, &'static str)> {
+        let q = |i: usize, p: f64| self.get(i).and_then(|s| s.quantile(p));
+        let n = self.statuses[Status::Ok as usize];
+        let mut out = Vec::new();
+        if n < 5 {
+            return out;
+        }
+        let (ttft50, ttft95) = (q(0, 0.5), q(0, 0.95));
+        let (tpot50, tpot95) = (q(4, 0.5), q(4, 0.95));
+        let (queue50, queue95) = (q(7, 0.5), q(7, 0.95));
+        let (prefill95, decode95) = (q(8, 0.95), q(10, 0.95));
+        let tail = matches!((ttft50, ttft95), (Some(a), Some(b)) if b > 2.0 * a && b > 1000.0);
+        let decode_steady = matches!((tpot50, tpot95), (Some(a), Some(b)) if b <= 1.5 * a);
+        let queue_heavy = matches!((queue95, ttft95), (Some(qu), Some(t)) if qu >= 0.5 * t);
+        if tail && (queue_heavy || (queue95.is_none() && decode_steady)) {
+            out.push((
+                "capacity",
+                vec![("ttftP50", ttft50), ("ttftP95", ttft95), ("queueP50", queue50), ("queueP95", queue95), ("prefillP95", prefill95), ("tpotP95", tpot95), ("decodeP95", decode95)],
+                "Each request is fast on its own but the slow ones wait: the tail is queueing. Add capacity (replicas, concurrent sequences) or admission control; a single-request fix will not help.",
+            ));
+        } else if tail {
+            out.push((
+                "tail",
+                vec![("ttftP50", ttft50), ("ttftP95", ttft95), ("ttftP99", q(0, 0.99))],
+                "The median is fine but the slowest streams are not: look at the p95/p99 streams' own diagnoses (queueing bursts, cold caches, long prompts).",
+            ));
+        }
+        let (lag50, lag95) = (q(LAG, 0.5), q(LAG, 0.95));
+        if matches!((lag50, lag95), (Some(a), Some(b)) if b > 200.0 && b > 4.0 * a.max(1.0)) {
+            out.push((
+                "client-tail",
+                vec![("lagP50", lag50), ("lagP95", lag95)],
+                "Most tokens paint promptly but some wait: long tasks on the page (see latePaints in the slow streams' reports).",
+            ));
+        }
+        out
+    }
+
+    fn export(&self, w: &mut JsonWriter) {
+        w.open_array();
+        for s in self.statuses {
+            w.uint(s);
+        }
+        w.uint(self.met);
+        w.uint(self.judged);
+        w.open_array();
+        for s in &self.sketches {
+            s.export(w);
+        }
+        w.close_array();
+        w.close_array();
+    }
+
+    fn import(sc: &mut Scanner<'_>) -> JsonResult<Group> {
+        let mut g = Group::default();
+        let mut nums = [0u64; 6];
+        sc.array(&mut |sc, i| {
+            if i < 6 {
+                nums[i] = sc.number()?.max(0.0) as u64;
+                Ok(())
+            } else if i == 6 {
+                sc.array(&mut |sc, _| {
+                    g.sketches.push(Sketch::import(sc)?);
+                    Ok(())
+                })
+            } else {
+                sc.skip()
+            }
+        })?;
+        g.statuses.copy_from_slice(&nums[..4]);
+        g.met = nums[4];
+        g.judged = nums[5];
+        g.sketches.truncate(METRICS.len());
+        Ok(g)
+    }
+}
+
+/// Aggregates of every finished stream of a profiler (and of any summaries merged into it).
+#[derive(Debug, Default, Clone)]
+pub struct Summary {
+    all: Group,
+    by: [Vec<(String, Group)>; 3],
+    slos: Vec<Slo>,
+}
+
+const BY: [&str; 3] = ["format", "url", "label"];
+
+fn group_for<'a>(groups: &'a mut Vec<(String, Group)>, key: &str) -> &'a mut Group {
+    let key = if groups.len() >= MAX_GROUPS && !groups.iter().any(|(k, _)| k == key) {
+        "other"
+    } else {
+        key
+    };
+    match groups.iter().position(|(k, _)| k == key) {
+        Some(i) => &mut groups[i].1,
+        None => {
+            groups.push((key.to_string(), Group::default()));
+            &mut groups.last_mut().expect("just pushed").1
+        }
+    }
+}
+
+impl Summary {
+    /// An empty summary.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the SLO targets.
+    pub fn set_slos(&mut self, slos: Vec<Slo>) {
+        self.slos = slos;
+    }
+
+    /// Takes in one stream. Latency figures come from streams that completed (`ok`): a failed
+    /// or cancelled stream's E2E is not an E2E. Every stream is counted by status.
+    pub fn add(&mut self, m: &Metrics) {
+        self.all.add(m, &self.slos);
+        for (i, key) in [m.format, m.url.as_str(), m.label.as_str()]
+            .into_iter()
+            .enumerate()
+        {
+            if !key.is_empty() {
+                group_for(&mut self.by[i], key).add(m, &self.slos);
+            }
+        }
+    }
+
+    /// The summary as JSON: overall figures at the top, then `by.format`, `by.url`, `by.label`.
+    pub fn to_json(&self) -> String {
+        let mut w = JsonWriter::new();
+        self.all.write(&mut w, &self.slos);
+        let mut s = w.finish();
+        s.pop(); // reopen the overall object to add the groups
+        let mut w = JsonWriter::new();
+        w.open_object();
+        for (i, name) in BY.iter().enumerate() {
+            w.key(name);
+            w.open_object();
+            for (key, g) in &self.by[i] {
+                w.key_str(key);
+                g.write(&mut w, &self.slos);
+            }
+            w.close_object();
+        }
+        w.close_object();
+        s.push_str(",\"by\":");
+        s.push_str(&w.finish());
+        s.push('}');
+        s
+    }
+
+    /// A compact form that [`Summary::merge_json`] reads back exactly.
+    pub fn export(&self) -> String {
+        let mut w = JsonWriter::new();
+        w.open_object();
+        w.key("v");
+        w.uint(1);
+        w.key("all");
+        self.all.export(&mut w);
+        for (i, name) in BY.iter().enumerate() {
+            w.key(name);
+            w.open_object();
+            for (key, g) in &self.by[i] {
+                w.key_str(key);
+                g.export(&mut w);
+            }
             w.close_object();
         }
         w.close_object();
         w.finish()
+    }
+
+    /// Merges an exported summary into this one; `false` (and no change) if it cannot be read.
+    pub fn merge_json(&mut self, exported: &str) -> bool {
+        let mut other = Summary::default();
+        let mut sc = Scanner::new(exported);
+        let mut key_buf = String::new();
+        let ok = sc.object(&mut |sc, key| match key {
+            b"all" => {
+                other.all = Group::import(sc)?;
+                Ok(())
+            }
+            b"format" | b"url" | b"label" => {
+                let i = match key {
+                    b"format" => 0,
+                    b"url" => 1,
+                    _ => 2,
+                };
+                let groups = &mut other.by[i];
+                let mut names = Vec::new();
+                sc.object(&mut |sc, name| {
+                    key_buf.clear();
+                    key_buf.push_str(&String::from_utf8_lossy(name));
+                    names.push((key_buf.clone(), Group::import(sc)?));
+                    Ok(())
+                })?;
+                *groups = names;
+                Ok(())
+            }
+            _ => sc.skip(),
+        });
+        if ok.is_err() || sc.end().is_err() {
+            return false;
+        }
+        self.all.merge(&other.all);
+        for i in 0..3 {
+            for (key, g) in &other.by[i] {
+                group_for(&mut self.by[i], key).merge(g);
+            }
+        }
+        true
     }
 }
 
@@ -94,16 +434,44 @@ impl Summary {
 mod tests {
     use super::*;
 
+    fn stream(
+        ttft: f64,
+        tpot: f64,
+        queue: Option<f64>,
+        format: &'static str,
+        label: &str,
+    ) -> Metrics {
+        Metrics {
+            status: Some(Status::Ok),
+            ttft: Some(ttft),
+            ttft_perceived: Some(ttft + 10.0),
+            tpot: Some(tpot),
+            lag: vec![5.0, 15.0],
+            phases: [queue, Some(100.0), None, Some(500.0), None, Some(8.0)],
+            format,
+            url: "http://x/v1/chat/completions".into(),
+            label: label.into(),
+            ..Metrics::default()
+        }
+    }
+
+    fn field<'a>(json: &'a str, path: &[&str]) -> &'a str {
+        let mut s = json;
+        for k in path {
+            let at = s
+                .find(&format!("\"{k}\":"))
+                .unwrap_or_else(|| panic!("{k} in {s}"));
+            s = &s[at + k.len() + 3..];
+        }
+        let end = s.find([',', '}']).unwrap_or(s.len());
+        &s[..end]
+    }
+
     #[test]
     fn only_completed_streams_feed_the_percentiles() {
         let mut s = Summary::new();
         for i in 1..=100 {
-            s.add(&Metrics {
-                status: Some(Status::Ok),
-                ttft: Some(f64::from(i)),
-                lag: vec![5.0, 15.0],
-                ..Metrics::default()
-            });
+            s.add(&stream(f64::from(i), 20.0, None, "openai-chat", ""));
         }
         s.add(&Metrics {
             status: Some(Status::Error),
@@ -117,17 +485,100 @@ mod tests {
             ),
             "{j}"
         );
-        // p50 of 1..=100 interpolates ranks 49 and 50: 50.5, within 1%.
-        let ttft = &j[j.find("\"ttft\":").unwrap()..];
-        assert!(
-            ttft.starts_with(r#""ttft":{"count":100,"p50":50"#)
-                || ttft.starts_with(r#""ttft":{"count":100,"p50":49.9"#),
-            "{ttft}"
+        let p50: f64 = field(&j, &["ttft", "p50"]).parse().unwrap();
+        assert!((p50 - 50.5).abs() <= 0.51, "{p50}");
+        assert_eq!(field(&j, &["lag", "count"]), "200");
+        assert_eq!(field(&j, &["prefill", "p50"]), "100");
+        assert_eq!(field(&j, &["queue", "count"]), "0");
+        assert_eq!(field(&j, &["by", "format", "openai-chat", "count"]), "100");
+    }
+
+    #[test]
+    fn groups_by_format_url_and_label() {
+        let mut s = Summary::new();
+        s.add(&stream(100.0, 20.0, None, "openai-chat", "prod"));
+        s.add(&stream(300.0, 20.0, None, "anthropic", "prod"));
+        s.add(&stream(500.0, 20.0, None, "anthropic", "canary"));
+        let j = s.to_json();
+        assert_eq!(field(&j, &["by", "format", "anthropic", "count"]), "2");
+        assert_eq!(field(&j, &["by", "label", "prod", "count"]), "2");
+        assert_eq!(field(&j, &["by", "label", "canary", "ttft", "max"]), "500");
+        assert_eq!(
+            field(&j, &["by", "url", "http://x/v1/chat/completions", "count"]),
+            "3"
         );
-        assert!(ttft.contains(r#""max":100}"#));
-        assert!(j.contains(r#""lag":{"count":200,"#));
-        assert!(j.contains(
-            r#""tpot":{"count":0,"p50":null,"p90":null,"p95":null,"p99":null,"max":null}"#
+    }
+
+    #[test]
+    fn slos_and_goodput() {
+        let mut s = Summary::new();
+        s.set_slos(parse_slos(
+            "ttftPerceived 0.95 1000; tpot 0.5 50; nonsense 1 2; lag x 3",
         ));
+        for i in 0..10 {
+            s.add(&stream(
+                if i < 8 { 400.0 } else { 2000.0 },
+                20.0,
+                None,
+                "openai-chat",
+                "",
+            ));
+        }
+        let j = s.to_json();
+        assert!(
+            j.contains(r#""slo":[{"metric":"ttftPerceived","quantile":0.95,"max":1000,"value":"#),
+            "{j}"
+        );
+        assert!(j.contains(r#""holds":false},{"metric":"tpot","quantile":0.5,"max":50,"value":20,"holds":true}]"#), "{j}");
+        assert!(
+            j.contains(r#""goodput":{"met":8,"of":10,"share":0.8}"#),
+            "{j}"
+        );
+    }
+
+    #[test]
+    fn an_export_merges_exactly() {
+        let (mut a, mut b, mut whole) = (Summary::new(), Summary::new(), Summary::new());
+        for i in 0..200 {
+            let m = stream(
+                50.0 + f64::from(i) * 3.7,
+                10.0 + f64::from(i % 7),
+                Some(f64::from(i)),
+                if i % 3 == 0 { "ollama" } else { "tgi" },
+                "l\"1",
+            );
+            if i % 2 == 0 {
+                a.add(&m)
+            } else {
+                b.add(&m)
+            }
+            whole.add(&m);
+        }
+        let exported = b.export();
+        assert!(a.merge_json(&exported));
+        assert_eq!(a.to_json(), whole.to_json());
+        assert!(!a.merge_json("{\"all\":[1,2"));
+        assert!(!a.merge_json("garbage"));
+        assert_eq!(
+            a.to_json(),
+            whole.to_json(),
+            "a failed merge changes nothing"
+        );
+    }
+
+    #[test]
+    fn many_streams_fast_alone_but_queued_is_capacity() {
+        let mut s = Summary::new();
+        for i in 0..40 {
+            let queue = if i % 4 == 0 { 3000.0 } else { 10.0 };
+            s.add(&stream(300.0 + queue, 20.0, Some(queue), "openai-chat", ""));
+        }
+        let j = s.to_json();
+        assert!(j.contains(r#""diagnosis":[{"verdict":"capacity""#), "{j}");
+        let mut healthy = Summary::new();
+        for _ in 0..40 {
+            healthy.add(&stream(300.0, 20.0, Some(10.0), "openai-chat", ""));
+        }
+        assert!(healthy.to_json().contains(r#""diagnosis":[]"#));
     }
 }

@@ -11,6 +11,7 @@ use crate::summary::Summary;
 struct Open {
     id: u32,
     url: String,
+    label: String,
     end_message: String,
     session: Session,
 }
@@ -41,6 +42,28 @@ impl Core {
     #[wasm_bindgen(constructor)]
     pub fn new() -> Core {
         Core::default()
+    }
+
+    /// Sets the SLO targets: `metric quantile max; …` (e.g. `ttftPerceived 0.95 1000`).
+    pub fn configure_slo(&mut self, spec: &str) {
+        self.summary.set_slos(crate::summary::parse_slos(spec));
+    }
+
+    /// The summary in a compact form another profiler (tab, page, user) can merge.
+    pub fn export_summary(&self) -> String {
+        self.summary.export()
+    }
+
+    /// Merges an exported summary; `false` if it cannot be read (nothing changes then).
+    pub fn merge_summary(&mut self, exported: &str) -> bool {
+        self.summary.merge_json(exported)
+    }
+
+    /// Labels stream `id` (summaries group by label).
+    pub fn label(&mut self, id: u32, label: &str) {
+        if let Some(o) = self.get(id) {
+            o.label = label.chars().take(64).collect();
+        }
     }
 
     /// Paint-less waits longer than `stall_ms` are reported as stalls.
@@ -80,6 +103,7 @@ impl Core {
         self.open.push(Open {
             id,
             url: url.into(),
+            label: String::new(),
             end_message: String::new(),
             session: Session::new(
                 format,
@@ -165,6 +189,7 @@ impl Core {
             url: &o.url,
             end_message: &o.end_message,
             timeline,
+            label: &o.label,
         };
         let (json, metrics) = report::write(&o.session.tl, &meta);
         self.summary.add(&metrics);

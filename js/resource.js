@@ -1,0 +1,44 @@
+// The Resource Timing entry of a stream's request, joined once the stream is over: connection
+// set-up, the request, the server's first byte (`responseStart`, the network-side reference for
+// arrival), and any Server-Timing the browser exposes. The entry appears only after the body
+// has been read to its end, and may never appear (buffer full, a cancelled body): nothing waits
+// for it. Cross-origin entries without Timing-Allow-Origin have zeroed fields: unknown, not zero.
+
+/** Adds `resourceTiming` to `report` (ms from the request start), or names it unavailable. */
+export function joinResourceTiming(report, url, start) {
+  let entry = null;
+  try {
+    if (url && globalThis.performance && performance.getEntriesByName) {
+      const candidates = performance.getEntriesByName(url, 'resource');
+      // The entry of this request: the one that started closest to when the app called fetch.
+      let best = Infinity;
+      for (const e of candidates) {
+        const d = Math.abs(e.startTime - start);
+        if (d < best && d < 100) {
+          best = d;
+          entry = e;
+        }
+      }
+    }
+  } catch {
+    entry = null;
+  }
+  if (!entry) {
+    report.resourceTiming = null;
+    if (Array.isArray(report.unavailable)) report.unavailable.push('resource-timing');
+    return;
+  }
+  const t0 = report.startTime;
+  const at = (v) => (v > 0 ? Math.round((v - t0) * 100) / 100 : null);
+  const span = (a, b) => (a > 0 && b > 0 ? Math.round((b - a) * 100) / 100 : null);
+  report.resourceTiming = {
+    startTime: at(entry.startTime),
+    dns: span(entry.domainLookupStart, entry.domainLookupEnd),
+    connect: span(entry.connectStart, entry.connectEnd),
+    requestStart: at(entry.requestStart),
+    responseStart: at(entry.responseStart),
+    responseEnd: at(entry.responseEnd),
+    protocol: entry.nextHopProtocol || null,
+    serverTiming: Array.from(entry.serverTiming || [], (s) => ({ name: s.name, dur: s.duration, desc: s.description || null })),
+  };
+}
