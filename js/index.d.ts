@@ -37,9 +37,38 @@ export interface ProfilerOptions {
   stallMs?: number;
   /** A token painted more than this after it arrived (ms, default 50) is late. */
   lateMs?: number;
+  /** A label for every stream of this profiler; summaries group by label. */
+  label?: string;
+  /** Targets, e.g. `{ ttftPerceived: { p95: 1000 }, tpot: { p50: 50 } }`. */
+  slo?: Partial<Record<SummaryMetric, Record<string, number>>>;
+  /** `[good up to, poor above]` in ms per metric (default `THRESHOLDS`). */
+  thresholds?: Partial<Record<RatedMetric, [number, number]>>;
+  /** Your own mapping of your server's response headers to timings (ms). */
+  serverTiming?: (response: Response) => { queue?: number; prefill?: number; decode?: number; ttft?: number; total?: number; load?: number } | null | undefined;
+}
+
+export type RatedMetric = 'ttft' | 'ttftPerceived' | 'e2ePerceived' | 'tpot' | 'lag';
+export type SummaryMetric =
+  | 'ttft' | 'ttftPerceived' | 'e2e' | 'e2ePerceived' | 'tpot' | 'itl' | 'lag'
+  | 'queue' | 'prefill' | 'network' | 'decode' | 'intermediary' | 'client';
+export type Rating = 'good' | 'needs-improvement' | 'poor';
+
+/** Default rating thresholds: `[good up to, poor above]` in ms. */
+export declare const THRESHOLDS: Readonly<Record<RatedMetric, readonly [number, number]>>;
+
+/** One headline metric of a finished stream, web-vitals style. */
+export interface Metric {
+  name: RatedMetric;
+  value: number;
+  rating: Rating | null;
+  /** The report's id. */
+  id: number;
+  attribution: { diagnosis: Report['diagnosis'][number] | null; phases: Report['phases']; format: Report['format'] };
 }
 
 export interface TrackOptions {
+  /** A label for this stream. */
+  label?: string;
   /** The element that will show this response's answer. */
   target?: Element;
   /** When the request started, as performance.now() (default: now). */
@@ -172,6 +201,21 @@ export interface Report {
   } | null;
   /** Which part is slow, most important first, with evidence and fix. */
   diagnosis: { verdict: string; evidence: Record<string, number | null>; fix: string }[];
+  /** The stream's label, if any. */
+  label: string | null;
+  /** Ratings of the headline metrics. */
+  ratings?: Partial<Record<RatedMetric, Rating | null>>;
+  /** The browser's Resource Timing entry for the request (ms from start; null unknown). */
+  resourceTiming?: {
+    startTime: number | null;
+    dns: number | null;
+    connect: number | null;
+    requestStart: number | null;
+    responseStart: number | null;
+    responseEnd: number | null;
+    protocol: string | null;
+    serverTiming: { name: string; dur: number; desc: string | null }[];
+  } | null;
   /** Only with `includeText: true`. */
   text?: string;
   reasoningText?: string;
@@ -205,18 +249,19 @@ export interface Percentiles {
   max: number | null;
 }
 
-/** Percentiles over finished streams (latency figures from streams with status `ok`). */
-export interface Summary {
+/** Percentiles over a group of finished streams (latency figures from streams with status `ok`). */
+export type SummaryGroup = {
   count: number;
   streams: { ok: number; error: number; aborted: number; incomplete: number };
-  ttft: Percentiles;
-  ttftPerceived: Percentiles;
-  e2e: Percentiles;
-  e2ePerceived: Percentiles;
-  tpot: Percentiles;
-  itl: Percentiles;
-  lag: Percentiles;
-}
+  slo: { metric: SummaryMetric; quantile: number; max: number; value: number | null; holds: boolean | null }[];
+  goodput: { met: number; of: number; share: number } | null;
+  diagnosis: { verdict: 'capacity' | 'tail' | 'client-tail'; evidence: Record<string, number | null>; fix: string }[];
+} & Record<SummaryMetric, Percentiles>;
+
+/** The summary: overall, and by format, URL and label. */
+export type Summary = SummaryGroup & {
+  by: { format: Record<string, SummaryGroup>; url: Record<string, SummaryGroup>; label: Record<string, SummaryGroup> };
+};
 
 export declare const DEFAULTS: Readonly<Required<Omit<ProfilerOptions, 'fetch'>>>;
 
@@ -231,6 +276,14 @@ export declare class Profiler {
   track(response: Response, options?: TrackOptions): Response;
   /** Called once per finished stream, after its last paint. Returns an unsubscribe function. */
   onReport(callback: (report: Report) => void): () => void;
+  /** Called for each headline metric of each finished stream. Returns an unsubscribe function. */
+  onMetric(callback: (metric: Metric) => void): () => void;
+  /** A fetch whose streams carry `label`. */
+  labeled(label: string): typeof globalThis.fetch;
+  /** The summary in a compact form that `mergeSummary` reads back exactly (null without the core). */
+  exportSummary(): string | null;
+  /** Merges an exported summary; false if it could not be read. */
+  mergeSummary(exported: string): boolean;
   reports(): Report[];
   summary(): Summary | null;
   disconnect(): void;

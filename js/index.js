@@ -10,6 +10,7 @@
 import { load } from './core.js';
 
 export { Profiler, DEFAULTS } from './profiler.js';
+export { THRESHOLDS } from './ratings.js';
 
 /** Loads the WebAssembly core. Resolves once profiling is possible; safe to call many times. */
 export default function init(input) {
