@@ -129,13 +129,16 @@ function strategy(kind, show, { delay = 0, interval = 50, cps = 200 }) {
 }
 
 async function* sseData(body) {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  // Bytes decoded in the same microtask as the read: a TextDecoderStream pipe would add task
+  // hops that delay the app's own arrival stamp (the truth) under load.
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
   let buf = '';
   let data = [];
   for (;;) {
     const { value, done } = await reader.read();
     if (done) return;
-    buf += value;
+    buf += decoder.decode(value, { stream: true });
     const lines = buf.split(/\r\n|\r|\n/);
     buf = lines.pop();
     for (const line of lines) {
