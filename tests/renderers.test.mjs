@@ -21,9 +21,11 @@ after(() => env.close());
 
 const run = (args) => page.evaluate((a) => window.runRenderer(a), args);
 const MARKDOWN = 'content=markdown&ttft_ms=30&token_ms=15';
-// Our arrival stamp comes a little before the app's own (its parser runs after the tap), and the
-// after-paint mark a little after the paint (a MessageChannel hop, longer on a loaded machine).
-const SLACK = 6;
+// The truth is the app's commit; the paint comes up to a frame later, and the after-paint mark
+// follows that frame's own style, layout and paint work (a few ms for a long markdown document)
+// and a MessageChannel hop. Over three full runs the largest gap was one frame + 5.7 ms, in the
+// throttled cases.
+const SLACK = 10;
 
 for (const renderer of ['text', 'escaped', 'marked', 'markdown-it', 'react-markdown']) {
   test(`${renderer}: a 60 ms render delay is measured within one frame`, async (t) => {
