@@ -17,11 +17,19 @@
 //               `server-timing` event at the end) | custom (an `x-sim-timing` header of its own)
 //   coalesce_bytes  an intermediary that holds output until this many bytes are buffered
 //   hold        all: an intermediary that holds everything until the end
-//   format      also: ollama (native NDJSON, with its final object's durations)
+//   format      also: ollama (native NDJSON, with its final object's durations), responses,
+//               anthropic, tgi, llamacpp (native /completion), ai-sdk-ui
+//   slots       serve at most this many requests at once; others wait (real queueing)
+//   prefill_per_token_ms  prefill time per prompt token (prompt ≈ characters / 4)
+//   stall_every, stall_ms  every N tokens, the server stalls this long
+//   reasoning   this many reasoning deltas before the answer (openai-style reasoning_content)
+//   flush_ms    an intermediary that releases what it holds every X ms
+//   gzip        1: compress the body (zlib buffers, as a proxy's compression does)
 //   body_bytes  instead of an answer, a fast stream of this many bytes, sent in uneven writes,
 //               whose SHA-256 is in the `x-body-sha256` header (for byte-identity tests)
 
 import { createHash } from 'node:crypto';
+import { createGzip, constants as zlibConstants } from 'node:zlib';
 
 const WORDS = (
   'the a latency token stream paint frame server client queue prefill decode proxy network ' +
@@ -121,10 +129,62 @@ export function knobs(url, body) {
     serverTiming: str('server_timing', ''),
     coalesce: Math.max(0, Math.floor(num('coalesce_bytes', 0))),
     holdAll: str('hold', '') === 'all',
+    slots: Math.max(0, Math.floor(num('slots', 0))),
+    prefillPerToken: Math.max(0, num('prefill_per_token_ms', 0)),
+    stallEvery: Math.max(0, Math.floor(num('stall_every', 0))),
+    stallMs: Math.max(0, num('stall_ms', 0)),
+    reasoning: Math.max(0, Math.min(2000, Math.floor(num('reasoning', 0)))),
+    flushMs: Math.max(0, num('flush_ms', 0)),
+    gzip: num('gzip', 0) === 1,
   };
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Real queueing: a pool of slots per capacity; a request waits for a free slot.
+const pools = new Map();
+async function acquire(capacity) {
+  if (!capacity) return () => {};
+  let pool = pools.get(capacity);
+  if (!pool) pools.set(capacity, (pool = { active: 0, waiting: [] }));
+  if (pool.active >= capacity) await new Promise((r) => pool.waiting.push(r));
+  pool.active++;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    pool.active--;
+    const next = pool.waiting.shift();
+    if (next) next();
+  };
+}
+
+/** One answer delta in a format's wire shape (null: the format has no such event). */
+function frame(format, kind, text, i) {
+  const j = (o) => JSON.stringify(o);
+  switch (format) {
+    case 'openai':
+      return kind === 'reasoning' ? `data: ${chunkJson('chatcmpl-sim', { reasoning_content: text })}\n\n` : `data: ${chunkJson('chatcmpl-sim', { content: text })}\n\n`;
+    case 'responses':
+      return kind === 'reasoning'
+        ? `event: response.reasoning_summary_text.delta\ndata: ${j({ type: 'response.reasoning_summary_text.delta', item_id: 'rs_1', output_index: 0, summary_index: 0, delta: text })}\n\n`
+        : `event: response.output_text.delta\ndata: ${j({ type: 'response.output_text.delta', item_id: 'msg_1', output_index: 1, content_index: 0, delta: text, sequence_number: i })}\n\n`;
+    case 'anthropic':
+      return `event: content_block_delta\ndata: ${j({ type: 'content_block_delta', index: kind === 'reasoning' ? 0 : 1, delta: kind === 'reasoning' ? { type: 'thinking_delta', thinking: text } : { type: 'text_delta', text } })}\n\n`;
+    case 'tgi':
+      return kind === 'reasoning' ? null : `data:${j({ index: i + 1, token: { id: 100 + i, text, logprob: -0.5, special: false }, generated_text: null, details: null })}\n\n`;
+    case 'llamacpp':
+      return kind === 'reasoning' ? null : `data: ${j({ content: text, stop: false, id_slot: 0, index: 0 })}\n\n`;
+    case 'ai-sdk-ui':
+      return `data: ${j({ type: kind === 'reasoning' ? 'reasoning-delta' : 'text-delta', id: kind === 'reasoning' ? 'r1' : 't1', delta: text })}\n\n`;
+    case 'ollama':
+      return `${j({ model: 'tokenpaint-sim', created_at: new Date().toISOString(), response: kind === 'reasoning' ? '' : text, thinking: kind === 'reasoning' ? text : undefined, done: false })}\n`;
+    case 'sse-text':
+      return kind === 'reasoning' ? null : `data: ${text}\n\n`;
+    default:
+      return kind === 'reasoning' ? null : text;
+  }
+}
 
 function chunkJson(id, delta, extra) {
   return JSON.stringify({
@@ -164,12 +224,22 @@ export async function handleChat(req, res, url, body) {
     return;
   }
   const sse = k.format !== 'text' && k.format !== 'ollama';
+  // Prefill grows with the prompt (≈ 4 characters per token).
+  const promptChars = JSON.stringify((body && body.messages) || []).length;
+  k.ttft += k.prefillPerToken * Math.ceil(promptChars / 4);
+  // Wait for a slot before anything is sent: the wait is queue time.
+  const queuedAt = performance.now();
+  const release = await acquire(k.slots);
+  res.on('close', release);
+  if (k.slots) k.queue += performance.now() - queuedAt;
   const decodePlan = k.tokenMs * Math.max(0, tokens.length - 1);
   const headers = {
     'content-type': k.format === 'ollama' ? 'application/x-ndjson' : sse ? 'text/event-stream; charset=utf-8' : 'text/plain; charset=utf-8',
     'cache-control': 'no-cache',
     'x-accel-buffering': 'no',
   };
+  if (k.format === 'ai-sdk-ui') headers['x-vercel-ai-ui-message-stream'] = 'v1';
+  if (k.gzip) headers['content-encoding'] = 'gzip';
   if (k.serverTiming === 'custom') {
     // A server's own header, mapped by the app with the `serverTiming` option.
     headers['x-sim-timing'] = `queue=${k.queue} prefill=${k.ttft}`;
@@ -179,52 +249,63 @@ export async function handleChat(req, res, url, body) {
   }
   res.writeHead(200, headers);
   res.flushHeaders();
-  // An intermediary between server and client: holds bytes until `coalesce` are buffered, or
-  // until the end. It records each token's hold (release time − write time) as the truth.
+  // With gzip, bytes go through zlib, which holds them until its buffer fills (as a proxy's
+  // compression does when it is not told to flush).
+  let gz = null;
+  if (k.gzip) {
+    gz = createGzip({ level: 6, flush: zlibConstants.Z_NO_FLUSH });
+    gz.on('data', (d) => !closed && res.write(d));
+  }
+  const out = (s) => (gz ? gz.write(s) : res.write(s));
+  // An intermediary between server and client: holds bytes until `coalesce` are buffered, every
+  // `flush_ms`, or until the end. It records each token's hold (release time − write time) as
+  // the truth.
   const held = [];
   let pending = [];
   let pendingBytes = 0;
-  const release = () => {
+  const flushOut = () => {
     const now = performance.now();
     for (const p of pending) if (p.token) held.push(now - p.at);
-    if (!closed && pending.length) res.write(pending.map((p) => p.s).join(''));
+    if (!closed && pending.length) out(pending.map((p) => p.s).join(''));
     pending = [];
     pendingBytes = 0;
   };
+  const flusher = k.flushMs ? setInterval(flushOut, k.flushMs) : null;
   const write = (s, token = false) => {
-    if (closed) return;
-    if (!k.coalesce && !k.holdAll) {
+    if (closed || s === null) return;
+    if (!k.coalesce && !k.holdAll && !k.flushMs) {
       if (token) held.push(0);
-      res.write(s);
+      out(s);
       return;
     }
     pending.push({ s, at: performance.now(), token });
     pendingBytes += Buffer.byteLength(s);
-    if (k.coalesce && pendingBytes >= k.coalesce) release();
+    if (k.coalesce && pendingBytes >= k.coalesce) flushOut();
   };
+  // Format openings.
+  if (k.format === 'responses') write(`event: response.created\ndata: ${JSON.stringify({ type: 'response.created', response: { id: 'resp_sim', status: 'in_progress' } })}\n\n`);
+  if (k.format === 'anthropic') write(`event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { id: 'msg_sim', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 10, output_tokens: 1 } } })}\n\n`);
+  if (k.format === 'ai-sdk-ui') write(`data: ${JSON.stringify({ type: 'start', messageId: 'msg-sim' })}\n\n`);
   if (k.queue) await sleep(k.queue);
   const t0 = performance.now();
   const r = rng(k.seed + 7);
   let firstAt = null;
   let lastAt = null;
-  for (let i = 0; i < tokens.length && !closed; i++) {
+  const thoughts = answerTokens(k.reasoning, k.seed + 99);
+  let stalled = 0;
+  for (let i = 0; i < thoughts.length + tokens.length && !closed; i++) {
     const jitter = k.jitter ? (r() * 2 - 1) * k.jitter : 0;
-    const due = t0 + k.ttft + i * k.tokenMs + jitter;
+    if (k.stallEvery && i > 0 && i % k.stallEvery === 0) stalled += k.stallMs;
+    const due = t0 + k.ttft + i * k.tokenMs + jitter + stalled;
     const wait = due - performance.now();
     if (wait > 0) await sleep(wait);
     const now = performance.now();
     firstAt ??= now;
     lastAt = now;
-    if (k.format === 'openai') {
-      if (i === 0) write(`data: ${chunkJson(id, { role: 'assistant', content: '' })}\n\n`);
-      write(`data: ${chunkJson(id, { content: tokens[i] })}\n\n`, true);
-    } else if (k.format === 'sse-text') {
-      write(`data: ${tokens[i]}\n\n`, true);
-    } else if (k.format === 'ollama') {
-      write(`${JSON.stringify({ model: 'tokenpaint-sim', created_at: new Date().toISOString(), response: tokens[i], done: false })}\n`, true);
-    } else {
-      write(tokens[i], true);
-    }
+    const reasoning = i < thoughts.length;
+    const text = reasoning ? thoughts[i] : tokens[i - thoughts.length];
+    if (k.format === 'openai' && i === 0) write(`data: ${chunkJson(id, { role: 'assistant', content: '' })}\n\n`);
+    write(frame(k.format, reasoning ? 'reasoning' : 'answer', text, i), !reasoning);
   }
   const prefill = firstAt === null ? k.ttft : firstAt - t0;
   const decode = firstAt === null ? 0 : lastAt - firstAt;
@@ -243,19 +324,36 @@ export async function handleChat(req, res, url, body) {
       write(`data: ${JSON.stringify(u)}\n\n`);
     }
   }
+  if (k.format === 'responses') {
+    write(`event: response.completed\ndata: ${JSON.stringify({ type: 'response.completed', response: { id: 'resp_sim', status: 'completed', usage: { input_tokens: 10, output_tokens: tokens.length + thoughts.length, output_tokens_details: { reasoning_tokens: thoughts.length } } } })}\n\n`);
+  } else if (k.format === 'anthropic') {
+    write(`event: message_delta\ndata: ${JSON.stringify({ type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: tokens.length + thoughts.length } })}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n`);
+  } else if (k.format === 'tgi') {
+    write(`data:${JSON.stringify({ index: tokens.length + 1, token: { id: 2, text: '</s>', logprob: -0.01, special: true }, generated_text: tokens.join(''), details: { finish_reason: 'eos_token', generated_tokens: tokens.length + 1 } })}\n\n`);
+  } else if (k.format === 'llamacpp') {
+    write(`data: ${JSON.stringify({ content: '', stop: true, tokens_predicted: tokens.length, tokens_evaluated: 10, stop_type: 'eos', timings: { prompt_n: 10, prompt_ms: round(prefill), predicted_n: tokens.length, predicted_ms: round(decode) } })}\n\n`);
+  } else if (k.format === 'ai-sdk-ui') {
+    write(`data: ${JSON.stringify({ type: 'finish' })}\n\ndata: [DONE]\n\n`);
+  }
   if (k.serverTiming === 'event' && sse) {
     write(`event: server-timing\ndata: queue;dur=${round(k.queue)}, prefill;dur=${round(prefill)}, decode;dur=${round(decode)}\n\n`);
   }
   if (k.format === 'ollama') {
     const ns = (ms) => Math.round(ms * 1e6);
     write(`${JSON.stringify({ model: 'tokenpaint-sim', created_at: new Date().toISOString(), response: '', done: true, done_reason: 'stop', total_duration: ns(k.queue + prefill + decode), load_duration: ns(k.queue), prompt_eval_count: 10, prompt_eval_duration: ns(prefill), eval_count: tokens.length, eval_duration: ns(decode) })}\n`);
-  } else if (sse) {
+  } else if (sse && (k.format === 'openai' || k.format === 'sse-text')) {
     write('data: [DONE]\n\n');
   }
-  release();
+  if (flusher) clearInterval(flusher);
+  flushOut();
   // The truth about the intermediary, for tests: an SSE comment (ignored by parsers).
-  if (sse && !closed && held.length) {
+  if (sse && !closed && held.length && !gz) {
     res.write(`: held_mean_ms=${round(held.reduce((a, b) => a + b, 0) / held.length)}\n\n`);
+  }
+  release();
+  if (gz) {
+    await new Promise((r) => gz.end(r));
+    await new Promise((r) => setImmediate(r));
   }
   if (!closed) res.end();
 }
