@@ -9,10 +9,11 @@ import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { handleChat } from './sim.mjs';
+import { startNginx } from './nginx.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Only these folders are served.
-const PUBLIC = ['www', 'js', 'pkg', 'tests/pages'];
+const PUBLIC = ['www', 'js', 'pkg', 'tests/pages', 'node_modules/marked/lib'];
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -42,7 +43,11 @@ async function readBody(req, limit = 1 << 20) {
   }
 }
 
+// The demo page renders markdown with the real marked, from node_modules.
+const VENDOR = { '/vendor/marked.esm.js': 'node_modules/marked/lib/marked.esm.js' };
+
 async function serveStatic(res, pathname) {
+  if (VENDOR[pathname]) pathname = '/' + VENDOR[pathname];
   const rel = decodeURIComponent(pathname === '/' ? '/www/index.html' : pathname).replace(/^\/+/, '');
   const file = path.resolve(ROOT, rel);
   const allowed = PUBLIC.some((dir) => file.startsWith(path.join(ROOT, dir) + path.sep));
@@ -68,9 +73,52 @@ function notFound(res) {
 
 const CORS = {
   'access-control-allow-origin': '*',
-  'access-control-allow-headers': 'content-type, authorization',
+  'access-control-allow-headers': 'content-type, authorization, x-target-url',
   'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-expose-headers': 'server-timing',
 };
+
+// "Your own server" when the browser cannot reach it directly (CORS): the request is forwarded
+// to the URL in `x-target-url`, with its body, content type and Authorization, and the response
+// streamed back as it comes. The API key passes through memory only: it is never stored or
+// logged (this server logs nothing about requests at all).
+async function proxy(req, res) {
+  const target = req.headers['x-target-url'];
+  let url;
+  try {
+    url = new URL(String(target));
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    res.writeHead(400, { 'content-type': 'application/json', ...CORS });
+    return res.end(JSON.stringify({ error: { message: 'x-target-url must be an http(s) URL', type: 'proxy' } }));
+  }
+  const chunks = [];
+  for await (const c of req) chunks.push(c);
+  const headers = { 'content-type': req.headers['content-type'] || 'application/json' };
+  if (req.headers.authorization) headers.authorization = req.headers.authorization;
+  const ctrl = new AbortController();
+  res.on('close', () => ctrl.abort());
+  let upstream;
+  try {
+    upstream = await fetch(url, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined, signal: ctrl.signal });
+  } catch (e) {
+    res.writeHead(502, { 'content-type': 'application/json', ...CORS });
+    return res.end(JSON.stringify({ error: { message: `cannot reach ${url.origin}: ${e.message}`, type: 'proxy' } }));
+  }
+  const out = { ...CORS, 'content-type': upstream.headers.get('content-type') || 'application/octet-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
+  const st = upstream.headers.get('server-timing');
+  if (st) out['server-timing'] = st;
+  res.writeHead(upstream.status, out);
+  res.flushHeaders();
+  try {
+    for await (const chunk of upstream.body) res.write(chunk);
+  } catch {
+    /* the client or the upstream went away */
+  }
+  res.end();
+}
 
 // Replays a stream of the fixture corpus (tests/fixtures/<format>/<file>) with its content
 // type and headers, in uneven chunks (`chunk` bytes at most, `delay_ms` apart): every format
@@ -117,7 +165,7 @@ async function replayFixture(res, url) {
   res.end();
 }
 
-export function createDemoServer() {
+export function createDemoServer(lab = {}) {
   return createServer(async (req, res) => {
     try {
       const url = new URL(req.url, 'http://127.0.0.1');
@@ -125,7 +173,12 @@ export function createDemoServer() {
         res.writeHead(204, CORS);
         return res.end();
       }
-      if (url.pathname === '/v1/chat/completions') {
+      if (url.pathname === '/lab/config') {
+        res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+        return res.end(JSON.stringify({ nginx: lab.nginx || null }));
+      }
+      if (url.pathname === '/proxy' && req.method === 'POST') return await proxy(req, res);
+      if (url.pathname === '/v1/chat/completions' || url.pathname === '/chat/completions') {
         for (const [k, v] of Object.entries(CORS)) res.setHeader(k, v);
         const body = req.method === 'POST' ? await readBody(req) : null;
         return await handleChat(req, res, url, body);
@@ -144,20 +197,34 @@ export function createDemoServer() {
   });
 }
 
-/** Starts the server on 127.0.0.1; `port: 0` picks a free one. Resolves to { server, url }. */
-export function startServer({ port = 8787 } = {}) {
-  const server = createDemoServer();
-  return new Promise((resolve, reject) => {
+/**
+ * Starts the server on 127.0.0.1; `port: 0` picks a free one. With `nginx: true`, also a real
+ * nginx in front of it when installed (for the proxy-buffering scenario). Resolves to
+ * { server, url, nginx } (nginx: { url, stop } or null).
+ */
+export async function startServer({ port = 8787, nginx = false } = {}) {
+  const lab = {};
+  const server = createDemoServer(lab);
+  await new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
-      const { port: p } = server.address();
-      resolve({ server, url: `http://127.0.0.1:${p}` });
-    });
+    server.listen(port, '127.0.0.1', resolve);
   });
+  const { port: p } = server.address();
+  const ng = nginx ? await startNginx(p) : null;
+  lab.nginx = ng && ng.url;
+  if (ng) server.on('close', () => ng.stop());
+  return { server, url: `http://127.0.0.1:${p}`, nginx: ng };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const port = Number(process.env.PORT || 8787);
-  const { url } = await startServer({ port });
+  const { url, nginx } = await startServer({ port, nginx: true });
   console.log(`tokenpaint demo: ${url}/  (simulated OpenAI-compatible server at ${url}/v1/chat/completions)`);
+  console.log(nginx ? `nginx in front of it: ${nginx.url}/buffered/ and ${nginx.url}/unbuffered/` : 'nginx is not installed: the proxy-buffering scenario is unavailable');
+  const stop = () => {
+    if (nginx) nginx.stop().finally(() => process.exit(0));
+    else process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }

@@ -231,7 +231,9 @@ export async function handleChat(req, res, url, body) {
   const queuedAt = performance.now();
   const release = await acquire(k.slots);
   res.on('close', release);
-  if (k.slots) k.queue += performance.now() - queuedAt;
+  // Queue time as reported: the simulated wait (queue_ms, slept below) plus the real wait for
+  // a slot (already over).
+  const slotWait = k.slots ? performance.now() - queuedAt : 0;
   const decodePlan = k.tokenMs * Math.max(0, tokens.length - 1);
   const headers = {
     'content-type': k.format === 'ollama' ? 'application/x-ndjson' : sse ? 'text/event-stream; charset=utf-8' : 'text/plain; charset=utf-8',
@@ -287,6 +289,7 @@ export async function handleChat(req, res, url, body) {
   if (k.format === 'anthropic') write(`event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { id: 'msg_sim', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 10, output_tokens: 1 } } })}\n\n`);
   if (k.format === 'ai-sdk-ui') write(`data: ${JSON.stringify({ type: 'start', messageId: 'msg-sim' })}\n\n`);
   if (k.queue) await sleep(k.queue);
+  k.queue += slotWait;
   const t0 = performance.now();
   const r = rng(k.seed + 7);
   let firstAt = null;

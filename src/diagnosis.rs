@@ -90,7 +90,13 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
         });
     }
     if let Some(i) = b.and_then(|b| b.intermediary) {
-        if i.pattern != ArrivalPattern::Steady && i.held_mean > HOLD.max(2.0 * i.step) {
+        // A busy page also bunches arrivals (reader.read() resolves on its main thread): when
+        // the page's own lag is larger than the holds, it explains the bursts.
+        let page_explains = f.lag_p50.is_some_and(|l| l > LAG && l >= i.held_mean);
+        if i.pattern != ArrivalPattern::Steady
+            && i.held_mean > HOLD.max(2.0 * i.step)
+            && !page_explains
+        {
             out.push(Verdict {
                 verdict: "intermediary-buffered",
                 evidence: vec![("heldMeanMs", i.held_mean), ("heldFirstMs", i.held_first), ("tokensPerBurst", i.tokens_per_burst), ("decodeStepMs", i.step)],
@@ -297,6 +303,16 @@ mod tests {
             Case {
                 name: "slow rendering",
                 tokens: timeline(50, 300.0, 20.0, 250.0, |_, e| e),
+                server: srv(Some(5.0), Some(250.0), Some(980.0)),
+                adjust: none,
+                want: &["client-render-bound"],
+            },
+            // A page so busy that its arrivals bunch up: the page is the cause, not a proxy.
+            Case {
+                name: "busy page bunches arrivals",
+                tokens: timeline(50, 300.0, 20.0, 600.0, |i, e| {
+                    e + 20.0 * (9 - i % 10) as f64
+                }),
                 server: srv(Some(5.0), Some(250.0), Some(980.0)),
                 adjust: none,
                 want: &["client-render-bound"],

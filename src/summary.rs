@@ -229,8 +229,11 @@ impl Group {
         let (prefill95, decode95) = (q(8, 0.95), q(10, 0.95));
         let tail = matches!((ttft50, ttft95), (Some(a), Some(b)) if b > 2.0 * a && b > 1000.0);
         let decode_steady = matches!((tpot50, tpot95), (Some(a), Some(b)) if b <= 1.5 * a);
-        let queue_heavy = matches!((queue95, ttft95), (Some(qu), Some(t)) if qu >= 0.5 * t);
-        if tail && (queue_heavy || (queue95.is_none() && decode_steady)) {
+        // The server says the slow streams waited: queue time that matters (over 200 ms) and is
+        // at least half of the p95 TTFT is capacity, whatever the median does.
+        let queue_heavy =
+            matches!((queue95, ttft95), (Some(qu), Some(t)) if qu > 200.0 && qu >= 0.5 * t);
+        if queue_heavy || (tail && queue95.is_none() && decode_steady) {
             out.push((
                 "capacity",
                 vec![("ttftP50", ttft50), ("ttftP95", ttft95), ("queueP50", queue50), ("queueP95", queue95), ("prefillP95", prefill95), ("tpotP95", tpot95), ("decodeP95", decode95)],

@@ -15,11 +15,12 @@ export const ARGS = [
   '--no-first-run',
 ];
 
-export async function setup() {
-  const { server, url } = await startServer({ port: 0 });
+export async function setup({ nginx = false } = {}) {
+  const { server, url, nginx: ng } = await startServer({ port: 0, nginx });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   return {
     url,
+    nginx: ng,
     browser,
     async page(path) {
       const page = await browser.newPage();

@@ -125,6 +125,7 @@ test('the summary gives percentiles over the finished streams', async () => {
 
 test('the demo: server TTFT 300 ms gives a measured TTFT in [300, 400] and a perceived TTFT not below it', async (t) => {
   const page = await env.page('/');
+  await page.click('button[data-name="free"]');
   await page.fill('#ttft', '300');
   await page.fill('#tokens', '20');
   await page.click('#send');

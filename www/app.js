@@ -1,31 +1,100 @@
-// The demo app: a plain chat page that streams from the simulated server, as a real app would,
-// with tokenpaint watching. The app's own code (reading the stream, rendering) knows nothing of
-// tokenpaint except `profiler.fetch`.
+// The tokenpaint lab: a chat page that streams from the simulated server (or your own), renders
+// the answer the way real chat UIs do, and shows tokenpaint's report. The app's own code (reading
+// the stream, rendering) knows nothing of tokenpaint except `profiler.fetch`.
 
 import init, { Profiler } from '/js/index.js';
+import { marked } from '/vendor/marked.esm.js';
 
 const $ = (id) => document.getElementById(id);
 const messages = $('messages');
 
 await init();
-const profiler = new Profiler();
+const profiler = new Profiler({ slo: { ttftPerceived: { p95: 1000 }, tpot: { p50: 50 } } });
 profiler.observe(messages);
 profiler.onReport(showReport);
 window.tokenpaintProfiler = profiler; // for the curious, and for the page tests
+const lab = await (await fetch('/lab/config')).json();
 
-// --- the app: send a prompt, read the SSE stream, render tokens -----------------------------
+// --- scenarios: each a preset of the knobs, and the cause its diagnosis should name ----------
+
+const LONG_PROMPT = 'Summarise this document. ' + 'The quarterly report covers revenue, costs, hiring and risks in detail. '.repeat(90);
+const BASE = { ttft: 250, tokenMs: 20, jitter: 0, tokens: 80, reasoning: 0, stallEvery: 0, stallMs: 0, prefillPerToken: 0, slots: 0, format: 'openai', metrics: true, serverTiming: false, via: 'direct', coalesce: 0, flushMs: 0, gzip: false, render: 'append', throttle: 50, cps: 60, renderCost: 0 };
+export const SCENARIOS = {
+  healthy: { label: 'Healthy', expect: 'healthy', knobs: {} },
+  queueing: { label: 'Queueing under load', expect: 'queue-bound', knobs: { slots: 1, tokens: 40 }, load: { n: 4, c: 4 } },
+  prefill: { label: 'Slow prefill (long prompt)', expect: 'prefill-bound', knobs: { ttft: 100, prefillPerToken: 1.5, tokens: 50 }, prompt: LONG_PROMPT },
+  decode: { label: 'Slow, jittery decode', expect: 'decode-bound', knobs: { tokenMs: 90, jitter: 40, tokens: 40 } },
+  proxy: { label: 'Proxy buffering (nginx)', expect: 'intermediary-buffered', knobs: { via: 'nginx-buffered', tokens: 100 }, needs: 'nginx' },
+  gzip: { label: 'Gzip buffering', expect: 'intermediary-buffered', knobs: { gzip: true, tokens: 100 } },
+  markdown: { label: 'Slow markdown render', expect: 'client-render-bound', knobs: { render: 'markdown', renderCost: 40, tokens: 60 } },
+  throttled: { label: 'Throttled UI', expect: 'client-render-bound', knobs: { render: 'throttled', throttle: 300 } },
+  buffered: { label: 'Client buffers whole answer', expect: 'client-buffers-whole-answer', knobs: { render: 'buffered' } },
+  reasoning: { label: 'Reasoning model', expect: 'reasoning-delay', knobs: { reasoning: 80, tokens: 40 } },
+  free: { label: 'Free mode', expect: null, knobs: {} },
+};
+let scenario = 'healthy';
+
+const KNOB_IDS = Object.keys(BASE);
+function setKnobs(values) {
+  for (const id of KNOB_IDS) {
+    const el = $(id);
+    const v = values[id] ?? BASE[id];
+    if (el.type === 'checkbox') el.checked = Boolean(v);
+    else el.value = String(v);
+  }
+}
+function knobs() {
+  const k = {};
+  for (const id of KNOB_IDS) {
+    const el = $(id);
+    k[id] = el.type === 'checkbox' ? el.checked : el.tagName === 'SELECT' ? el.value : Number(el.value);
+  }
+  return k;
+}
+
+function pick(name) {
+  scenario = name;
+  const s = SCENARIOS[name];
+  for (const b of $('scenarios').children) b.setAttribute('aria-checked', String(b.dataset.name === name));
+  if (name !== 'free') setKnobs(s.knobs);
+  $('free').open = name === 'free';
+  if (s.prompt) $('prompt').value = s.prompt;
+  else if ($('prompt').value === LONG_PROMPT) $('prompt').value = 'Where does the latency of a streamed answer go?';
+}
+
+for (const [name, s] of Object.entries(SCENARIOS)) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.textContent = s.label;
+  b.dataset.name = name;
+  b.setAttribute('role', 'radio');
+  if (s.needs === 'nginx' && !lab.nginx) {
+    b.disabled = true;
+    b.title = 'needs nginx (apt-get install nginx-light)';
+  }
+  b.addEventListener('click', () => pick(name));
+  $('scenarios').append(b);
+}
+pick('healthy');
+for (const id of KNOB_IDS) $(id).addEventListener('change', () => scenario !== 'free' && pick('free'));
+
+// --- the app: send a prompt, read the stream, render ----------------------------------------
 
 $('ask').addEventListener('submit', async (ev) => {
   ev.preventDefault();
   $('send').disabled = true;
   try {
-    await ask($('prompt').value);
+    const load = SCENARIOS[scenario].load;
+    if (load) await runLoad(load.n, load.c, true);
+    else await ask($('prompt').value);
   } catch (e) {
     bubble('assistant').textContent = `Error: ${e.message}`;
   } finally {
     $('send').disabled = false;
   }
 });
+
+$('runLoad').addEventListener('click', () => runLoad(Number($('loadN').value), Number($('loadC').value), false));
 
 function bubble(role, text = '') {
   const div = document.createElement('div');
@@ -36,62 +105,140 @@ function bubble(role, text = '') {
   return div;
 }
 
-async function ask(prompt) {
-  bubble('user', prompt);
-  const out = bubble('assistant');
-  const mode = $('render').value;
-  const delay = Number($('delay').value) || 0;
-  const res = await profiler.fetch('/v1/chat/completions', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      model: 'tokenpaint-sim',
-      stream: true,
-      stream_options: { include_usage: true },
-      messages: [{ role: 'user', content: prompt }],
-      sim: { ttft_ms: Number($('ttft').value), token_ms: Number($('tokenMs').value), tokens: Number($('tokens').value) },
-    }),
-  });
-  if (!res.ok) throw new Error(`HTTP ${res.status}`);
-  let buffered = '';
-  const pending = [];
-  for await (const data of sseData(res.body)) {
-    if (data === '[DONE]') break;
-    const text = JSON.parse(data).choices?.[0]?.delta?.content;
-    if (!text) continue;
-    if (mode === 'immediate') out.append(text);
-    else if (mode === 'delay') pending.push(new Promise((r) => setTimeout(() => r(out.append(text)), delay)));
-    else buffered += text;
+function request(prompt, k) {
+  const messagesBody = [{ role: 'user', content: prompt }];
+  if ($('useOwn').checked && $('baseUrl').value) {
+    const target = `${$('baseUrl').value.replace(/\/+$/, '')}/chat/completions`;
+    const headers = { 'content-type': 'application/json' };
+    if ($('apiKey').value) headers.authorization = `Bearer ${$('apiKey').value}`;
+    const body = JSON.stringify({ model: $('model').value || undefined, stream: true, stream_options: { include_usage: true }, messages: messagesBody });
+    if ($('ownVia').value === 'proxy') return ['/proxy', { method: 'POST', headers: { ...headers, 'x-target-url': target }, body }];
+    return [target, { method: 'POST', headers, body }];
   }
-  if (mode === 'end') out.append(buffered);
-  await Promise.all(pending);
+  const q = new URLSearchParams({
+    ttft_ms: k.ttft, token_ms: k.tokenMs, jitter_ms: k.jitter, tokens: k.tokens, reasoning: k.reasoning,
+    stall_every: k.stallEvery, stall_ms: k.stallMs, prefill_per_token_ms: k.prefillPerToken, slots: k.slots,
+    format: k.format, coalesce_bytes: k.coalesce, flush_ms: k.flushMs, gzip: k.gzip ? 1 : 0,
+  });
+  if (k.metrics) q.set('metrics', 'vllm');
+  if (k.serverTiming) q.set('server_timing', 'header');
+  const path = `/v1/chat/completions?${q}`;
+  const base = k.via === 'direct' || !lab.nginx ? '' : `${lab.nginx}/${k.via === 'nginx-buffered' ? 'buffered' : 'unbuffered'}`;
+  return [base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'tokenpaint-sim', stream: true, messages: messagesBody }) }];
 }
 
-/** The data of each server-sent event in a body. */
-async function* sseData(body) {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+async function ask(prompt, quiet = false) {
+  const k = knobs();
+  if (!quiet) bubble('user', prompt.length > 200 ? `${prompt.slice(0, 200)}…` : prompt);
+  const out = bubble('assistant');
+  const show = renderer(k, out);
+  const [url, init] = request(prompt, k);
+  const res = await profiler.fetch(url, init);
+  if (!res.ok) throw new Error(`HTTP ${res.status}`);
+  for await (const piece of deltas(res.body)) show.push(piece);
+  await show.end();
+}
+
+async function runLoad(n, c, scenarioLoad) {
+  $('loadStatus').textContent = `running ${n} requests, ${c} at a time…`;
+  let next = 0;
+  const worker = async () => {
+    while (next < n) {
+      next++;
+      await ask(`Request ${next} of a load test`, true).catch(() => {});
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(c, n) }, worker));
+  $('loadStatus').textContent = `${n} requests done`;
+  if (!scenarioLoad) showSummary(profiler.summary());
+}
+
+/** The answer text of each event, whatever the format. */
+async function* deltas(body) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
   let buf = '';
-  let data = [];
   for (;;) {
     const { value, done } = await reader.read();
     if (done) return;
-    buf += value;
-    const lines = buf.split(/\r\n|\r|\n/);
+    buf += decoder.decode(value, { stream: true });
+    const lines = buf.split('\n');
     buf = lines.pop();
-    for (const line of lines) {
-      if (line === '') {
-        if (data.length) yield data.join('\n');
-        data = [];
-      } else if (line.startsWith('data:')) {
-        data.push(line.slice(line[5] === ' ' ? 6 : 5));
+    for (const raw of lines) {
+      const line = raw.replace(/\r$/, '');
+      const json = line.startsWith('data:') ? line.slice(line[5] === ' ' ? 6 : 5) : line.startsWith('{') ? line : null;
+      if (!json || json[0] !== '{') continue;
+      let o;
+      try {
+        o = JSON.parse(json);
+      } catch {
+        continue;
       }
+      const piece =
+        o.choices?.[0]?.delta?.content ??
+        (o.type === 'response.output_text.delta' || o.type === 'text-delta' ? o.delta : null) ??
+        (o.delta?.type === 'text_delta' ? o.delta.text : null) ??
+        (o.token && !o.token.special ? o.token.text : null) ??
+        (typeof o.content === 'string' && 'stop' in o ? o.content : null) ??
+        (o.response || o.message?.content || null);
+      if (piece) yield piece;
     }
   }
 }
 
-// --- showing the report --------------------------------------------------------------------
+function busy(ms) {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    /* a costly render */
+  }
+}
 
-const ms = (v) => (v === null || v === undefined ? '—' : `${v.toFixed(v < 10 ? 1 : 0)} ms`);
+/** How the page puts text on screen: push(piece) as deltas come, end() when the stream ends. */
+function renderer(k, el) {
+  let text = '';
+  const paint = (t) => {
+    if (k.render === 'markdown') el.innerHTML = marked.parse(t);
+    else el.textContent = t;
+    if (k.renderCost) busy(k.renderCost);
+  };
+  switch (k.render) {
+    case 'throttled': {
+      let shown = '';
+      const timer = setInterval(() => text !== shown && paint((shown = text)), k.throttle);
+      return { push: (p) => (text += p), end: async () => (clearInterval(timer), paint(text)) };
+    }
+    case 'typewriter': {
+      let shown = 0;
+      let done = null;
+      const t0 = performance.now();
+      const tick = () => {
+        const want = Math.min(text.length, Math.floor(((performance.now() - t0) * k.cps) / 1000));
+        if (want > shown) paint(text.slice(0, (shown = want)));
+        if (done && shown >= text.length) done();
+        else requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+      return { push: (p) => (text += p), end: () => new Promise((r) => (done = r)) };
+    }
+    case 'buffered':
+      return { push: (p) => (text += p), end: async () => paint(text) };
+    case 'markdown':
+      return { push: (p) => paint((text += p)), end: async () => {} };
+    default:
+      return {
+        push: (p) => {
+          text += p;
+          el.append(p);
+          if (k.renderCost) busy(k.renderCost);
+        },
+        end: async () => {},
+      };
+  }
+}
+
+// --- showing the report ----------------------------------------------------------------------
+
+const ms = (v) => (v === null || v === undefined || !Number.isFinite(v) ? '—' : `${v.toFixed(v < 10 ? 1 : 0)} ms`);
 
 function cell(id, value, text = ms(value)) {
   const el = $(id);
@@ -101,6 +248,9 @@ function cell(id, value, text = ms(value)) {
 
 function showReport(r) {
   $('report').hidden = false;
+  $('scenarioName').textContent = SCENARIOS[scenario].label;
+  $('report').dataset.reportId = String(r.id);
+  $('report').dataset.verdict = r.diagnosis?.[0]?.verdict ?? '';
   cell('ttft-measured', r.ttft);
   cell('ttft-perceived', r.ttftPerceived?.painted);
   cell('ttft-gap', gap(r.ttft, r.ttftPerceived?.painted));
@@ -111,10 +261,13 @@ function showReport(r) {
   cell('tpot', r.tpot);
   cell('itl', r.itl?.p50, r.itl ? `${ms(r.itl.p50)} / ${ms(r.itl.p95)} / ${ms(r.itl.max)}` : '—');
   cell('tokens-out', r.tokens, `${r.tokens} (${r.tokensSource})`);
-  cell('backlog', r.backlogPeak, r.backlogPeak === null ? '—' : `${r.backlogPeak} chars`);
+  const d = r.delivery;
+  cell('delivery', null, d ? d.pattern + (d.interval ? ` every ${ms(d.interval)}` : '') + (d.rate ? ` at ${Math.round(d.rate)} chars/s` : '') : '—');
   cell('matched', r.matchedPct, r.matchedPct === null ? '—' : `${r.matchedPct.toFixed(1)} %`);
-  $('report').dataset.reportId = String(r.id);
+  showDiagnosis($('diagnosis'), r.diagnosis || []);
+  drawWaterfall(r);
   drawChart(r);
+  drawHistogram(r);
   showSummary(profiler.summary());
 }
 
@@ -122,16 +275,90 @@ function gap(a, b) {
   return a === null || b === null || b === undefined ? null : b - a;
 }
 
+const VERDICTS = {
+  healthy: 'Healthy',
+  'queue-bound': 'Queueing: waiting for a free slot',
+  'prefill-bound': 'Prefill: reading a long prompt',
+  'decode-bound': 'Decoding: slow or jittery tokens',
+  'network-bound': 'Network latency',
+  'intermediary-buffered': 'An intermediary buffers the stream',
+  'client-render-bound': 'The page renders slowly',
+  'client-buffers-whole-answer': 'The page waits for the whole answer',
+  'reasoning-delay': 'The model reasons before answering',
+  'insufficient-evidence': 'Not enough evidence to decide',
+  capacity: 'Capacity: the tail waits in a queue',
+  tail: 'A tail problem: p95/p99 much slower than the median',
+  'client-tail': 'Some tokens wait on the page',
+};
+
+function showDiagnosis(list, verdicts) {
+  list.replaceChildren(
+    ...verdicts.map((v) => {
+      const li = document.createElement('li');
+      li.dataset.verdict = v.verdict;
+      li.className = v.verdict === 'healthy' ? 'ok' : 'bad';
+      const ev = Object.entries(v.evidence || {})
+        .filter(([, x]) => x !== null)
+        .map(([k, x]) => `${k} ${Math.round(x * 10) / 10}`)
+        .join(' · ');
+      li.innerHTML = '<strong></strong><p class="fix"></p><p class="evidence"></p>';
+      li.querySelector('strong').textContent = VERDICTS[v.verdict] || v.verdict;
+      li.querySelector('.fix').textContent = v.fix;
+      li.querySelector('.evidence').textContent = ev;
+      return li;
+    }),
+  );
+}
+
+const PHASE_COLORS = { queue: '#a855f7', prefill: '#6366f1', network: '#0ea5e9', decode: '#2563eb', intermediary: '#ef4444', client: '#16a34a', unattributed: '#cbd5e1' };
+
+function drawWaterfall(r) {
+  const el = $('waterfall');
+  el.replaceChildren();
+  if (!r.phases) return;
+  const total = r.phasesTotal.ms || 1;
+  const parts = [...r.phases.map((p) => ({ ...p })), { name: 'unattributed', ms: Math.max(0, r.phasesTotal.unattributed), source: 'derived' }];
+  const bar = document.createElement('div');
+  bar.className = 'bar';
+  const legend = document.createElement('ul');
+  for (const p of parts) {
+    const li = document.createElement('li');
+    li.innerHTML = `<span class="swatch" style="background:${PHASE_COLORS[p.name]}"></span><b>${p.name}</b> ${p.ms === null ? 'unknown' : ms(p.ms)} <small>${p.source ?? ''}</small>`;
+    legend.append(li);
+    if (!p.ms || p.ms <= 0) continue;
+    const seg = document.createElement('span');
+    seg.style.width = `${(100 * p.ms) / total}%`;
+    seg.style.background = PHASE_COLORS[p.name];
+    seg.title = `${p.name}: ${ms(p.ms)} (${p.source})`;
+    bar.append(seg);
+  }
+  el.append(bar, legend);
+  // Buffering delays the first tokens, not the last: the E2E bar cannot show it, so say it.
+  const i = r.intermediary;
+  if (i && i.pattern !== 'steady') {
+    const note = document.createElement('p');
+    note.className = 'held';
+    note.textContent = `An intermediary held tokens (${i.pattern}): the first one ${ms(i.heldFirstMs)}, ${ms(i.heldMeanMs)} on average. That is time to first token the user waited for, even though the end of the answer was not late.`;
+    el.append(note);
+  }
+}
+
 function showSummary(s) {
   if (!s) return;
-  $('runs').textContent = `(${s.count} streams)`;
+  $('runs').textContent = `(${s.count} streams${s.goodput ? `, goodput ${Math.round(100 * s.goodput.share)}%` : ''})`;
+  showDiagnosis($('summaryDiagnosis'), s.diagnosis || []);
   const rows = [
     ['TTFT measured', s.ttft],
     ['TTFT perceived', s.ttftPerceived],
-    ['E2E measured', s.e2e],
     ['E2E perceived', s.e2ePerceived],
     ['TPOT', s.tpot],
     ['delivery lag', s.lag],
+    ['queue', s.queue],
+    ['prefill', s.prefill],
+    ['network', s.network],
+    ['decode', s.decode],
+    ['intermediary', s.intermediary],
+    ['client', s.client],
   ];
   $('summary').tBodies[0].replaceChildren(
     ...rows.map(([name, p]) => {
@@ -140,6 +367,7 @@ function showSummary(s) {
       for (const q of ['p50', 'p90', 'p95', 'p99']) {
         const td = document.createElement('td');
         td.textContent = ms(p[q]);
+        if (name === 'TTFT measured') td.dataset.q = q;
         tr.append(td);
       }
       return tr;
@@ -156,18 +384,43 @@ $('export').addEventListener('click', () => {
   URL.revokeObjectURL(a.href);
 });
 
-// Cumulative characters over time: arrived, committed, painted; the gap between arrived and
-// painted (the backlog) is shaded.
-function drawChart(r) {
-  const canvas = $('chart');
+function canvas(id, ratio) {
+  const c = $(id);
   const dpr = window.devicePixelRatio || 1;
-  const W = canvas.clientWidth || 640;
-  const H = Math.round(W * 0.4);
-  canvas.width = W * dpr;
-  canvas.height = H * dpr;
-  const g = canvas.getContext('2d');
+  const W = c.clientWidth || 640;
+  const H = Math.round(W * ratio);
+  c.width = W * dpr;
+  c.height = H * dpr;
+  const g = c.getContext('2d');
   g.scale(dpr, dpr);
   g.clearRect(0, 0, W, H);
+  return { g, W, H };
+}
+
+function drawHistogram(r) {
+  const { g, W, H } = canvas('histogram', 0.18);
+  const a = r.timeline?.arrived || [];
+  const gaps = a.slice(1).map((t, i) => t - a[i]).filter((x) => x !== null && Number.isFinite(x));
+  if (!gaps.length) return;
+  const max = Math.max(...gaps, 1);
+  const bins = 30;
+  const counts = new Array(bins).fill(0);
+  for (const x of gaps) counts[Math.min(bins - 1, Math.floor((x / max) * bins))]++;
+  const top = Math.max(...counts);
+  const bw = (W - 40) / bins;
+  g.fillStyle = '#2563eb';
+  counts.forEach((c, i) => g.fillRect(30 + i * bw, H - 18 - ((H - 28) * c) / top, bw - 2, ((H - 28) * c) / top));
+  g.fillStyle = '#475569';
+  g.font = '11px system-ui, sans-serif';
+  g.fillText('0', 30, H - 4);
+  g.textAlign = 'right';
+  g.fillText(`${Math.round(max)} ms`, W - 10, H - 4);
+}
+
+// Cumulative characters over time: arrived, committed, painted; the gap between arrived and
+// painted (the backlog) is shaded; stalls are marked.
+function drawChart(r) {
+  const { g, W, H } = canvas('chart', 0.4);
   const tl = r.timeline;
   if (!tl || !tl.arrived.length) return;
   const pad = { l: 44, r: 10, t: 10, b: 26 };
@@ -176,11 +429,12 @@ function drawChart(r) {
   const total = tl.chars.reduce((a, b) => a + b, 0) || 1;
   const x = (t) => pad.l + (t / tMax) * (W - pad.l - pad.r);
   const y = (c) => H - pad.b - (c / total) * (H - pad.t - pad.b);
-  const series = (times) => {
-    const pts = times.map((t, i) => [t, tl.chars[i]]).filter(([t]) => t !== null).sort((a, b) => a[0] - b[0]);
+  const series = (ts) => {
+    const pts = ts.map((t, i) => [t, tl.chars[i]]).filter(([t]) => t !== null).sort((a, b) => a[0] - b[0]);
     let c = 0;
     return pts.map(([t, n]) => [t, (c += n)]);
   };
+  const css = (v) => getComputedStyle(document.documentElement).getPropertyValue(v).trim();
   const step = (pts, color, width) => {
     g.beginPath();
     g.strokeStyle = color;
@@ -196,8 +450,7 @@ function drawChart(r) {
   };
   const arrived = series(tl.arrived);
   const painted = series(tl.painted);
-  // Backlog: fill between the arrived and painted step curves.
-  g.fillStyle = getComputedStyle(document.documentElement).getPropertyValue('--backlog');
+  g.fillStyle = css('--backlog');
   g.beginPath();
   g.moveTo(x(0), y(0));
   let prev = 0;
@@ -211,17 +464,18 @@ function drawChart(r) {
   g.lineTo(x(tMax), y(prev));
   for (let i = painted.length - 1; i >= 0; i--) {
     const [t, c] = painted[i];
-    const before = i > 0 ? painted[i - 1][1] : 0;
     g.lineTo(x(t), y(c));
-    g.lineTo(x(t), y(before));
+    g.lineTo(x(t), y(i > 0 ? painted[i - 1][1] : 0));
   }
   g.lineTo(x(0), y(0));
   g.fill();
-  const css = (v) => getComputedStyle(document.documentElement).getPropertyValue(v).trim();
+  for (const [s, e] of r.stalls?.list || []) {
+    g.fillStyle = css('--stall');
+    g.fillRect(x(s), H - pad.b - 6, Math.max(2, x(e) - x(s)), 6);
+  }
   step(arrived, css('--arrived'), 2);
   step(series(tl.committed), css('--committed'), 1.5);
   step(painted, css('--painted'), 2);
-  // Axes.
   g.strokeStyle = '#94a3b8';
   g.lineWidth = 1;
   g.beginPath();
@@ -238,12 +492,6 @@ function drawChart(r) {
   g.textAlign = 'right';
   g.fillText(String(total), pad.l - 4, y(total) + 4);
   g.fillText('0', pad.l - 4, y(0));
-  g.save();
-  g.translate(11, (H - pad.b) / 2);
-  g.rotate(-Math.PI / 2);
-  g.textAlign = 'center';
-  g.fillText('characters', 0, 0);
-  g.restore();
 }
 
 function niceStep(raw) {
