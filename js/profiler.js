@@ -11,7 +11,7 @@ import { PaintClock } from './paint.js';
 import { touched, changes, resumeAt } from './dom.js';
 import { LongFrames, attributeLatePaints } from './longframes.js';
 import { THRESHOLDS, metricsOf, sloSpec } from './ratings.js';
-import { joinResourceTiming } from './resource.js';
+import { joinResourceTiming, refineNetworkVerdict } from './resource.js';
 
 /** Default options. */
 export const DEFAULTS = Object.freeze({
@@ -383,6 +383,7 @@ export class Profiler {
         const hidden = this._hiddenSince === null ? this._hidden : [...this._hidden, [this._hiddenSince, Infinity]];
         attributeLatePaints(report, this._frames, this.options.lateMs, hidden);
         joinResourceTiming(report, s.fullUrl, s.start);
+        refineNetworkVerdict(report);
         report.ratings = {};
         for (const m of metricsOf(report, this.options.thresholds)) report.ratings[m.name] = m.rating;
         report.paintSource = this._paint.available ? 'raf' : null;

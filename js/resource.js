@@ -42,3 +42,22 @@ export function joinResourceTiming(report, url, start) {
     serverTiming: Array.from(entry.serverTiming || [], (s) => ({ name: s.name, dur: s.duration, desc: s.description || null })),
   };
 }
+
+/**
+ * A request that waited in the browser before it was sent (HTTP/1.1 allows 6 connections per
+ * host) looks like network time to the core: Resource Timing's requestStart tells them apart,
+ * so a `network-bound` verdict whose time was spent before the request left is corrected.
+ */
+export function refineNetworkVerdict(report) {
+  const rt = report.resourceTiming;
+  const d = report.diagnosis;
+  if (!rt || !Array.isArray(d) || rt.requestStart === null) return;
+  const i = d.findIndex((v) => v.verdict === 'network-bound');
+  const network = i >= 0 ? d[i].evidence.networkMs : null;
+  if (i < 0 || !(rt.requestStart > 100) || !(rt.requestStart >= 0.5 * network)) return;
+  d[i] = {
+    verdict: 'browser-queued',
+    evidence: { browserQueueMs: rt.requestStart, networkMs: network },
+    fix: 'The request waited in the browser before it was sent: browsers open at most 6 HTTP/1.1 connections per host. Serve the API over HTTP/2 or HTTP/3, or run fewer streams at once.',
+  };
+}

@@ -83,6 +83,9 @@ test('load mode: 8 requests on 2 slots show queueing in the percentiles, and the
   assert.equal(s.diagnosis[0].verdict, 'capacity');
   const shown = await page.$$eval('#summaryDiagnosis li', (li) => li.map((x) => x.dataset.verdict));
   assert.deepEqual(shown.slice(0, 1), ['capacity']);
+  // Eight streams on one HTTP/1.1 origin: two wait in the browser, and say so (not "network").
+  const verdicts = await page.evaluate(() => window.tokenpaintProfiler.reports().flatMap((r) => r.diagnosis.map((v) => v.verdict)));
+  assert.ok(!verdicts.includes('network-bound'), verdicts.join(','));
   await page.close();
 });
 

@@ -286,6 +286,7 @@ const VERDICTS = {
   'client-buffers-whole-answer': 'The page waits for the whole answer',
   'reasoning-delay': 'The model reasons before answering',
   'insufficient-evidence': 'Not enough evidence to decide',
+  'browser-queued': 'The request waited in the browser (connection limit)',
   capacity: 'Capacity: the tail waits in a queue',
   tail: 'A tail problem: p95/p99 much slower than the median',
   'client-tail': 'Some tokens wait on the page',
