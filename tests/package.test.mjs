@@ -147,6 +147,21 @@ test('a Vite app: production build, then the dev server', async () => {
   }
 });
 
+test('the published types pass tsc --strict in a consumer', () => {
+  const dir = consumer('typescript', {
+    'consumer.ts': readFileSync(path.join(root, 'tests', 'types', 'consumer.ts'), 'utf8'),
+    'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'esnext', moduleResolution: 'bundler', lib: ['es2022', 'dom'], skipLibCheck: false }, files: ['consumer.ts'] }),
+  });
+  const out = (() => {
+    try {
+      return execFileSync(bin('tsc'), ['--project', 'tsconfig.json'], { cwd: dir, encoding: 'utf8' });
+    } catch (e) {
+      return String(e.stdout) + String(e.stderr);
+    }
+  })();
+  assert.equal(out.trim(), '', out);
+});
+
 test('a webpack 5 build', async () => {
   const dir = consumer('webpack', {
     'index.html': `<!doctype html><meta charset="utf-8"><div id="out"></div><script type="module" src="./main.js"></script>`,
