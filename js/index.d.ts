@@ -37,6 +37,8 @@ export interface ProfilerOptions {
   stallMs?: number;
   /** A token painted more than this after it arrived (ms, default 50) is late. */
   lateMs?: number;
+  /** Add performance.measure entries per phase on a "tokenpaint" track of the DevTools Performance panel (default false). */
+  devtools?: boolean;
   /** A label for every stream of this profiler; summaries group by label. */
   label?: string;
   /** Targets, e.g. `{ ttftPerceived: { p95: 1000 }, tpot: { p50: 50 } }`. */
@@ -286,5 +288,7 @@ export declare class Profiler {
   mergeSummary(exported: string): boolean;
   reports(): Report[];
   summary(): Summary | null;
+  /** Logs the last report and the summary to the console; returns the text. */
+  print(): string;
   disconnect(): void;
 }

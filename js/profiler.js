@@ -12,6 +12,7 @@ import { touched, changes, resumeAt } from './dom.js';
 import { LongFrames, attributeLatePaints } from './longframes.js';
 import { THRESHOLDS, metricsOf, sloSpec } from './ratings.js';
 import { joinResourceTiming, refineNetworkVerdict } from './resource.js';
+import { measure, summaryText } from './devtools.js';
 
 /** Default options. */
 export const DEFAULTS = Object.freeze({
@@ -27,6 +28,7 @@ export const DEFAULTS = Object.freeze({
   slo: null,
   serverTiming: null,
   thresholds: THRESHOLDS,
+  devtools: false,
 });
 
 const OBSERVE = { childList: true, subtree: true, characterData: true };
@@ -166,6 +168,17 @@ export class Profiler {
       return JSON.parse(json);
     } catch {
       return null;
+    }
+  }
+
+  /** Logs the last report and the summary to the console; returns the text. */
+  print() {
+    try {
+      const text = summaryText(this._reports[this._reports.length - 1], this.summary());
+      if (text) console.log(text);
+      return text;
+    } catch {
+      return '';
     }
   }
 
@@ -384,6 +397,7 @@ export class Profiler {
         attributeLatePaints(report, this._frames, this.options.lateMs, hidden);
         joinResourceTiming(report, s.fullUrl, s.start);
         refineNetworkVerdict(report);
+        if (this.options.devtools) measure(report);
         report.ratings = {};
         for (const m of metricsOf(report, this.options.thresholds)) report.ratings[m.name] = m.rating;
         report.paintSource = this._paint.available ? 'raf' : null;
