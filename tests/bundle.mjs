@@ -6,10 +6,10 @@ import path from 'node:path';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-export async function bundleRenderers() {
+export async function bundleRenderers(name = 'renderers') {
   await build({
-    entryPoints: [path.join(here, 'pages/renderers.jsx')],
-    outfile: path.join(here, 'pages/renderers.bundle.js'),
+    entryPoints: [path.join(here, `pages/${name}.jsx`)],
+    outfile: path.join(here, `pages/${name}.bundle.js`),
     bundle: true,
     format: 'esm',
     target: 'es2022',

@@ -9,6 +9,8 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import init, { Profiler } from '../js/index.js';
 import { startServer } from '../scripts/demo-server.mjs';
+import { setup } from './helpers.mjs';
+import { bundleRenderers } from './bundle.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 let server;
@@ -44,4 +46,26 @@ test('OpenAI SDK: new OpenAI({ fetch: profiler.fetch }) with stream: true', asyn
   assert.equal(r.chars, [...text].length);
   assert.ok(r.unavailable.includes('dom'), 'no DOM here: perceived figures are unknown, and said so');
   assert.equal(r.ttftPerceived, null);
+});
+
+test('the Vercel AI SDK in the browser: a provider with fetch: profiler.fetch, streaming text', async () => {
+  await bundleRenderers('sdk');
+  const env = await setup();
+  try {
+    const page = await env.page('/tests/pages/sdk.html');
+    await page.waitForFunction(() => window.sdkReady === true, null, { timeout: 15000 });
+    const { report: r, usage } = await page.evaluate(() => window.runAiSdk());
+    assert.equal(r.status, 'ok');
+    assert.equal(r.tokens, usage.outputTokens, JSON.stringify(usage));
+    assert.equal(r.matchedPct, 100);
+    assert.ok(r.lag.count > 10);
+    // A React component observing its own message list, as the README shows.
+    const rr = await page.evaluate(() => window.runReact());
+    assert.equal(rr.status, 'ok');
+    assert.equal(rr.matchedPct, 100);
+    assert.equal(rr.lag.count, 40);
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await env.close();
+  }
 });
