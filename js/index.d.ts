@@ -39,6 +39,8 @@ export interface ProfilerOptions {
   lateMs?: number;
   /** Add performance.measure entries per phase on a "tokenpaint" track of the DevTools Performance panel (default false). */
   devtools?: boolean;
+  /** Export to an OpenTelemetry collector (OTLP/HTTP JSON): traces per stream, metrics as exponential histograms. */
+  otlp?: { url: string; headers?: Record<string, string>; serviceName?: string; maxBatch?: number; intervalMs?: number } | null;
   /** A label for every stream of this profiler; summaries group by label. */
   label?: string;
   /** Targets, e.g. `{ ttftPerceived: { p95: 1000 }, tpot: { p50: 50 } }`. */
@@ -290,5 +292,7 @@ export declare class Profiler {
   summary(): Summary | null;
   /** Logs the last report and the summary to the console; returns the text. */
   print(): string;
+  /** Sends what the OTLP exporter has batched now. */
+  flush(): Promise<unknown>;
   disconnect(): void;
 }

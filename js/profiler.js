@@ -13,6 +13,7 @@ import { LongFrames, attributeLatePaints } from './longframes.js';
 import { THRESHOLDS, metricsOf, sloSpec } from './ratings.js';
 import { joinResourceTiming, refineNetworkVerdict } from './resource.js';
 import { measure, summaryText } from './devtools.js';
+import { OtlpExporter } from './otlp.js';
 
 /** Default options. */
 export const DEFAULTS = Object.freeze({
@@ -29,6 +30,7 @@ export const DEFAULTS = Object.freeze({
   serverTiming: null,
   thresholds: THRESHOLDS,
   devtools: false,
+  otlp: null,
 });
 
 const OBSERVE = { childList: true, subtree: true, characterData: true };
@@ -58,7 +60,20 @@ export class Profiler {
       if (document.visibilityState === 'hidden') this._hiddenSince = performance.now();
       document.addEventListener('visibilitychange', this._onVisibility);
     }
+    this._otlp = null;
+    if (o.otlp && o.otlp.url) {
+      try {
+        this._otlp = new OtlpExporter(o.otlp, () => this.exportSummary());
+      } catch {
+        this._otlp = null;
+      }
+    }
     load().catch(() => {}); // idempotent; `await init()` is the way to be sure it is ready
+  }
+
+  /** Sends what the OTLP exporter has batched now; resolves when sent. */
+  flush() {
+    return this._otlp ? this._otlp.flush() : Promise.resolve();
   }
 
   _visibility() {
@@ -189,6 +204,10 @@ export class Profiler {
     for (const s of [...this._streams]) this._finish(s);
     this._paint.close();
     this._frames.disconnect();
+    if (this._otlp) {
+      this._otlp.flush();
+      this._otlp.close();
+    }
     if (typeof document !== 'undefined' && document.removeEventListener) {
       document.removeEventListener('visibilitychange', this._onVisibility);
     }
@@ -398,6 +417,7 @@ export class Profiler {
         joinResourceTiming(report, s.fullUrl, s.start);
         refineNetworkVerdict(report);
         if (this.options.devtools) measure(report);
+        if (this._otlp) this._otlp.add(report);
         report.ratings = {};
         for (const m of metricsOf(report, this.options.thresholds)) report.ratings[m.name] = m.rating;
         report.paintSource = this._paint.available ? 'raf' : null;

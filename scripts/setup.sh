@@ -39,6 +39,13 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   fi
 fi
 
+# The official OpenTelemetry protobuf classes, to validate the OTLP export in the tests.
+if ! python3 -c "import opentelemetry.proto" 2>/dev/null; then
+  say "installing opentelemetry-proto (PyPI)"
+  python3 -m pip install -q --disable-pip-version-check opentelemetry-proto==1.45.2 >/dev/null 2>&1 \
+    || python3 -m pip install -q --break-system-packages opentelemetry-proto==1.45.2 >/dev/null
+fi
+
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "installing npm dev dependencies"
   npm ci --no-audit --no-fund --loglevel=error >/dev/null
