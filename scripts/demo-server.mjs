@@ -56,10 +56,16 @@ async function serveStatic(res, pathname) {
     const st = await stat(file);
     if (!st.isFile()) return notFound(res);
     const data = await readFile(file);
-    res.writeHead(200, {
+    const headers = {
       'content-type': TYPES[path.extname(file)] || 'application/octet-stream',
       'cache-control': 'no-store',
-    });
+    };
+    // The strict-CSP test page: no inline script, no eval, wasm allowed, Trusted Types required,
+    // violations reported to /csp-report.
+    if (/\/tests\/pages\/csp\.html$/.test(file)) {
+      headers['content-security-policy'] = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; require-trusted-types-for 'script'; trusted-types 'none'; report-uri /csp-report";
+    }
+    res.writeHead(200, headers);
     res.end(data);
   } catch {
     notFound(res);
@@ -165,6 +171,8 @@ async function replayFixture(res, url) {
   res.end();
 }
 
+const cspReports = [];
+
 export function createDemoServer(lab = {}) {
   return createServer(async (req, res) => {
     try {
@@ -178,6 +186,17 @@ export function createDemoServer(lab = {}) {
         return res.end(JSON.stringify({ nginx: lab.nginx || null }));
       }
       if (url.pathname === '/proxy' && req.method === 'POST') return await proxy(req, res);
+      if (url.pathname === '/csp-report') {
+        const chunks = [];
+        for await (const c of req) chunks.push(c);
+        cspReports.push(Buffer.concat(chunks).toString('utf8'));
+        res.writeHead(204);
+        return res.end();
+      }
+      if (url.pathname === '/csp-reports') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify(cspReports));
+      }
       if (url.pathname === '/v1/chat/completions' || url.pathname === '/chat/completions') {
         for (const [k, v] of Object.entries(CORS)) res.setHeader(k, v);
         const body = req.method === 'POST' ? await readBody(req) : null;

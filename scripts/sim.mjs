@@ -25,6 +25,8 @@
 //   reasoning   this many reasoning deltas before the answer (openai-style reasoning_content)
 //   flush_ms    an intermediary that releases what it holds every X ms
 //   gzip        1: compress the body (zlib buffers, as a proxy's compression does)
+//   destroy_after  after this many tokens, the connection is destroyed (a network error)
+//   end_after   after this many tokens, the server ends the body early (no end marker)
 //   body_bytes  instead of an answer, a fast stream of this many bytes, sent in uneven writes,
 //               whose SHA-256 is in the `x-body-sha256` header (for byte-identity tests)
 
@@ -136,6 +138,8 @@ export function knobs(url, body) {
     reasoning: Math.max(0, Math.min(2000, Math.floor(num('reasoning', 0)))),
     flushMs: Math.max(0, num('flush_ms', 0)),
     gzip: num('gzip', 0) === 1,
+    destroyAfter: Math.max(0, Math.floor(num('destroy_after', 0))),
+    endAfter: Math.max(0, Math.floor(num('end_after', 0))),
   };
 }
 
@@ -309,6 +313,17 @@ export async function handleChat(req, res, url, body) {
     const text = reasoning ? thoughts[i] : tokens[i - thoughts.length];
     if (k.format === 'openai' && i === 0) write(`data: ${chunkJson(id, { role: 'assistant', content: '' })}\n\n`);
     write(frame(k.format, reasoning ? 'reasoning' : 'answer', text, i), !reasoning);
+    if (k.destroyAfter && i + 1 >= k.destroyAfter) {
+      release();
+      res.socket.destroy(); // mid-stream: the client sees a network error
+      return;
+    }
+    if (k.endAfter && i + 1 >= k.endAfter) {
+      release();
+      // Half an event, then the end: the server closed early.
+      res.end(`data: {"choices":[{"index":0,"delta":{"content":"cut`);
+      return;
+    }
   }
   const prefill = firstAt === null ? k.ttft : firstAt - t0;
   const decode = firstAt === null ? 0 : lastAt - firstAt;

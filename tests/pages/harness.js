@@ -132,4 +132,37 @@ window.runPhases = async (query) => {
   return { report: r, raw };
 };
 
+/**
+ * `n` streams at once, one profiler observing one container, each rendered into its own bubble.
+ * Each stream's answer has its own length (tokens = 10 + i), so reports map to streams by it.
+ */
+window.runConcurrentMany = async (n) => {
+  const root = document.getElementById('chat');
+  const profiler = new Profiler();
+  profiler.observe(root);
+  const got = [];
+  const all = new Promise((resolve) => profiler.onReport((r) => got.push(r) === n && resolve()));
+  const lengths = await Promise.all(
+    Array.from({ length: n }, async (_, i) => {
+      const out = document.createElement('div');
+      out.className = 'msg assistant';
+      root.append(out);
+      const res = await profiler.fetch(`/v1/chat/completions?ttft_ms=10&token_ms=5&tokens=${10 + i}&seed=${100 + i}`, { method: 'POST', body: '{}' });
+      let text = '';
+      for await (const data of sseData(res.body)) {
+        if (data === '[DONE]') break;
+        const piece = JSON.parse(data).choices?.[0]?.delta?.content;
+        if (piece) {
+          text += piece;
+          out.append(piece);
+        }
+      }
+      return [...text].length;
+    }),
+  );
+  await all;
+  profiler.disconnect();
+  return lengths.map((length) => ({ length, report: got.find((r) => r.chars === length) }));
+};
+
 window.harnessReady = true;

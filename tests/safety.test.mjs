@@ -1,0 +1,77 @@
+// It never hurts the page it measures: a strict CSP with Trusted Types, failures mid-stream, and
+// many concurrent streams.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup } from './helpers.mjs';
+
+let env;
+let page;
+before(async () => {
+  env = await setup();
+  page = await env.page('/tests/pages/harness.html');
+  await page.waitForFunction(() => window.harnessReady === true);
+});
+after(() => env.close());
+
+test('under a strict CSP and required Trusted Types: a profiled stream, no violation', async () => {
+  const p = await env.page('/tests/pages/csp.html');
+  await p.waitForFunction(() => window.report, null, { timeout: 15000 });
+  const { report, violations } = await p.evaluate(() => ({ report: window.report, violations: window.violations }));
+  assert.equal(report.status, 'ok');
+  assert.equal(report.matchedPct, 100);
+  assert.deepEqual(violations, []);
+  const reported = await (await fetch(`${env.url}/csp-reports`)).json();
+  assert.deepEqual(reported, []);
+  assert.deepEqual(p.errors, []);
+  await p.close();
+});
+
+const run = (args) => page.evaluate((a) => window.runStream(a), args);
+
+test('a network error mid-stream: status error, what arrived before is kept, the app sees the error', async () => {
+  const r = await page.evaluate(async () => {
+    const { Profiler } = await import('/js/index.js');
+    const p = new Profiler();
+    const done = new Promise((resolve) => p.onReport(resolve));
+    const res = await p.fetch('/v1/chat/completions?ttft_ms=0&token_ms=10&tokens=50&destroy_after=12', { method: 'POST', body: '{}' });
+    let appError = null;
+    try {
+      await res.text();
+    } catch (e) {
+      appError = e.name;
+    }
+    const report = await done;
+    return { report, appError, open: p._streams.size };
+  });
+  assert.equal(r.appError, 'TypeError', 'the app gets the network error, unchanged');
+  assert.equal(r.report.status, 'error');
+  assert.equal(r.report.error.kind, 'network');
+  assert.ok(r.report.deltas >= 10 && r.report.deltas <= 12, `${r.report.deltas} deltas`);
+  assert.equal(r.open, 0, 'nothing left open');
+});
+
+test('a server closing early: status incomplete, the partial event discarded', async () => {
+  const r = await run({ query: 'ttft_ms=0&token_ms=10&tokens=50&end_after=8' });
+  assert.equal(r.status, 'incomplete');
+  assert.equal(r.error.kind, 'truncated');
+  assert.equal(r.deltas, 8);
+  assert.equal(r.truncated, true);
+});
+
+test('HTTP 404 and 500: status error with the status code', async () => {
+  for (const status of [404, 500]) {
+    const r = await run({ query: `status=${status}&ttft_ms=0` });
+    assert.equal(r.status, 'error');
+    assert.equal(r.error.code, String(status));
+  }
+});
+
+test('50 concurrent streams on one page, each attributed to its own element', async () => {
+  const results = await page.evaluate(() => window.runConcurrentMany(50));
+  assert.equal(results.length, 50);
+  for (const { length, report } of results) {
+    assert.ok(report, `a report for the stream of ${length} characters`);
+    assert.equal(report.chars, length);
+    assert.equal(report.matchedPct, 100, `stream of ${length}`);
+  }
+});
