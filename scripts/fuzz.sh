@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v cargo-fuzz >/dev/null || cargo install -q cargo-fuzz
 secs="${1:-60}"
-for t in sse lines session adapters align; do
+for t in sse lines session adapters align servertiming; do
   echo "== $t (${secs}s)"
   RUSTC_BOOTSTRAP=1 cargo fuzz run "$t" -- -max_total_time="$secs" -print_final_stats=1 2>&1 \
     | grep -E "^(Done|stat::number_of_executed_units|stat::peak_rss|==[0-9]+== ERROR|SUMMARY)|panicked" || true
