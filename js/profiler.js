@@ -414,7 +414,7 @@ export class Profiler {
       try {
         const hidden = this._hiddenSince === null ? this._hidden : [...this._hidden, [this._hiddenSince, Infinity]];
         attributeLatePaints(report, this._frames, this.options.lateMs, hidden);
-        joinResourceTiming(report, s.fullUrl, s.start);
+        joinResourceTiming(report, s.fullUrl, s.start, s.endedAt);
         refineNetworkVerdict(report);
         if (this.options.devtools) measure(report);
         if (this._otlp) this._otlp.add(report);

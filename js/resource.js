@@ -4,18 +4,24 @@
 // has been read to its end, and may never appear (buffer full, a cancelled body): nothing waits
 // for it. Cross-origin entries without Timing-Allow-Origin have zeroed fields: unknown, not zero.
 
-/** Adds `resourceTiming` to `report` (ms from the request start), or names it unavailable. */
-export function joinResourceTiming(report, url, start) {
+/**
+ * Adds `resourceTiming` to `report` (ms from the request start), or names it unavailable. `end`
+ * is when the body ended (performance.now()), if known.
+ */
+export function joinResourceTiming(report, url, start, end) {
   let entry = null;
   try {
     if (url && globalThis.performance && performance.getEntriesByName) {
       const candidates = performance.getEntriesByName(url, 'resource');
-      // The entry of this request: the one that started closest to when the app called fetch.
+      // The entry of this request: it started when the app called fetch and ended when the body
+      // did. Requests to one URL started together (a load test) differ by their end.
       let best = Infinity;
       for (const e of candidates) {
         const d = Math.abs(e.startTime - start);
-        if (d < best && d < 100) {
-          best = d;
+        if (d >= 100) continue;
+        const score = d + (end > 0 && e.responseEnd > 0 ? Math.abs(e.responseEnd - end) : 0);
+        if (score < best) {
+          best = score;
           entry = e;
         }
       }
