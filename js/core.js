@@ -10,15 +10,22 @@ import initWasm, { Core } from '../pkg/tokenpaint_core.js';
 let loaded = false;
 let loading = null;
 let broken = null;
+let exports = null;
 
 /** Loads the wasm module once; `input` overrides where it comes from (URL, Response, Module). */
 export function load(input) {
   if (!loading) {
-    loading = initWasm(input === undefined ? undefined : { module_or_path: input }).then(() => {
+    loading = initWasm(input === undefined ? undefined : { module_or_path: input }).then((e) => {
+      exports = e;
       loaded = true;
     });
   }
   return loading;
+}
+
+/** Bytes of wasm linear memory in use (it grows, it never shrinks), or null before loading. */
+export function wasmMemoryBytes() {
+  return exports && exports.memory ? exports.memory.buffer.byteLength : null;
 }
 
 /** Whether the module is loaded and usable. */

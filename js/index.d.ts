@@ -3,6 +3,9 @@ export default function init(
   input?: string | URL | Request | Response | BufferSource | WebAssembly.Module,
 ): Promise<void>;
 
+/** Bytes of wasm linear memory (it grows, never shrinks), or null before `init()`. */
+export declare function wasmMemoryBytes(): number | null;
+
 /** A stream format tokenpaint reads, or `auto` to detect it. */
 export type Format =
   | 'auto'

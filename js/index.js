@@ -7,7 +7,9 @@
 //   const res = await profiler.fetch(url, init);
 //   profiler.onReport((report) => console.log(report));
 
-import { load } from './core.js';
+import { load, wasmMemoryBytes } from './core.js';
+
+export { wasmMemoryBytes };
 
 export { Profiler, DEFAULTS } from './profiler.js';
 export { THRESHOLDS } from './ratings.js';
