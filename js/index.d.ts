@@ -30,6 +30,8 @@ export interface ProfilerOptions {
   settleMs?: number;
   /** Longest wait after the end of the stream before a report is taken (ms, default 30000). */
   maxSettleMs?: number;
+  /** A stream with no chunk for this long (the app stopped reading) is reported incomplete (ms, default 120000). */
+  idleMs?: number;
   /** Include per-token arrays in reports (default true). */
   timeline?: boolean;
   /** How many reports `reports()` keeps (default 1000). */

@@ -31,6 +31,7 @@ export const DEFAULTS = Object.freeze({
   thresholds: THRESHOLDS,
   devtools: false,
   otlp: null,
+  idleMs: 120000,
 });
 
 const OBSERVE = { childList: true, subtree: true, characterData: true };
@@ -204,6 +205,7 @@ export class Profiler {
     for (const s of [...this._streams]) this._finish(s);
     this._paint.close();
     this._frames.disconnect();
+    if (this._idleTimer) clearInterval(this._idleTimer);
     if (this._otlp) {
       this._otlp.flush();
       this._otlp.close();
@@ -260,9 +262,14 @@ export class Profiler {
         mo: null,
         done: false,
       };
+      s.lastActivity = performance.now();
       this._streams.add(s);
+      this._watchIdle();
       const out = tap(res, {
-        chunk: (bytes, t) => this._call((c) => c.chunk(id, bytes, t)),
+        chunk: (bytes, t) => {
+          s.lastActivity = t;
+          this._call((c) => c.chunk(id, bytes, t));
+        },
         end: (kind, t, message) => this._end(s, kind, t, message),
       });
       if (out === res) {
@@ -322,6 +329,25 @@ export class Profiler {
     } catch {
       /* never into the page */
     }
+  }
+
+  // A stream that nobody reads any more (the app stopped without cancelling) is reported as
+  // incomplete after `idleMs` without a chunk; its bytes keep flowing to the app untouched.
+  _watchIdle() {
+    if (this._idleTimer || !(this.options.idleMs > 0)) return;
+    const every = Math.max(50, Math.min(5000, this.options.idleMs / 4));
+    this._idleTimer = setInterval(() => {
+      const now = performance.now();
+      for (const s of [...this._streams]) {
+        if (!s.ended && now - s.lastActivity > this.options.idleMs) this._finish(s);
+      }
+      if (this._streams.size === 0) {
+        clearInterval(this._idleTimer);
+        this._idleTimer = null;
+      }
+    }, every);
+    // In Node, do not keep the process alive for it.
+    if (this._idleTimer && typeof this._idleTimer.unref === 'function') this._idleTimer.unref();
   }
 
   _claimedByOther(el, s) {

@@ -75,3 +75,21 @@ test('50 concurrent streams on one page, each attributed to its own element', as
     assert.equal(report.matchedPct, 100, `stream of ${length}`);
   }
 });
+
+test('an app that stops reading: bounded read-ahead, the run reported incomplete, nothing thrown', async () => {
+  const r = await page.evaluate(async () => {
+    const { Profiler } = await import('/js/index.js');
+    const p = new Profiler({ idleMs: 400 });
+    const done = new Promise((resolve) => p.onReport(resolve));
+    const res = await p.fetch('/v1/chat/completions?body_bytes=8388608', { method: 'POST', body: '{}' });
+    const reader = res.body.getReader();
+    await reader.read();
+    await reader.read(); // then the app stops reading, without cancelling
+    const report = await done;
+    return { report, open: p._streams.size };
+  });
+  assert.equal(r.report.status, 'incomplete');
+  assert.equal(r.report.error.kind, 'not-ended');
+  assert.ok(r.report.bytes <= 4 * 1024 * 1024, `${r.report.bytes} bytes read ahead of an app that stopped`);
+  assert.equal(r.open, 0);
+});
