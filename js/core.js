@@ -5,12 +5,17 @@
 // the module broken (a trapped instance cannot be trusted), and every later call returns its
 // fallback: the page goes on, unprofiled.
 
-import initWasm, { Core } from '../pkg/tokenpaint_core.js';
+import initWasm, { Core, __tokenpaint_reinstantiate as reinstantiate } from '../pkg/tokenpaint_core.js';
 
 let loaded = false;
 let loading = null;
 let broken = null;
 let exports = null;
+// Each recovery from a trap starts a new generation: cores (and stream ids) of an older one are
+// gone.
+let generation = 0;
+let lastFailure = null;
+const cores = new Set();
 
 /** Loads the wasm module once; `input` overrides where it comes from (URL, Response, Module). */
 export function load(input) {
@@ -33,16 +38,23 @@ export function ready() {
   return loaded && broken === null;
 }
 
-/** Why the module stopped, if it did. */
+/** Why the module last failed, if it did (also after a recovery). */
 export function failure() {
-  return broken;
+  return broken || lastFailure;
+}
+
+/** The current generation of the module (it changes when it is re-instantiated after a trap). */
+export function generationOf() {
+  return generation;
 }
 
 /** A new core (one per profiler), or null when the module is not usable. */
 export function createCore() {
   if (!ready()) return null;
   try {
-    return new Core();
+    const c = new Core();
+    cores.add(c);
+    return c;
   } catch (e) {
     broken = describe(e);
     return null;
@@ -56,7 +68,33 @@ export function call(core, fn, fallback) {
     return fn(core);
   } catch (e) {
     broken = describe(e);
+    lastFailure = broken;
+    recover();
     return fallback;
+  }
+}
+
+/**
+ * After a trap: detach every core of the old instance (so that its finalizers never free memory
+ * in the new one), start a fresh instance of the same module, and a new generation. The streams
+ * of the old generation are reported as failed; later ones are profiled again.
+ */
+function recover() {
+  try {
+    for (const c of cores) {
+      try {
+        c.__destroy_into_raw();
+      } catch {
+        /* already detached */
+      }
+    }
+    cores.clear();
+    const e = reinstantiate();
+    if (e) exports = e;
+    generation += 1;
+    broken = null;
+  } catch {
+    /* stays broken: the page goes on unprofiled */
   }
 }
 

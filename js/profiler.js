@@ -5,7 +5,7 @@
 // writes the report. Every call into the core is guarded (core.js): whatever happens inside
 // tokenpaint, the app's fetch, body and DOM behave exactly as without it.
 
-import { load, ready, createCore, call as callCore, failure } from './core.js';
+import { load, ready, createCore, call as callCore, failure, generationOf } from './core.js';
 import { tap } from './tap.js';
 import { PaintClock } from './paint.js';
 import { touched, changes, resumeAt } from './dom.js';
@@ -95,9 +95,14 @@ export class Profiler {
   }
 
   // Each profiler has its own core (its own streams and summary), made once the module is ready.
-  _call(fn, fallback) {
+  _call(fn, fallback, s) {
+    // A stream of an older generation lived in a core that is gone: never call the new one for
+    // it (its id could be another stream's there).
+    if (s && s.gen !== generationOf()) return fallback;
+    if (this._core !== null && this._coreGen !== generationOf()) this._core = null;
     if (this._core === null) {
       this._core = createCore();
+      this._coreGen = generationOf();
       const stall = this.options.stallMs;
       if (this._core && typeof stall === 'number') callCore(this._core, (c) => c.configure(stall));
       const slo = sloSpec(this.options.slo);
@@ -245,10 +250,12 @@ export class Profiler {
       }
       const id = this._call((c) => c.open(format, contentType, hints, o.url, o.start, headersAt, res.status), 0);
       if (!id) return res;
+      const gen = generationOf();
       if (this.options.includeText === true) this._call((c) => c.keep_text(id));
       if (o.label) this._call((c) => c.label(id, o.label));
       const s = {
         id,
+        gen,
         url: o.url,
         fullUrl: o.fullUrl,
         start: o.start,
@@ -268,7 +275,7 @@ export class Profiler {
       const out = tap(res, {
         chunk: (bytes, t) => {
           s.lastActivity = t;
-          this._call((c) => c.chunk(id, bytes, t));
+          this._call((c) => c.chunk(id, bytes, t), undefined, s);
         },
         end: (kind, t, message) => this._end(s, kind, t, message),
       });
@@ -315,7 +322,7 @@ export class Profiler {
           for (const el of candidates) {
             if (this._claimedByOther(el, s)) continue;
             const text = el.textContent || '';
-            if (this._call((c) => c.claims(s.id, text), false)) {
+            if (this._call((c) => c.claims(s.id, text), false, s)) {
               s.scope = el;
               break;
             }
@@ -362,9 +369,9 @@ export class Profiler {
     s.prevText = text;
     // Only the changed text crosses into the core: an append from the old end, a re-render
     // from the checkpoint before the first change (see resumeAt in dom.js).
-    const from = resumeAt(prev, text, this._call((c) => c.resume_limit(s.id), 0));
-    let n = this._call((c) => c.rendered(s.id, from ? text.slice(from) : text, from, t), 0);
-    if (n < 0) n = this._call((c) => c.rendered(s.id, text, 0, t), 0);
+    const from = resumeAt(prev, text, this._call((c) => c.resume_limit(s.id), 0, s));
+    let n = this._call((c) => c.rendered(s.id, from ? text.slice(from) : text, from, t), 0, s);
+    if (n < 0) n = this._call((c) => c.rendered(s.id, text, 0, t), 0, s);
     if (n > 0) {
       s.lastCommit = t;
       if (s.ended) this._armSettle(s);
@@ -382,7 +389,7 @@ export class Profiler {
     if (s.ended) return;
     s.ended = true;
     s.endedAt = t;
-    this._call((c) => c.end(s.id, kind, t, message || ''));
+    this._call((c) => c.end(s.id, kind, t, message || ''), undefined, s);
     this._checkSettled(s);
   }
 
@@ -392,7 +399,7 @@ export class Profiler {
   _checkSettled(s) {
     if (s.done) return;
     const watched = s.target || this._roots.size > 0;
-    if (!watched || this._call((c) => c.settled(s.id), true)) this._finish(s);
+    if (!watched || this._call((c) => c.settled(s.id), true, s)) this._finish(s);
     else this._armSettle(s);
   }
 
@@ -407,7 +414,7 @@ export class Profiler {
   _discard(s) {
     s.done = true;
     this._streams.delete(s);
-    this._call((c) => c.finish(s.id, false), '');
+    this._call((c) => c.finish(s.id, false), '', s);
   }
 
   _finish(s) {
@@ -422,7 +429,7 @@ export class Profiler {
   _emit(id, s) {
     // Still hidden: what is not painted yet could not be.
     if (this._hiddenSince !== null) this._call((c) => c.hidden(this._hiddenSince, Infinity));
-    const json = this._call((c) => c.finish(id, true), '');
+    const json = this._call((c) => c.finish(id, true), '', s && s.gen !== undefined ? s : null);
     let report = null;
     if (json) {
       try {

@@ -9,6 +9,8 @@ use crate::session::{EndKind, Session};
 use crate::summary::Summary;
 
 struct Open {
+    /// Test hook: the next chunk panics (see [`Core::arm_test_trap`]).
+    trap: bool,
     id: u32,
     url: String,
     label: String,
@@ -101,6 +103,7 @@ impl Core {
         self.next_id = self.next_id.wrapping_add(1).max(1);
         let id = self.next_id;
         self.open.push(Open {
+            trap: false,
             id,
             url: url.into(),
             label: String::new(),
@@ -127,7 +130,18 @@ impl Core {
     /// A body chunk read at `t`.
     pub fn chunk(&mut self, id: u32, bytes: &[u8], t: f64) {
         if let Some(o) = self.get(id) {
+            if o.trap {
+                panic!("tokenpaint test trap");
+            }
             o.session.chunk(bytes, t);
+        }
+    }
+
+    /// Test hook for the fault-isolation tests: the next chunk of stream `id` panics inside the
+    /// core, as a bug would. Never called by the shell.
+    pub fn arm_test_trap(&mut self, id: u32) {
+        if let Some(o) = self.get(id) {
+            o.trap = true;
         }
     }
 

@@ -93,3 +93,33 @@ test('an app that stops reading: bounded read-ahead, the run reported incomplete
   assert.ok(r.report.bytes <= 4 * 1024 * 1024, `${r.report.bytes} bytes read ahead of an app that stopped`);
   assert.equal(r.open, 0);
 });
+
+test('a panic inside the core mid-stream: the app is untouched, the run failed, later streams profiled again', async () => {
+  const r = await page.evaluate(async () => {
+    const errors = [];
+    window.addEventListener('error', (e) => errors.push(e.message));
+    window.addEventListener('unhandledrejection', (e) => errors.push(String(e.reason)));
+    const { Profiler } = await import('/js/index.js');
+    const p = new Profiler();
+    const first = new Promise((resolve) => p.onReport(resolve));
+    const res = await p.fetch('/v1/chat/completions?body_bytes=200000&seed=5', { method: 'POST', body: '{}' });
+    // Test hook: the next chunk panics inside the core, as a bug would.
+    p._core.arm_test_trap([...p._streams][0].id);
+    const bytes = await res.arrayBuffer();
+    const hex = [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))].map((b) => b.toString(16).padStart(2, '0')).join('');
+    const failed = await first;
+    const second = new Promise((resolve) => p.onReport(resolve));
+    const res2 = await p.fetch('/v1/chat/completions?ttft_ms=0&token_ms=2&tokens=10', { method: 'POST', body: '{}' });
+    await res2.text();
+    const ok = await second;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    return { errors, failed, ok, same: hex === res.headers.get('x-body-sha256') };
+  });
+  assert.equal(r.same, true, "the app's bytes are the server's");
+  assert.deepEqual(r.errors, [], 'nothing reached window.onerror or unhandledrejection');
+  assert.equal(r.failed.status, 'failed');
+  assert.equal(r.failed.error.kind, 'internal');
+  assert.match(r.failed.error.message, /unreachable|panic|RuntimeError/i);
+  assert.equal(r.ok.status, 'ok', 'a later stream is profiled again, by a fresh instance');
+  assert.equal(r.ok.deltas, 10);
+});
