@@ -76,12 +76,12 @@ test('50 concurrent streams on one page, each attributed to its own element', as
   }
 });
 
-test('an app that stops reading: bounded read-ahead, the run reported incomplete, nothing thrown', async () => {
+test('an app that stops reading: bounded read-ahead, the run reported incomplete, nothing thrown', async (t) => {
   const r = await page.evaluate(async () => {
     const { Profiler } = await import('/js/index.js');
     const p = new Profiler({ idleMs: 400 });
     const done = new Promise((resolve) => p.onReport(resolve));
-    const res = await p.fetch('/v1/chat/completions?body_bytes=8388608', { method: 'POST', body: '{}' });
+    const res = await p.fetch('/v1/chat/completions?body_bytes=33554432', { method: 'POST', body: '{}' });
     const reader = res.body.getReader();
     await reader.read();
     await reader.read(); // then the app stops reading, without cancelling
@@ -90,7 +90,10 @@ test('an app that stops reading: bounded read-ahead, the run reported incomplete
   });
   assert.equal(r.report.status, 'incomplete');
   assert.equal(r.report.error.kind, 'not-ended');
-  assert.ok(r.report.bytes <= 4 * 1024 * 1024, `${r.report.bytes} bytes read ahead of an app that stopped`);
+  // tokenpaint reads at most 1 MiB ahead of the app; the browser's own body buffering adds some
+  // more. What matters: a fraction of a 32 MiB stream, not all of it.
+  t.diagnostic(`${r.report.bytes} bytes of 33554432 read for an app that stopped after two reads`);
+  assert.ok(r.report.bytes <= 12 * 1024 * 1024, `${r.report.bytes} bytes read ahead of an app that stopped`);
   assert.equal(r.open, 0);
 });
 
