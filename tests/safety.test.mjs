@@ -126,3 +126,21 @@ test('a panic inside the core mid-stream: the app is untouched, the run failed, 
   assert.equal(r.ok.status, 'ok', 'a later stream is profiled again, by a fresh instance');
   assert.equal(r.ok.deltas, 10);
 });
+
+test("no network traffic of its own: only the page, its code, its wasm and the app's own fetch", async () => {
+  const p = await env.browser.newPage();
+  const requests = [];
+  p.on('request', (req) => requests.push(req.url()));
+  await p.goto(`${env.url}/tests/pages/harness.html`);
+  await p.waitForFunction(() => window.harnessReady === true);
+  const r = await p.evaluate(() => window.runStream({ query: 'ttft_ms=20&token_ms=5&tokens=20', render: 'immediate' }));
+  assert.equal(r.status, 'ok');
+  const allowed = /^\/(tests\/pages\/harness\.(html|js)|js\/[a-z]+\.js|pkg\/tokenpaint_core(_bg\.wasm|\.js)|v1\/chat\/completions\?.*)$/;
+  for (const u of requests) {
+    const url = new URL(u);
+    assert.equal(url.origin, env.url, u);
+    assert.match(url.pathname + url.search, allowed, u);
+  }
+  assert.equal(requests.filter((u) => u.includes('/v1/chat/completions')).length, 1, 'the app fetched once, and only the app');
+  await p.close();
+});
