@@ -8,7 +8,7 @@
 //! `0` text, `g` reasoning, `3` an error string, `9`/`c` tool calls, `e`/`d` the finish with
 //! `usage` (`promptTokens`, `completionTokens`); `d` ends the message.
 
-use super::{count, Bufs, StreamError, Usage, Wire};
+use super::{count, emit_end, Bufs, ServerTimings, StreamError, Usage, Wire};
 use crate::jsonscan::{Result, Scanner};
 
 pub(super) fn ui_event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> Result<()> {
@@ -95,13 +95,7 @@ pub(super) fn data_line(line: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>))
             })?;
             sc.end()?;
             if code == "d" {
-                if u != Usage::default() {
-                    emit(Wire::Usage(u));
-                }
-                if !reason.is_empty() {
-                    emit(Wire::Finish(reason));
-                }
-                emit(Wire::Done);
+                emit_end(u, ServerTimings::default(), reason, true, emit);
             }
         }
         _ => {

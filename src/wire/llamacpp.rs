@@ -2,7 +2,7 @@
 //! `stop: true`, `tokens_predicted`, `tokens_evaluated`, `stop_type` and `timings` (prompt and
 //! generation time). There is no `[DONE]`. Errors are `{"error": {"code", "message", "type"}}`.
 
-use super::{count, read_error, read_llamacpp_timings, Bufs, ServerTimings, Usage, Wire};
+use super::{count, emit_end, read_error, read_llamacpp_timings, Bufs, ServerTimings, Usage, Wire};
 use crate::jsonscan::{Result, Scanner};
 
 pub(super) fn event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> Result<()> {
@@ -47,16 +47,7 @@ pub(super) fn event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> 
         emit(Wire::Error(e.bounded()));
     }
     if stop {
-        if u != Usage::default() {
-            emit(Wire::Usage(u));
-        }
-        if !t.is_empty() {
-            emit(Wire::Timings(t));
-        }
-        if !stop_type.is_empty() {
-            emit(Wire::Finish(stop_type));
-        }
-        emit(Wire::Done);
+        emit_end(u, t, stop_type, true, emit);
     }
     Ok(())
 }

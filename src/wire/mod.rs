@@ -314,6 +314,30 @@ fn generic_error(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> Res
 // Helpers shared by the adapters.
 
 /// A non-negative count.
+/// Emits what a stream's last event carries, in the order the session expects:
+/// usage, server timings, finish reason, then the end marker when `done`.
+/// Empty parts are left out.
+pub(crate) fn emit_end(
+    u: Usage,
+    t: ServerTimings,
+    finish: &str,
+    done: bool,
+    emit: &mut dyn FnMut(Wire<'_>),
+) {
+    if u != Usage::default() {
+        emit(Wire::Usage(u));
+    }
+    if !t.is_empty() {
+        emit(Wire::Timings(t));
+    }
+    if !finish.is_empty() {
+        emit(Wire::Finish(finish));
+    }
+    if done {
+        emit(Wire::Done);
+    }
+}
+
 pub(crate) fn count(v: Option<f64>) -> Option<u64> {
     v.filter(|n| *n >= 0.0).map(|n| n as u64)
 }

@@ -2,7 +2,7 @@
 //! (`message.content`, `message.thinking`, `message.tool_calls`). The last object has
 //! `done: true`, the token counts and the durations in nanoseconds; `{"error": …}` is an error.
 
-use super::{count, Bufs, ServerTimings, StreamError, Usage, Wire};
+use super::{count, emit_end, Bufs, ServerTimings, StreamError, Usage, Wire};
 use crate::jsonscan::{Result, Scanner};
 
 pub(super) fn event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> Result<()> {
@@ -63,16 +63,7 @@ pub(super) fn event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> 
         emit(Wire::Error(e.bounded()));
     }
     if done {
-        if u != Usage::default() {
-            emit(Wire::Usage(u));
-        }
-        if !t.is_empty() {
-            emit(Wire::Timings(t));
-        }
-        if !reason.is_empty() {
-            emit(Wire::Finish(reason));
-        }
-        emit(Wire::Done);
+        emit_end(u, t, reason, true, emit);
     }
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! tokens (`</s>`, `<|eot_id|>`) are not answer text. The last event also has `generated_text`
 //! and `details` (`finish_reason`, `generated_tokens`). Errors are `{"error", "error_type"}`.
 
-use super::{count, Bufs, StreamError, Usage, Wire};
+use super::{count, emit_end, Bufs, ServerTimings, StreamError, Usage, Wire};
 use crate::jsonscan::{Result, Scanner};
 
 pub(super) fn event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> Result<()> {
@@ -58,15 +58,7 @@ pub(super) fn event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> 
         e.code = error_type;
         emit(Wire::Error(e.bounded()));
     }
-    if u != Usage::default() {
-        emit(Wire::Usage(u));
-    }
-    if !reason.is_empty() {
-        emit(Wire::Finish(reason));
-    }
-    if last {
-        emit(Wire::Done);
-    }
+    emit_end(u, ServerTimings::default(), reason, last, emit);
     Ok(())
 }
 
