@@ -30,6 +30,12 @@ export async function setup({ nginx = false } = {}) {
       await page.goto(url + path);
       return page;
     },
+    /** The test harness page, once its module has loaded. */
+    async harness() {
+      const page = await this.page('/tests/pages/harness.html');
+      await page.waitForFunction(() => window.harnessReady === true);
+      return page;
+    },
     async close() {
       await browser.close();
       await new Promise((r) => server.close(r));

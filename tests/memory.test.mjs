@@ -11,8 +11,7 @@ before(async () => {
 after(() => env.close());
 
 test('1,000 streams: JS heap and wasm memory do not grow', async (t) => {
-  const page = await env.page('/tests/pages/harness.html');
-  await page.waitForFunction(() => window.harnessReady === true);
+  const page = await env.harness();
   const cdp = await page.context().newCDPSession(page);
   const measure = async () => {
     await cdp.send('HeapProfiler.collectGarbage');

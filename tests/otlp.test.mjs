@@ -52,8 +52,7 @@ const waitFor = async (pred, ms = 5000) => {
 };
 
 test('a trace per stream (a span per phase, first token and paint events) and exponential histograms, valid OTLP', async () => {
-  const page = await env.page('/tests/pages/harness.html');
-  await page.waitForFunction(() => window.harnessReady === true);
+  const page = await env.harness();
   received.length = 0;
   const r = await page.evaluate(
     (url) => window.runStream({ query: 'ttft_ms=80&token_ms=10&tokens=25&metrics=vllm&queue_ms=20', options: { otlp: { url, intervalMs: 60000 } } }),
@@ -81,8 +80,7 @@ test('a trace per stream (a span per phase, first token and paint events) and ex
 });
 
 test('what is batched is sent on pagehide', async () => {
-  const page = await env.page('/tests/pages/harness.html');
-  await page.waitForFunction(() => window.harnessReady === true);
+  const page = await env.harness();
   received.length = 0;
   await page.evaluate(async (url) => {
     const { Profiler } = await import('/js/index.js');

@@ -9,8 +9,7 @@ let harness;
 
 before(async () => {
   env = await setup();
-  harness = await env.page('/tests/pages/harness.html');
-  await harness.waitForFunction(() => window.harnessReady === true);
+  harness = await env.harness();
 });
 
 after(async () => {

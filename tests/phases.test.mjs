@@ -11,8 +11,7 @@ let env;
 let page;
 before(async () => {
   env = await setup();
-  page = await env.page('/tests/pages/harness.html');
-  await page.waitForFunction(() => window.harnessReady === true);
+  page = await env.harness();
 });
 after(() => env.close());
 
