@@ -40,6 +40,8 @@ export interface ProfilerOptions {
   includeText?: boolean;
   /** Text waiting with no paint for longer than this (ms, default 100) is a stall. */
   stallMs?: number;
+  /** Per-token records kept per stream (default 8192, at least 64). Past it neighbouring records merge: counts, characters, TTFT and E2E stay exact, ITL and lag percentiles come from a sketch (within 1%), and the report says `detail.decimated`. */
+  maxTokenDetail?: number;
   /** A token painted more than this after it arrived (ms, default 50) is late. */
   lateMs?: number;
   /** Add performance.measure entries per phase on a "tokenpaint" track of the DevTools Performance panel (default false). */

@@ -24,6 +24,7 @@ export const DEFAULTS = Object.freeze({
   maxReports: 1000,
   includeText: false,
   stallMs: 100,
+  maxTokenDetail: 8192,
   lateMs: 50,
   label: '',
   slo: null,
@@ -103,8 +104,10 @@ export class Profiler {
     if (this._core === null) {
       this._core = createCore();
       this._coreGen = generationOf();
-      const stall = this.options.stallMs;
-      if (this._core && typeof stall === 'number') callCore(this._core, (c) => c.configure(stall));
+      const { stallMs, maxTokenDetail } = this.options;
+      const stall = typeof stallMs === 'number' ? stallMs : 100;
+      const detail = Number.isInteger(maxTokenDetail) && maxTokenDetail > 0 ? maxTokenDetail : 0;
+      if (this._core) callCore(this._core, (c) => c.configure(stall, Math.min(detail, 2 ** 31)));
       const slo = sloSpec(this.options.slo);
       if (this._core && slo) callCore(this._core, (c) => c.configure_slo(slo));
     }

@@ -125,6 +125,10 @@ pub const CONFIRM: usize = 3;
 pub const ANCHOR: usize = 8;
 /// The longest skip, in arrived characters.
 pub const MAX_SKIP: usize = 1024;
+/// Arrived characters kept: past this the older half is dropped (a page that far behind the
+/// stream, or not rendering it, cannot match them any more), so memory stays bounded for any
+/// answer length. 4 MiB.
+pub const MAX_ARRIVED: usize = 1 << 20;
 /// Checkpoint spacing, in UTF-16 units of rendered text (what JavaScript string offsets count).
 pub const CHECKPOINT: u32 = 64;
 /// Long-skip searches: at most this many in reserve, one more earned per
@@ -151,6 +155,9 @@ struct Checkpoint {
 #[derive(Debug, Default, Clone)]
 pub struct Aligner {
     arrived: Vec<char>,
+    /// Arrived characters dropped from the front (see [`MAX_ARRIVED`]): `arrived[0]` is
+    /// visible character `base` of the answer. Frontiers and checkpoints count from the start.
+    base: u32,
     hidden: Hidden,
     frontier: u32,
     /// UTF-16 units of rendered text consumed.
@@ -225,12 +232,18 @@ impl Aligner {
                 self.arrived.pop(); // `![`: the `!` was an image's, not shown either
             }
         }
-        self.arrived.len().saturating_sub(before)
+        let added = self.arrived.len().saturating_sub(before);
+        if self.arrived.len() > MAX_ARRIVED {
+            let drop = self.arrived.len() / 2;
+            self.arrived.drain(..drop);
+            self.base += drop as u32;
+        }
+        added
     }
 
     /// Visible characters arrived so far.
     pub fn arrived_len(&self) -> usize {
-        self.arrived.len()
+        self.base as usize + self.arrived.len()
     }
 
     /// Visible arrived characters found on screen by the last match.
@@ -295,14 +308,15 @@ impl Aligner {
             units += c.len_utf16() as u32;
         }
         let a = &self.arrived;
-        let mut f = self.frontier as usize;
+        let base = self.base as usize;
+        let mut f = (self.frontier as usize).max(base) - base;
         let (mut budget, mut earned) = (self.budget, self.earned);
         let mut next_cp = self.checkpoints.len() as u32 * CHECKPOINT;
         let mut waiting = None;
         for (i, &unit) in at.iter().enumerate() {
             while next_cp <= unit {
                 self.checkpoints.push(Checkpoint {
-                    frontier: f as u32,
+                    frontier: (base + f) as u32,
                     budget,
                     earned,
                 });
@@ -332,7 +346,7 @@ impl Aligner {
             None => {
                 while next_cp <= units {
                     self.checkpoints.push(Checkpoint {
-                        frontier: f as u32,
+                        frontier: (base + f) as u32,
                         budget,
                         earned,
                     });
@@ -353,11 +367,11 @@ impl Aligner {
             }
             u += n;
         }
-        self.frontier = f as u32;
+        self.frontier = (base + f) as u32;
         self.units = units;
         self.vis = vis;
         self.vis_at = at;
-        Some(f)
+        Some(base + f)
     }
 
     /// Whether `text` (an element's text) shows the start of this answer: its first visible
@@ -367,7 +381,8 @@ impl Aligner {
     /// match.
     pub fn claims(&self, text: &str) -> bool {
         let a = &self.arrived;
-        if a.is_empty() {
+        // Without its start (dropped), the answer cannot be recognised.
+        if a.is_empty() || self.base > 0 {
             return false;
         }
         let r: Vec<char> = text.chars().filter(|&c| shown(c)).take(64).collect();
@@ -557,6 +572,24 @@ mod tests {
             prev = s.to_string();
         }
         assert_eq!(fresh.frontier(), fresh.arrived_len());
+    }
+
+    #[test]
+    fn past_the_arrived_cap_the_front_is_dropped_and_matching_goes_on() {
+        let mut a = Aligner::new();
+        let piece = "lorem ipsum dolor sit amet consectetur ";
+        let visible = piece.chars().filter(|&c| shown(c)).count();
+        let n = 2 * MAX_ARRIVED / visible + 10;
+        for _ in 0..n {
+            a.push_arrived(piece);
+            append(&mut a, piece);
+        }
+        assert!(a.arrived.len() <= MAX_ARRIVED);
+        assert!(a.base > 0);
+        assert_eq!(a.arrived_len(), n * visible);
+        assert_eq!(a.frontier(), n * visible);
+        // The start is gone: the answer is no longer recognised from it.
+        assert!(!a.claims(piece));
     }
 
     #[test]

@@ -190,6 +190,8 @@ mod tests {
                 let arrived = hold(i, first + step * i as f64);
                 Token {
                     arrived,
+                    count: 1,
+                    gap: 0.0,
                     chars: 4,
                     visible: 4,
                     visible_end: 0,

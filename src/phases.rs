@@ -132,7 +132,8 @@ pub fn breakdown(
         .find(|t| t.visible > 0)
         .map(|t| t.painted - start)
         .filter(|p| p.is_finite());
-    let n = tokens.len();
+    // Deltas in all (a record stands for several once detail was decimated).
+    let n: usize = tokens.iter().map(|t| t.count as usize).sum();
     // The server's decode span and time per token.
     let decode_server = server
         .decode_ms
@@ -183,8 +184,18 @@ pub fn breakdown(
 
 /// Holds relative to steady decoding.
 fn intermediary(tokens: &[Token], decode_server: Option<f64>) -> Option<Intermediary> {
-    let n = tokens.len();
-    let span = tokens[n - 1].arrived - tokens[0].arrived;
+    // The position of each record's (last) delta among all deltas.
+    let mut seen = 0usize;
+    let pos: Vec<usize> = tokens
+        .iter()
+        .map(|t| {
+            seen += t.count as usize;
+            seen - 1
+        })
+        .collect();
+    let n = seen;
+    let r = tokens.len();
+    let span = tokens[r - 1].arrived - tokens[0].arrived;
     // The last token of an arrival group was released as soon as it was decoded: without
     // server timings, the steady step is measured between the ends of the first and last
     // groups (the first tokens may have been held, so the whole span would be too short).
@@ -193,21 +204,21 @@ fn intermediary(tokens: &[Token], decode_server: Option<f64>) -> Option<Intermed
         .position(|w| w[1].arrived - w[0].arrived > 1.0);
     let (step, from_server) = match (decode_server, first_group_end) {
         (Some(d), _) if d > 0.0 => (d / (n - 1) as f64, true),
-        (_, Some(k)) if k < n - 1 => (
-            (tokens[n - 1].arrived - tokens[k].arrived) / (n - 1 - k) as f64,
+        (_, Some(k)) if k < r - 1 => (
+            (tokens[r - 1].arrived - tokens[k].arrived) / (n - 1 - pos[k]) as f64,
             false,
         ),
         _ => (span / (n - 1) as f64, false),
     };
     let base = tokens
         .iter()
-        .enumerate()
-        .map(|(i, t)| t.arrived - i as f64 * step)
+        .zip(&pos)
+        .map(|(t, &i)| t.arrived - i as f64 * step)
         .fold(f64::INFINITY, f64::min);
     let held: Vec<f64> = tokens
         .iter()
-        .enumerate()
-        .map(|(i, t)| (t.arrived - i as f64 * step - base).max(0.0))
+        .zip(&pos)
+        .map(|(t, &i)| (t.arrived - i as f64 * step - base).max(0.0))
         .collect();
     let mut groups = 1;
     for w in tokens.windows(2) {
@@ -216,7 +227,12 @@ fn intermediary(tokens: &[Token], decode_server: Option<f64>) -> Option<Intermed
         }
     }
     let tokens_per_burst = n as f64 / groups as f64;
-    let held_mean = held.iter().sum::<f64>() / n as f64;
+    let held_mean = held
+        .iter()
+        .zip(tokens)
+        .map(|(h, t)| h * f64::from(t.count))
+        .sum::<f64>()
+        / n as f64;
     let expected_span = step * (n - 1) as f64;
     // No model decodes ten tokens in the same instant: arriving in one or two groups is
     // all-at-once even when the server says nothing.
@@ -233,7 +249,7 @@ fn intermediary(tokens: &[Token], decode_server: Option<f64>) -> Option<Intermed
         pattern,
         held_mean,
         held_first: held[0],
-        held_last: held[n - 1],
+        held_last: held[r - 1],
         step,
         step_from_server: from_server,
         tokens_per_burst,
@@ -247,6 +263,8 @@ mod tests {
     fn tok(arrived: f64, painted: f64) -> Token {
         Token {
             arrived,
+            count: 1,
+            gap: 0.0,
             chars: 4,
             visible: 4,
             visible_end: 0,

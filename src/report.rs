@@ -6,7 +6,7 @@
 
 use crate::jsonwrite::JsonWriter;
 use crate::session::{EndKind, Timeline};
-use crate::stats::Spread;
+use crate::stats::{Samples, Spread};
 
 /// How the stream turned out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,9 +49,9 @@ pub struct Metrics {
     /// Time per output token.
     pub tpot: Option<f64>,
     /// Gaps between content chunks.
-    pub itl: Vec<f64>,
+    pub itl: Samples,
     /// Delivery lag per painted token.
-    pub lag: Vec<f64>,
+    pub lag: Samples,
     /// Phases: queue, prefill, network, decode, intermediary, client.
     pub phases: [Option<f64>; 6],
     /// The format's name.
@@ -86,14 +86,9 @@ impl Metrics {
 
     /// This stream's value of metric `i` for a target: its own `quantile` for ITL and lag.
     pub fn value_for(&self, i: usize, quantile: f64) -> Option<f64> {
-        let of = |v: &[f64]| {
-            let mut s = v.to_vec();
-            crate::stats::sort(&mut s);
-            crate::stats::quantile_sorted(&s, quantile)
-        };
         match i {
-            5 => of(&self.itl),
-            6 => of(&self.lag),
+            5 => self.itl.quantile(quantile),
+            6 => self.lag.quantile(quantile),
             _ => self.values().get(i).copied().flatten(),
         }
     }
@@ -123,16 +118,13 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
     let tokens = &tl.tokens;
     let first = tokens.first().map(|t| rel(t.arrived));
     let last = tokens.last().map(|t| rel(t.arrived));
-    let first_visible = tokens.iter().find(|t| t.visible > 0);
+    // Painting follows arrival order: the first visible delta painted is the first visible one.
+    let ttft_p = tl.first_visible_paint.map(|(f, p)| (rel(f), rel(p)));
     let last_visible = tokens.iter().rev().find(|t| t.visible > 0);
-    let perceived = |t: Option<&crate::session::Token>| {
-        t.and_then(|t| known(t.painted).map(|p| (rel(t.frame), rel(p))))
-    };
-    let ttft_p = perceived(first_visible);
-    let e2e_p = perceived(last_visible);
+    let e2e_p = last_visible.and_then(|t| known(t.painted).map(|p| (rel(t.frame), rel(p))));
 
     // Output tokens: the server's count when it gave one for the answer, else counted deltas.
-    let counted = tokens.len() as u64;
+    let counted = tl.token_count;
     let usage = tl.usage.unwrap_or_default();
     let from_usage = match (usage.completion_tokens, usage.reasoning_tokens) {
         (Some(c), Some(r)) => Some(c.saturating_sub(r)),
@@ -144,27 +136,45 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
         (Some(a), Some(b)) if n_out > 1 => Some((b - a) / (n_out - 1) as f64),
         _ => None,
     };
-    let mut itl: Vec<f64> = tokens
-        .windows(2)
-        .map(|w| w[1].arrived - w[0].arrived)
-        .collect();
     // While the page was hidden nothing painted: such samples are not lag.
     let now = tl.end.map_or(f64::INFINITY, |e| e.1);
     let mut hidden_excluded = 0u64;
-    let mut lag: Vec<f64> = tokens
-        .iter()
-        .filter(|t| {
-            let hidden =
-                !tl.hidden.is_empty() && crate::delivery::overlaps_hidden(t, &tl.hidden, now);
-            hidden_excluded += u64::from(hidden);
-            !hidden
-        })
-        .filter_map(|t| known(t.painted).map(|p| p - t.arrived))
-        .collect();
-    let itl_spread = Spread::of(&mut itl.clone());
-    let lag_spread = Spread::of(&mut lag.clone());
-    itl.shrink_to_fit();
-    lag.shrink_to_fit();
+    let hidden = |t: &crate::session::Token| {
+        !tl.hidden.is_empty() && crate::delivery::overlaps_hidden(t, &tl.hidden, now)
+    };
+    let (itl, lag) = match &tl.decimated {
+        None => {
+            let itl = tokens
+                .windows(2)
+                .map(|w| w[1].arrived - w[0].arrived)
+                .collect();
+            let lag = tokens
+                .iter()
+                .filter(|t| {
+                    let h = hidden(t);
+                    hidden_excluded += u64::from(h);
+                    !h
+                })
+                .filter_map(|t| known(t.painted).map(|p| p - t.arrived))
+                .collect();
+            (Samples::Exact(itl), Samples::Exact(lag))
+        }
+        // Painted deltas were sampled as they painted; the others only count if hidden.
+        Some(d) => {
+            hidden_excluded = d.hidden_excluded
+                + tokens
+                    .iter()
+                    .filter(|t| !t.painted.is_finite() && hidden(t))
+                    .map(|t| u64::from(t.count))
+                    .sum::<u64>();
+            (
+                Samples::Sketched(d.itl.clone()),
+                Samples::Sketched(d.lag.clone()),
+            )
+        }
+    };
+    let itl_spread = itl.spread();
+    let lag_spread = lag.spread();
 
     let (status, error_kind, error_code, error_message): (Status, &str, String, &str) =
         if let Some((EndKind::Aborted, _)) = tl.end {
@@ -241,6 +251,16 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
     });
     w.key("deltas");
     w.uint(counted);
+    // Per-token detail: one record per delta, or merged runs past the cap.
+    w.key("detail");
+    w.open_object();
+    w.key("records");
+    w.uint(tokens.len() as u64);
+    w.key("cap");
+    w.uint(tl.detail_cap.max(crate::session::MIN_DETAIL_CAP) as u64);
+    w.key("decimated");
+    w.bool(tl.decimated.is_some());
+    w.close_object();
     w.key("chars");
     w.uint(tl.chars);
     w.key("bytes");
@@ -534,6 +554,14 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
             w.uint(u64::from(t.chars));
         }
         w.close_array();
+        if tl.decimated.is_some() {
+            w.key("count");
+            w.open_array();
+            for t in tokens {
+                w.uint(u64::from(t.count));
+            }
+            w.close_array();
+        }
         w.close_object();
     }
     w.close_object();

@@ -17,6 +17,7 @@ use crate::align::Aligner;
 #[allow(unused_imports)] // for the doc link
 use crate::align::CHECKPOINT;
 use crate::lines::{LineFramer, LineItem};
+use crate::sketch::Sketch;
 use crate::sse::{SseError, SseFramer, SseItem};
 use crate::utf8::Utf8Decoder;
 use crate::wire::{self, Adapter, Detected, Format, Framing, ServerTimings, StreamError};
@@ -24,6 +25,8 @@ use crate::wire::{Usage, Wire};
 
 /// The largest JSON document (an error body, a non-streamed answer) read whole.
 pub const MAX_DOCUMENT: usize = 1 << 20;
+/// Per-token records a stream keeps before merging neighbours (about 56 bytes each).
+pub const DEFAULT_DETAIL_CAP: usize = 8192;
 /// Events that do not tell their format before detection gives up (format `unknown`).
 const DETECT_EVENTS: u32 = 8;
 
@@ -47,11 +50,17 @@ pub struct Text {
     pub reasoning: String,
 }
 
-/// One answer delta: a content-bearing event.
+/// One answer delta: a content-bearing event. Once a stream passes its detail cap
+/// ([`DEFAULT_DETAIL_CAP`]), a record stands for a run of `count` consecutive deltas: times are
+/// the last delta's, characters are summed (see [`Timeline::decimate`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Token {
     /// When the chunk completing it was read.
     pub arrived: f64,
+    /// Deltas this record stands for (1 until detail is decimated).
+    pub count: u32,
+    /// `arrived` minus the mean arrival of the deltas of the record (0 for one delta).
+    pub gap: f32,
     /// Characters (Unicode scalar values) of answer text.
     pub chars: u32,
     /// Visible characters of answer text.
@@ -64,6 +73,21 @@ pub struct Token {
     pub frame: f64,
     /// The after-paint time of that frame (NaN: not painted).
     pub painted: f64,
+}
+
+/// What a stream keeps once its per-token detail was decimated: the per-token samples as
+/// sketches, fed as deltas arrive and paint, so the statistics stay within the sketch's
+/// accuracy however long the stream runs.
+#[derive(Debug, Clone, Default)]
+pub struct Decimated {
+    /// Gaps between deltas.
+    pub itl: Sketch,
+    /// Arrival-to-paint lag, per delta.
+    pub lag: Sketch,
+    /// Deltas left out of lag because the page was hidden on their way to the screen.
+    pub hidden_excluded: u64,
+    /// How many times the records were merged.
+    pub rounds: u32,
 }
 
 /// Reasoning ("thinking") deltas, kept apart from the answer.
@@ -117,8 +141,16 @@ pub struct Timeline {
     pub bytes: u64,
     /// Body chunks read.
     pub chunks: u64,
-    /// Answer deltas.
+    /// Answer deltas, one record each until the detail cap, then merged runs.
     pub tokens: Vec<Token>,
+    /// Answer deltas in all.
+    pub token_count: u64,
+    /// Records kept before neighbours are merged.
+    pub detail_cap: usize,
+    /// Set once per-token detail was decimated.
+    pub decimated: Option<Box<Decimated>>,
+    /// The frame and after-paint time of the first delta with visible text.
+    pub first_visible_paint: Option<(f64, f64)>,
     /// Answer characters.
     pub chars: u64,
     /// Reasoning deltas.
@@ -220,6 +252,10 @@ impl Session {
                 bytes: 0,
                 chunks: 0,
                 tokens: Vec::new(),
+                token_count: 0,
+                detail_cap: DEFAULT_DETAIL_CAP,
+                decimated: None,
+                first_visible_paint: None,
                 chars: 0,
                 reasoning: Reasoning::default(),
                 tool_calls: 0,
@@ -390,6 +426,36 @@ impl Session {
     }
 }
 
+/// Records kept at least, whatever the configured cap.
+pub const MIN_DETAIL_CAP: usize = 64;
+
+/// One record for the runs of `a` and the `b` after it.
+fn merge(a: Token, b: Token) -> Token {
+    let count = a.count.saturating_add(b.count);
+    let mean = |t: &Token| t.arrived - f64::from(t.gap);
+    let mean = (mean(&a) * f64::from(a.count) + mean(&b) * f64::from(b.count)) / f64::from(count);
+    Token {
+        count,
+        gap: (b.arrived - mean) as f32,
+        chars: a.chars.saturating_add(b.chars),
+        visible: a.visible.saturating_add(b.visible),
+        ..b
+    }
+}
+
+impl Decimated {
+    /// The lag of a painted record: each of its deltas waited from its arrival to the paint
+    /// (the run's mean arrival stands for them).
+    fn lag_sample(&mut self, t: &Token, hidden: &[(f64, f64)]) {
+        if !hidden.is_empty() && crate::delivery::overlaps_hidden(t, hidden, t.painted) {
+            self.hidden_excluded += u64::from(t.count);
+        } else {
+            let lag = t.painted - (t.arrived - f64::from(t.gap));
+            self.lag.add_n(lag, u64::from(t.count));
+        }
+    }
+}
+
 impl Timeline {
     /// One framed event: detect the format if needed, then read it.
     fn event(&mut self, adapter: &mut Adapter, framing: Framing, kind: &str, data: &str, t: f64) {
@@ -427,8 +493,17 @@ impl Timeline {
                 if let Some(kept) = &mut self.text {
                     kept.answer.push_str(text);
                 }
+                self.token_count += 1;
+                if self.tokens.len() >= self.detail_cap.max(MIN_DETAIL_CAP) {
+                    self.decimate();
+                }
+                if let (Some(d), Some(last)) = (&mut self.decimated, self.tokens.last()) {
+                    d.itl.add(t - last.arrived);
+                }
                 self.tokens.push(Token {
                     arrived: t,
+                    count: 1,
+                    gap: 0.0,
                     chars,
                     visible,
                     visible_end: self.aligner.arrived_len() as u32,
@@ -496,9 +571,66 @@ impl Timeline {
             // happened after the frame started: it cannot have been painted before it.
             tok.frame = frame.max(tok.committed);
             tok.painted = after;
+            let tok = *tok;
+            if tok.visible > 0 && self.first_visible_paint.is_none() {
+                self.first_visible_paint = Some((tok.frame, tok.painted));
+            }
+            if let Some(d) = &mut self.decimated {
+                d.lag_sample(&tok, &self.hidden);
+            }
             self.next_paint += 1;
         }
         (self.next_paint - before) as u32
+    }
+
+    /// Halves the per-token records: neighbours in the same state (painted; committed, not
+    /// yet painted; not yet committed) merge into one record for both runs, keeping the later
+    /// one's times and summing counts and characters. The first record stays single (TTFT).
+    /// The first time, the per-token samples so far go into sketches, which later deltas feed
+    /// directly; counts, characters, first and last times stay exact.
+    fn decimate(&mut self) {
+        let d = self.decimated.get_or_insert_with(|| {
+            let mut d = Box::<Decimated>::default();
+            for w in self.tokens.windows(2) {
+                d.itl.add(w[1].arrived - w[0].arrived);
+            }
+            for t in &self.tokens[..self.next_paint] {
+                d.lag_sample(t, &self.hidden);
+            }
+            d
+        });
+        d.rounds += 1;
+        let (c, p, n) = (self.next_commit, self.next_paint, self.tokens.len());
+        let state = |i: usize| u8::from(i >= p) + u8::from(i >= c);
+        let (mut new_c, mut new_p) = (c.min(1), p.min(1));
+        let (mut i, mut out) = (1, 1);
+        while i < n {
+            if i == c {
+                new_c = out;
+            }
+            if i == p {
+                new_p = out;
+            }
+            let t = self.tokens[i];
+            self.tokens[out] = if i + 1 < n && state(i) == state(i + 1) {
+                let u = self.tokens[i + 1];
+                i += 2;
+                merge(t, u)
+            } else {
+                i += 1;
+                t
+            };
+            out += 1;
+        }
+        if c == n {
+            new_c = out;
+        }
+        if p == n {
+            new_p = out;
+        }
+        self.tokens.truncate(out);
+        self.next_commit = new_c;
+        self.next_paint = new_p;
     }
 
     /// Whether every token with visible text has been painted.

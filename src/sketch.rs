@@ -65,7 +65,12 @@ impl Sketch {
 
     /// Adds a value. Negative values count as zero; values that are not finite are ignored.
     pub fn add(&mut self, x: f64) {
-        if !x.is_finite() {
+        self.add_n(x, 1);
+    }
+
+    /// Adds a value `n` times.
+    pub fn add_n(&mut self, x: f64, n: u64) {
+        if !x.is_finite() || n == 0 {
             return;
         }
         let x = x.max(0.0);
@@ -76,12 +81,12 @@ impl Sketch {
             self.min = self.min.min(x);
             self.max = self.max.max(x);
         }
-        self.count += 1;
-        self.sum += x;
+        self.count += n;
+        self.sum += x * n as f64;
         if x < MIN_VALUE {
-            self.zero += 1;
+            self.zero += n;
         } else {
-            self.add_to_bucket(key(x), 1);
+            self.add_to_bucket(key(x), n);
         }
     }
 

@@ -49,6 +49,58 @@ impl Spread {
     }
 }
 
+/// Per-token samples of one stream (gaps between deltas, delivery lag): exact while the
+/// stream keeps per-token detail, sketched (within [`crate::sketch::ALPHA`]) once it was
+/// decimated.
+#[derive(Debug, Clone)]
+pub enum Samples {
+    /// Every sample.
+    Exact(Vec<f64>),
+    /// A sketch of every sample.
+    Sketched(crate::sketch::Sketch),
+}
+
+impl Default for Samples {
+    fn default() -> Self {
+        Samples::Exact(Vec::new())
+    }
+}
+
+impl Samples {
+    /// p50, p95 and max; `None` without samples.
+    pub fn spread(&self) -> Option<Spread> {
+        match self {
+            Samples::Exact(v) => Spread::of(&mut v.clone()),
+            Samples::Sketched(s) => Some(Spread {
+                count: s.count() as usize,
+                p50: s.quantile(0.5)?,
+                p95: s.quantile(0.95)?,
+                max: s.max()?,
+            }),
+        }
+    }
+
+    /// The `q` quantile; `None` without samples.
+    pub fn quantile(&self, q: f64) -> Option<f64> {
+        match self {
+            Samples::Exact(v) => {
+                let mut s = v.clone();
+                sort(&mut s);
+                quantile_sorted(&s, q)
+            }
+            Samples::Sketched(s) => s.quantile(q),
+        }
+    }
+
+    /// Adds every sample to `sketch`.
+    pub fn add_to(&self, sketch: &mut crate::sketch::Sketch) {
+        match self {
+            Samples::Exact(v) => v.iter().for_each(|&x| sketch.add(x)),
+            Samples::Sketched(s) => sketch.merge(s),
+        }
+    }
+}
+
 /// Sorts in place (NaN last). A heapsort: O(n log n) without allocating, and a few hundred bytes
 /// of wasm where the standard library's generic sort costs several kilobytes.
 pub fn sort(v: &mut [f64]) {

@@ -100,12 +100,8 @@ impl Group {
                 self.sketch(i).add(v);
             }
         }
-        for &v in &m.itl {
-            self.sketch(ITL).add(v);
-        }
-        for &v in &m.lag {
-            self.sketch(LAG).add(v);
-        }
+        m.itl.add_to(self.sketch(ITL));
+        m.lag.add_to(self.sketch(LAG));
         if !slos.is_empty() {
             self.judged += 1;
             if slos.iter().all(|s| {
@@ -449,7 +445,7 @@ mod tests {
             ttft: Some(ttft),
             ttft_perceived: Some(ttft + 10.0),
             tpot: Some(tpot),
-            lag: vec![5.0, 15.0],
+            lag: crate::stats::Samples::Exact(vec![5.0, 15.0]),
             phases: [queue, Some(100.0), None, Some(500.0), None, Some(8.0)],
             format,
             url: "http://x/v1/chat/completions".into(),

@@ -25,6 +25,7 @@ pub struct Core {
     next_id: u32,
     summary: Summary,
     stall_ms: f64,
+    detail_cap: usize,
 }
 
 impl Default for Core {
@@ -34,6 +35,7 @@ impl Default for Core {
             next_id: 0,
             summary: Summary::default(),
             stall_ms: 100.0,
+            detail_cap: crate::session::DEFAULT_DETAIL_CAP,
         }
     }
 }
@@ -68,8 +70,12 @@ impl Core {
         }
     }
 
-    /// Paint-less waits longer than `stall_ms` are reported as stalls.
-    pub fn configure(&mut self, stall_ms: f64) {
+    /// Paint-less waits longer than `stall_ms` are reported as stalls; each stream keeps at
+    /// most `detail_cap` per-token records before merging neighbours (0: the default).
+    pub fn configure(&mut self, stall_ms: f64, detail_cap: u32) {
+        if detail_cap > 0 {
+            self.detail_cap = detail_cap as usize;
+        }
         if stall_ms.is_finite() && stall_ms > 0.0 {
             self.stall_ms = stall_ms;
         }
@@ -102,20 +108,23 @@ impl Core {
     ) -> u32 {
         self.next_id = self.next_id.wrapping_add(1).max(1);
         let id = self.next_id;
+        let mut session = Session::new(
+            format,
+            content_type,
+            headers,
+            start,
+            headers_at,
+            http_status,
+        );
+        session.tl.stall_ms = self.stall_ms;
+        session.tl.detail_cap = self.detail_cap;
         self.open.push(Open {
             trap: false,
             id,
             url: url.into(),
             label: String::new(),
             end_message: String::new(),
-            session: Session::new(
-                format,
-                content_type,
-                headers,
-                start,
-                headers_at,
-                http_status,
-            ),
+            session,
         });
         id
     }

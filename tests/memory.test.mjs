@@ -53,3 +53,30 @@ test('1,000 streams: JS heap and wasm memory do not grow', async (t) => {
   assert.ok(c.heap - a.heap < 1_000_000, `heap grew by ${c.heap - a.heap} B`);
   await page.close();
 });
+
+test('maxTokenDetail caps per-token records; counts stay exact; stallMs is applied', async () => {
+  const page = await env.harness();
+  const run = (options, more = {}) =>
+    page.evaluate((a) => window.runStream(a), { query: 'ttft_ms=0&token_ms=0&tokens=3000', options, ...more });
+  const capped = await run({ maxTokenDetail: 256 });
+  assert.equal(capped.status, 'ok');
+  assert.equal(capped.deltas, 3000);
+  assert.equal(capped.detail.decimated, true);
+  assert.equal(capped.detail.cap, 256);
+  assert.ok(capped.detail.records <= 256, `${capped.detail.records} records`);
+  assert.equal(capped.timeline.arrived.length, capped.detail.records);
+  assert.equal(capped.timeline.count.reduce((a, b) => a + b, 0), 3000);
+  assert.equal(capped.matchedPct, 100);
+  const full = await run({});
+  assert.equal(full.detail.decimated, false);
+  assert.equal(full.detail.records, 3000);
+  assert.equal(full.chars, capped.chars);
+  // Text held 300 ms before it is rendered: a stall at the default threshold, not at 1,000 ms.
+  const held = (options) => run(options, { query: 'ttft_ms=0&token_ms=0&tokens=50', render: 'delay', delay: 300 });
+  const byDefault = await held({});
+  const lenient = await held({ stallMs: 1000 });
+  assert.ok(byDefault.stalls.count >= 1 && byDefault.stalls.longest >= 250, JSON.stringify(byDefault.stalls));
+  assert.equal(lenient.stalls.threshold, 1000);
+  assert.equal(lenient.stalls.count, 0, JSON.stringify(lenient.stalls));
+  await page.close();
+});
