@@ -36,6 +36,8 @@ export const DEFAULTS = Object.freeze({
 });
 
 const OBSERVE = { childList: true, subtree: true, characterData: true };
+// Chunks kept for a stream that started before the module loaded.
+const MAX_EARLY = 4096;
 
 export class Profiler {
   constructor(options) {
@@ -238,8 +240,80 @@ export class Profiler {
 
   _wrap(res, o) {
     try {
-      if (!ready() || !res || !res.body) return res;
+      if (!res || !res.body) return res;
       const headersAt = performance.now();
+      // Before the module has loaded (a stream started right after the page did), the chunks
+      // and the end are kept with their times and replayed into the core once it is ready.
+      let s = ready() ? this._open(res, o, headersAt) : undefined;
+      if (s === null) return res;
+      const early = [];
+      const out = tap(res, {
+        chunk: (bytes, t) => {
+          if (s) {
+            s.lastActivity = t;
+            this._call((c) => c.chunk(s.id, bytes, t), undefined, s);
+          } else if (s === undefined) {
+            if (early.length < MAX_EARLY) early.push([bytes, t]);
+            else s = null; // the module takes too long: this stream goes unprofiled
+          }
+        },
+        end: (kind, t, message) => {
+          if (s) this._end(s, kind, t, message);
+          else if (s === undefined) early.push([null, t, kind, message]);
+        },
+      });
+      if (out === res) {
+        if (s) this._discard(s);
+        return res;
+      }
+      if (s === undefined) {
+        load().then(
+          () => {
+            if (s !== undefined) return;
+            s = (ready() && this._open(res, o, headersAt)) || null;
+            for (const [bytes, t, kind, message] of s ? early : []) {
+              if (bytes) this._call((c) => c.chunk(s.id, bytes, t), undefined, s);
+              else this._end(s, kind, t, message);
+            }
+            early.length = 0;
+            // Text the page showed in the meantime: read it now (its commits are late by the
+            // wait, at most).
+            if (s) this._catchUp(s);
+          },
+          () => {
+            s = null;
+            early.length = 0;
+          },
+        );
+      }
+      return out;
+    } catch {
+      return res;
+    }
+  }
+
+  // Reads what the page already shows for a stream opened late.
+  _catchUp(s) {
+    try {
+      const t = performance.now();
+      let commits = 0;
+      if (s.target) commits = this._read(s, s.target, t);
+      else {
+        for (const root of this._roots.keys()) {
+          const all = { target: root, type: 'childList', addedNodes: [...root.childNodes], removedNodes: [] };
+          this._onMutations([all], root, null);
+        }
+      }
+      if (commits > 0) this._paint.request();
+      if (s.ended) this._checkSettled(s);
+    } catch {
+      /* never into the page */
+    }
+  }
+
+  // Opens the core's session for a response; null when the core cannot.
+  _open(res, o, headersAt) {
+    try {
       const contentType = (res.headers && res.headers.get('content-type')) || '';
       const format = o.format || this.options.format || 'auto';
       let hints = headerHints(res.headers);
@@ -252,7 +326,7 @@ export class Profiler {
         }
       }
       const id = this._call((c) => c.open(format, contentType, hints, o.url, o.start, headersAt, res.status), 0);
-      if (!id) return res;
+      if (!id) return null;
       const gen = generationOf();
       if (this.options.includeText === true) this._call((c) => c.keep_text(id));
       if (o.label) this._call((c) => c.label(id, o.label));
@@ -275,24 +349,13 @@ export class Profiler {
       s.lastActivity = performance.now();
       this._streams.add(s);
       this._watchIdle();
-      const out = tap(res, {
-        chunk: (bytes, t) => {
-          s.lastActivity = t;
-          this._call((c) => c.chunk(id, bytes, t), undefined, s);
-        },
-        end: (kind, t, message) => this._end(s, kind, t, message),
-      });
-      if (out === res) {
-        this._discard(s);
-        return res;
-      }
       if (s.target && typeof MutationObserver === 'function') {
         s.mo = new MutationObserver((records) => this._onMutations(records, s.target, s));
         s.mo.observe(s.target, OBSERVE);
       }
-      return out;
+      return s;
     } catch {
-      return res;
+      return null;
     }
   }
 

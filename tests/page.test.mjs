@@ -140,6 +140,40 @@ test('the demo: server TTFT 300 ms gives a measured TTFT in [300, 400] and a per
   await page.close();
 });
 
+test('a stream that starts before the wasm has loaded is still profiled whole', async () => {
+  const page = await env.browser.newPage();
+  // The module arrives 400 ms late: the whole 40-token answer is read and shown before it.
+  let delayed = 0;
+  await page.route('**/*.wasm', async (route) => {
+    delayed++;
+    await new Promise((r) => setTimeout(r, 400));
+    await route.continue();
+  });
+  await page.goto(`${env.url}/tests/pages/harness.html`);
+  const r = await page.evaluate(async () => {
+    const { Profiler, wasmMemoryBytes } = await import('/js/index.js');
+    const chat = document.getElementById('chat');
+    const p = new Profiler();
+    p.observe(chat);
+    const report = new Promise((resolve) => p.onReport(resolve));
+    const res = await p.fetch('/v1/chat/completions?ttft_ms=0&token_ms=2&tokens=40', { method: 'POST', body: '{}' });
+    const text = await res.text();
+    const out = document.createElement('div');
+    chat.append(out);
+    for (const m of text.matchAll(/"content":"([^"]+)"/g)) out.append(m[1]);
+    const loadedBeforeEnd = wasmMemoryBytes() !== null;
+    const late = new Promise((resolve) => setTimeout(() => resolve({ status: 'no report in 10 s' }), 10000));
+    return { report: await Promise.race([report, late]), loadedBeforeEnd };
+  });
+  assert.equal(delayed, 1);
+  assert.equal(r.loadedBeforeEnd, false, 'the stream ended before the module loaded');
+  assert.equal(r.report.status, 'ok');
+  assert.equal(r.report.deltas, 40);
+  assert.equal(r.report.matchedPct, 100);
+  assert.ok(r.report.ttft > 0 && r.report.ttft < r.report.e2e, JSON.stringify([r.report.ttft, r.report.e2e]));
+  await page.close();
+});
+
 test('no page errors were raised in the harness', () => {
   assert.deepEqual(harness.errors, []);
 });
