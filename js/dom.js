@@ -40,6 +40,28 @@ export function changes(records, el) {
   return false;
 }
 
+/**
+ * The text appended to `el` by `records`, when all they did inside it was add nodes at its end
+ * (what a page appending each delta does); null otherwise (then the whole text is read). Reading
+ * the added nodes costs what was added, where `el.textContent` costs the whole answer.
+ */
+export function appendedText(records, el) {
+  let out = '';
+  for (const r of records) {
+    if (r.target !== el) {
+      if (el.contains(r.target)) return null;
+      continue;
+    }
+    if (r.type !== 'childList' || r.removedNodes.length || r.nextSibling !== null) return null;
+    for (const n of r.addedNodes) {
+      // Comments and processing instructions are not part of an element's text content.
+      if (n.nodeType === 3) out += n.data;
+      else if (n.nodeType === 1) out += n.textContent;
+    }
+  }
+  return out;
+}
+
 /** The core keeps its matching state every CHECKPOINT UTF-16 units of rendered text. */
 const CHECKPOINT = 64;
 

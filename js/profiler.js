@@ -8,7 +8,7 @@
 import { load, ready, createCore, call as callCore, failure, generationOf } from './core.js';
 import { tap } from './tap.js';
 import { PaintClock } from './paint.js';
-import { touched, changes, resumeAt } from './dom.js';
+import { touched, changes, resumeAt, appendedText } from './dom.js';
 import { LongFrames, attributeLatePaints } from './longframes.js';
 import { THRESHOLDS, metricsOf, sloSpec } from './ratings.js';
 import { joinResourceTiming, refineNetworkVerdict } from './resource.js';
@@ -38,6 +38,9 @@ export const DEFAULTS = Object.freeze({
 const OBSERVE = { childList: true, subtree: true, characterData: true };
 // Chunks kept for a stream that started before the module loaded.
 const MAX_EARLY = 4096;
+// Deferred chunks, appends and frames: at most this many wait, at most this long.
+const MAX_QUEUE = 1024;
+const FLUSH_MS = 250;
 
 export class Profiler {
   constructor(options) {
@@ -46,6 +49,17 @@ export class Profiler {
     const f = o.fetch || globalThis.fetch;
     this._fetch = typeof f === 'function' ? f : null;
     this._streams = new Set();
+    this._queue = [];
+    this._flushTimer = 0;
+    this._changed = false;
+    this._flushSoon = () => {
+      this._flushTimer = 0;
+      try {
+        this._flush();
+      } catch {
+        /* never into the page */
+      }
+    };
     this._reports = [];
     this._listeners = new Set();
     this._metricListeners = new Set();
@@ -97,8 +111,51 @@ export class Profiler {
     }
   }
 
+  // Chunks and appended text wait in a queue and cross into the core together, once per frame
+  // (or when the queue is long, or before any other call into the core, which keeps the order):
+  // one warm pass through the core per frame costs far less than one cold call per token.
+  _defer(op) {
+    const q = this._queue;
+    q.push(op);
+    if (q.length >= MAX_QUEUE) this._flush();
+    else if (!this._flushTimer) this._flushTimer = setTimeout(this._flushSoon, FLUSH_MS);
+  }
+
+  _flush() {
+    const q = this._queue;
+    if (!q.length) return;
+    if (this._flushTimer) {
+      clearTimeout(this._flushTimer);
+      this._flushTimer = 0;
+    }
+    this._queue = [];
+    for (const op of q) {
+      const s = op.s;
+      if (s === null) {
+        this._callNow((c) => c.painted(op.frame, op.rafNow, op.after), 0);
+        continue;
+      }
+      if (op.bytes) {
+        this._callNow((c) => c.chunk(s.id, op.bytes, op.t), undefined, s);
+        continue;
+      }
+      if (s.done) continue;
+      const n = this._callNow((c) => c.rendered(s.id, op.text, op.from, op.t), 0, s);
+      if (n < 0) s.prevText = ''; // out of step: the next change reads the whole text
+      if (n > 0) {
+        s.lastCommit = op.t;
+        if (s.ended) this._armSettle(s);
+      }
+    }
+  }
+
   // Each profiler has its own core (its own streams and summary), made once the module is ready.
   _call(fn, fallback, s) {
+    if (this._queue.length) this._flush();
+    return this._callNow(fn, fallback, s);
+  }
+
+  _callNow(fn, fallback, s) {
     // A stream of an older generation lived in a core that is gone: never call the new one for
     // it (its id could be another stream's there).
     if (s && s.gen !== generationOf()) return fallback;
@@ -210,6 +267,7 @@ export class Profiler {
 
   /** Stops observing; streams still open are reported with what was measured. */
   disconnect() {
+    this._flushSoon();
     for (const mo of this._roots.values()) mo.disconnect();
     this._roots.clear();
     for (const s of [...this._streams]) this._finish(s);
@@ -251,7 +309,7 @@ export class Profiler {
         chunk: (bytes, t) => {
           if (s) {
             s.lastActivity = t;
-            this._call((c) => c.chunk(s.id, bytes, t), undefined, s);
+            this._defer({ s, bytes, t });
           } else if (s === undefined) {
             if (early.length < MAX_EARLY) early.push([bytes, t]);
             else s = null; // the module takes too long: this stream goes unprofiled
@@ -376,7 +434,7 @@ export class Profiler {
       for (const s of only ? [only] : this._streams) {
         if (s.done || (!only && s.target)) continue;
         if (only) {
-          if (changes(records, s.target)) commits += this._read(s, s.target, t);
+          if (changes(records, s.target)) commits += this._read(s, s.target, t, records);
           continue;
         }
         if (s.scope && !s.scope.isConnected) {
@@ -395,7 +453,7 @@ export class Profiler {
           }
           if (s.scope) commits += this._read(s, s.scope, t);
         } else if (changes(records, s.scope)) {
-          commits += this._read(s, s.scope, t);
+          commits += this._read(s, s.scope, t, records);
         }
       }
       if (commits > 0) this._paint.request();
@@ -428,9 +486,18 @@ export class Profiler {
     return false;
   }
 
-  _read(s, el, t) {
-    const text = el.textContent || '';
+  _read(s, el, t, records) {
     const prev = s.prevText;
+    // Nodes added at the end: only they are read (the whole text is not).
+    const added = prev && records ? appendedText(records, el) : null;
+    if (added !== null) {
+      if (!added) return 0;
+      s.prevText = prev + added;
+      this._defer({ s, text: added, from: prev.length, t });
+      this._changed = true;
+      return 1; // commits are counted when the queue is flushed; the frame is watched meanwhile
+    }
+    const text = el.textContent || '';
     if (text === prev) return 0;
     s.prevText = text;
     // Only the changed text crosses into the core: an append from the old end, a re-render
@@ -439,6 +506,7 @@ export class Profiler {
     let n = this._call((c) => c.rendered(s.id, from ? text.slice(from) : text, from, t), 0, s);
     if (n < 0) n = this._call((c) => c.rendered(s.id, text, 0, t), 0, s);
     if (n > 0) {
+      this._changed = true;
       s.lastCommit = t;
       if (s.ended) this._armSettle(s);
     }
@@ -446,9 +514,18 @@ export class Profiler {
   }
 
   _onPaint(frame, rafNow, after) {
-    const painted = this._call((c) => c.painted(frame, rafNow, after), 0);
-    for (const s of [...this._streams]) if (s.ended) this._checkSettled(s);
-    return painted;
+    // The frame waits in the queue with the commits before it. The clock keeps running while
+    // the page keeps changing.
+    const changed = this._changed;
+    this._changed = false;
+    this._defer({ s: null, frame, rafNow, after });
+    for (const s of this._streams) {
+      if (s.ended) {
+        for (const e of [...this._streams]) if (e.ended) this._checkSettled(e);
+        break;
+      }
+    }
+    return changed ? 1 : 0;
   }
 
   _end(s, kind, t, message) {

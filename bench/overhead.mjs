@@ -1,0 +1,89 @@
+// Main-thread overhead in headless Chromium: the same streamed answer (20,000 tokens, one every
+// 5 ms over a real socket) through the reference chat page (bench/pages/chat.js: reader +
+// TextDecoder + eventsource-parser + JSON.parse + DOM append), once without and once with
+// tokenpaint. The two pages run side by side in each round, so both see the same machine noise.
+// CPU time is the renderer main thread's, from the Chrome DevTools Protocol
+// (Performance.getMetrics: TaskDuration, ScriptDuration) over the whole run, including
+// tokenpaint's report. The reference page's parse time is its own parser replayed on the very
+// chunks it read (median of 5 replays).
+import { chromium } from 'playwright-core';
+import { startServer } from '../scripts/demo-server.mjs';
+import { CHROMIUM, ARGS } from '../tests/helpers.mjs';
+
+const median = (v) => {
+  const s = [...v].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+async function metrics(cdp) {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  const get = (name) => metrics.find((m) => m.name === name)?.value ?? NaN;
+  return { task: get('TaskDuration') * 1000, script: get('ScriptDuration') * 1000 };
+}
+
+export async function runOverhead({ rounds = 5, tokens = 20000, tokenMs = 5, log = console.log } = {}) {
+  const { server, url } = await startServer({ port: 0 });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  try {
+    const open = async () => {
+      const page = await browser.newPage();
+      await page.goto(`${url}/bench/pages/chat.html`);
+      await page.waitForFunction(() => typeof window.run === 'function');
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+      return { page, cdp };
+    };
+    const plain = await open();
+    const profiled = await open();
+    const rows = [];
+    for (let k = 0; k < rounds; k++) {
+      const one = async ({ page, cdp }, profile) => {
+        const before = await metrics(cdp);
+        const r = await page.evaluate((a) => window.run(a), { tokens, tokenMs, profile });
+        const after = await metrics(cdp);
+        return { ...r, task: after.task - before.task, script: after.script - before.script };
+      };
+      const [a, b] = await Promise.all([one(plain, false), one(profiled, true)]);
+      if (a.deltas !== tokens || b.deltas !== tokens) throw new Error(`deltas ${a.deltas} / ${b.deltas}`);
+      if (!b.report || b.report.status !== 'ok' || b.report.deltas !== tokens) throw new Error(`report ${JSON.stringify(b.report)}`);
+      const parse = await plain.page.evaluate(() => window.parseTime(5));
+      const row = { without: a, with: b, parse, addedTask: b.task - a.task, addedScript: b.script - a.script };
+      rows.push(row);
+      log(`round ${k + 1}: task ${a.task.toFixed(0)} / ${b.task.toFixed(0)} ms, script ${a.script.toFixed(0)} / ${b.script.toFixed(0)} ms, parse ${parse.toFixed(1)} ms, added ${row.addedTask.toFixed(0)} ms, matched ${b.report.matchedPct}%`);
+    }
+    const m = (f) => median(rows.map(f));
+    const added = m((r) => r.addedTask);
+    const parse = m((r) => r.parse);
+    const runMs = m((r) => r.without.ms);
+    const frames = runMs / (1000 / 60);
+    return {
+      rounds,
+      tokens,
+      tokenMs,
+      runMs,
+      taskWithout: m((r) => r.without.task),
+      taskWith: m((r) => r.with.task),
+      scriptWithout: m((r) => r.without.script),
+      scriptWith: m((r) => r.with.script),
+      added,
+      addedScript: m((r) => r.addedScript),
+      parse,
+      perThousand: (added / tokens) * 1000,
+      ratio: added / parse,
+      perFrame: added / frames,
+      // At 100 tokens per second a frame holds 100/60 tokens: the per-token cost scaled to it.
+      perFrameAt100: (added / tokens) * (100 / 60),
+      matched: m((r) => r.with.report.matchedPct),
+    };
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const tokens = Number(process.env.TOKENS || 20000);
+  const rounds = Number(process.env.ROUNDS || 5);
+  console.log(await runOverhead({ tokens, rounds }));
+}

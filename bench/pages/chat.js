@@ -1,0 +1,95 @@
+// The reference chat page of the overhead benchmark: what chat apps run for a streamed answer.
+// The body is read with a reader and a TextDecoder, split into events by eventsource-parser,
+// each event's data parsed with JSON.parse, and every delta appended to the DOM. With
+// `profile`, the same page also runs tokenpaint (`profiler.fetch` and `observe`).
+import { createParser } from '/node_modules/eventsource-parser/dist/index.js';
+import init, { Profiler, wasmMemoryBytes } from '/js/index.js';
+
+// Both variants load the module, so they differ only in profiling.
+await init();
+
+/** The reference page's own parsing: decode, split events, JSON.parse, pick the delta. */
+function parserFor(onDelta) {
+  const decoder = new TextDecoder();
+  const parser = createParser({
+    onEvent(e) {
+      if (e.data === '[DONE]') return;
+      const content = JSON.parse(e.data).choices?.[0]?.delta?.content;
+      if (content) onDelta(content);
+    },
+  });
+  return (bytes) => parser.feed(decoder.decode(bytes, { stream: true }));
+}
+
+let gate = null;
+/** Lets the benchmark measure the page at the end of the body, before the report. */
+window.proceed = () => gate && gate();
+
+window.run = async ({ tokens, tokenMs, profile, hold = false }) => {
+  const chat = document.getElementById('chat');
+  chat.replaceChildren();
+  const out = document.createElement('div');
+  chat.append(out);
+  let report = null;
+  let profiler = null;
+  if (profile) {
+    profiler = new Profiler({ timeline: false, maxReports: 1 });
+    if (profile !== 'no-dom') profiler.observe(chat);
+    report = new Promise((resolve) => profiler.onReport(resolve));
+  }
+  const url = `/v1/chat/completions?ttft_ms=0&token_ms=${tokenMs}&tokens=${tokens}`;
+  const init = { method: 'POST', body: JSON.stringify({ stream: true, messages: [] }) };
+  const res = profiler ? await profiler.fetch(url, init) : await fetch(url, init);
+  const chunks = [];
+  let deltas = 0;
+  // The page's own parse time, measured where it runs (the page is cross-origin isolated:
+  // 5 µs timers); the DOM appends are not in it.
+  let parseMs = 0;
+  const texts = [];
+  const feed = parserFor((text) => texts.push(text));
+  const reader = res.body.getReader();
+  const start = performance.now();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    const t0 = performance.now();
+    feed(value);
+    parseMs += performance.now() - t0;
+    for (const text of texts) out.append(text);
+    deltas += texts.length;
+    texts.length = 0;
+  }
+  const ms = performance.now() - start;
+  if (hold) {
+    window.readDone = true;
+    await new Promise((resolve) => (gate = resolve));
+    window.readDone = false;
+  }
+  const r = report ? await report : null;
+  if (profiler) profiler.disconnect();
+  window.lastChunks = chunks;
+  return {
+    tp: globalThis.__tp, iso: crossOriginIsolated,
+    deltas,
+    ms,
+    parseMs,
+    chunks: chunks.length,
+    wasm: wasmMemoryBytes(),
+    report: r && { status: r.status, deltas: r.deltas, matchedPct: r.matchedPct, records: r.detail.records },
+  };
+};
+
+/** The reference page's parse time for the chunks of the last run, replayed: median of `rounds`. */
+window.parseTime = (rounds) => {
+  const times = [];
+  for (let k = 0; k < rounds; k++) {
+    let n = 0;
+    const feed = parserFor(() => n++);
+    const t = performance.now();
+    for (const c of window.lastChunks) feed(c);
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+};
