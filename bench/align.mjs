@@ -1,7 +1,7 @@
 // Alignment cost: a markdown answer rendered whole by marked on every update (its text
 // content passed to the core as the shell does: only what changed since the unchanged prefix,
 // found by the shell's resumeAt, which compares native strings and is not timed),
-// for 5,000 characters in 200 updates and 50,000 in 2,000. Only the core's time is counted.
+// one update per 25 characters, for 1k, 10k and 100k characters. Only the core's time is counted.
 // "from scratch" re-matches the whole text on every update, as without checkpoints.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +18,7 @@ const ENTITIES = { '&lt;': '<', '&gt;': '>', '&amp;': '&', '&quot;': '"', '&#39;
 const textOf = (html) => html.replace(/<[^>]*>/g, '').replace(/&(lt|gt|amp|quot|#39);/g, (e) => ENTITIES[e]);
 
 /** `chars` characters of markdown cut into tokens, and `updates` rendered texts along it. */
-function workload(chars, updates) {
+export function workload(chars, updates) {
   let md = '';
   while (md.length < chars) md += MARKDOWN + '\n';
   md = md.slice(0, chars);
@@ -60,9 +60,11 @@ function run(steps, incremental) {
 const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 
 export function runAlign(rounds = 7) {
+  // An update every 25 characters (about 5 tokens), for answers of 1k, 10k and 100k characters.
   const cases = [
-    { chars: 5000, updates: 200 },
-    { chars: 50000, updates: 2000 },
+    { chars: 1000, updates: 40 },
+    { chars: 10000, updates: 400 },
+    { chars: 100000, updates: 4000 },
   ];
   // Warm up the wasm module and the JIT on both paths before timing anything.
   const warm = workload(5000, 200);

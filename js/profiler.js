@@ -117,7 +117,8 @@ export class Profiler {
   _defer(op) {
     const q = this._queue;
     q.push(op);
-    if (q.length >= MAX_QUEUE) this._flush();
+    // A long queue is flushed in a microtask: never inside the app's own read.
+    if (q.length === MAX_QUEUE) queueMicrotask(this._flushSoon);
     else if (!this._flushTimer) this._flushTimer = setTimeout(this._flushSoon, FLUSH_MS);
   }
 

@@ -5,8 +5,8 @@
 // pass-through stream that reads the original body ahead of the app by at most READ_AHEAD bytes:
 // chunks are stamped when the network hands them over, the app's own pace still limits how far
 // the network is read, a cancel by the app reaches the network, and an error from the network
-// reaches the app unchanged. Each chunk is enqueued for the app first; tokenpaint looks at it in
-// a microtask queued after the app's, so the app never waits for tokenpaint.
+// reaches the app unchanged. Each chunk is enqueued for the app first; the sink only notes it
+// with its time, so the app never waits for tokenpaint.
 
 const READ_AHEAD = 1 << 20;
 
@@ -27,22 +27,24 @@ export function tap(res, sink) {
         try {
           r = await reader.read();
         } catch (e) {
-          sink.end(e && e.name === 'AbortError' ? 1 : 2, performance.now(), describe(e));
+          quietly(() => sink.end(e && e.name === 'AbortError' ? 1 : 2, performance.now(), describe(e)));
           controller.error(e);
           return;
         }
         const t = performance.now();
         if (r.done) {
           controller.close();
-          sink.end(0, t, '');
+          quietly(() => sink.end(0, t, ''));
           return;
         }
         const chunk = r.value;
         controller.enqueue(chunk);
-        queueMicrotask(() => sink.chunk(chunk, t));
+        // The app's read is resolved first; the sink only notes the chunk and its time (it is
+        // looked at later, never before the app has it).
+        quietly(() => sink.chunk(chunk, t));
       },
       cancel(reason) {
-        sink.end(1, performance.now(), 'cancelled by the application');
+        quietly(() => sink.end(1, performance.now(), 'cancelled by the application'));
         return (reader || source).cancel(reason);
       },
     },
@@ -63,6 +65,15 @@ export function tap(res, sink) {
     }
   }
   return out;
+}
+
+// The sink never throws into the app's stream.
+function quietly(fn) {
+  try {
+    fn();
+  } catch {
+    /* tokenpaint's problem, not the app's */
+  }
 }
 
 function describe(e) {

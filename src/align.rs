@@ -125,10 +125,10 @@ pub const CONFIRM: usize = 3;
 pub const ANCHOR: usize = 8;
 /// The longest skip, in arrived characters.
 pub const MAX_SKIP: usize = 1024;
-/// Arrived characters kept: past this the older half is dropped (a page that far behind the
-/// stream, or not rendering it, cannot match them any more), so memory stays bounded for any
-/// answer length. 4 MiB.
-pub const MAX_ARRIVED: usize = 1 << 20;
+/// Arrived characters kept: past three quarters of this the older part is dropped (a page that
+/// far behind the stream, or not rendering it, cannot match them any more), so memory stays
+/// bounded for any answer length: 1 MiB, and the buffer never needs to grow past it.
+pub const MAX_ARRIVED: usize = 1 << 18;
 /// Checkpoint spacing, in UTF-16 units of rendered text (what JavaScript string offsets count).
 pub const CHECKPOINT: u32 = 64;
 /// Long-skip searches: at most this many in reserve, one more earned per
@@ -233,8 +233,8 @@ impl Aligner {
             }
         }
         let added = self.arrived.len().saturating_sub(before);
-        if self.arrived.len() > MAX_ARRIVED {
-            let drop = self.arrived.len() / 2;
+        if self.arrived.len() > MAX_ARRIVED / 4 * 3 {
+            let drop = self.arrived.len() - MAX_ARRIVED / 4;
             self.arrived.drain(..drop);
             self.base += drop as u32;
         }
