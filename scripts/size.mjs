@@ -1,29 +1,46 @@
-// Prints the size of what a page downloads: the wasm module and the JavaScript (wasm-bindgen
-// glue + the shell), raw and gzip.
+// The size of what a page downloads: the wasm module, and the JavaScript (wasm-bindgen glue +
+// the shell) as shipped in js/ and as a production bundler ships it (esbuild, bundled and
+// minified). Raw, gzip (level 9) and brotli. The budget counts the wasm and the minified JS.
 import { readFileSync, readdirSync } from 'node:fs';
 import { gzipSync, brotliCompressSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { buildSync } from 'esbuild';
+
+/** The issue's budget for wasm + JS glue, gzip. */
+export const BUDGET = 40 * 1024;
+/**
+ * What `npm test` enforces. The budget above is not met yet (BENCHMARKS.md says by how much and
+ * why); this ceiling, just above today's size, keeps it from growing while it is worked down.
+ */
+export const CEILING = 82 * 1024;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => readFileSync(path.join(root, p));
-const wasm = read('pkg/tokenpaint_core_bg.wasm');
-const js = Buffer.concat([
-  read('pkg/tokenpaint_core.js'),
-  ...readdirSync(path.join(root, 'js'))
-    .filter((f) => f.endsWith('.js'))
-    .sort()
-    .map((f) => read(`js/${f}`)),
-]);
-const row = (name, b) => {
-  const gz = gzipSync(b, { level: 9 }).length;
-  const br = brotliCompressSync(b).length;
-  return { name, raw: b.length, gzip: gz, brotli: br };
-};
-const rows = [row('wasm', wasm), row('js (glue + shell)', js), row('total', Buffer.concat([wasm, js]))];
-rows[2].gzip = rows[0].gzip + rows[1].gzip;
-rows[2].brotli = rows[0].brotli + rows[1].brotli;
-const w = (s, n) => String(s).padStart(n);
-console.log(`${'size'.padEnd(20)}${w('raw', 10)}${w('gzip', 10)}${w('brotli', 10)}`);
-for (const r of rows) console.log(`${r.name.padEnd(20)}${w(r.raw, 10)}${w(r.gzip, 10)}${w(r.brotli, 10)}`);
-export default rows;
+
+export function sizes() {
+  const wasm = read('pkg/tokenpaint_core_bg.wasm');
+  const js = Buffer.concat([
+    read('pkg/tokenpaint_core.js'),
+    ...readdirSync(path.join(root, 'js'))
+      .filter((f) => f.endsWith('.js'))
+      .sort()
+      .map((f) => read(`js/${f}`)),
+  ]);
+  const min = Buffer.from(
+    buildSync({ entryPoints: [path.join(root, 'js/index.js')], bundle: true, minify: true, format: 'esm', write: false, logLevel: 'silent' }).outputFiles[0].contents,
+  );
+  const row = (name, b) => ({ name, raw: b.length, gzip: gzipSync(b, { level: 9 }).length, brotli: brotliCompressSync(b).length });
+  const rows = [row('wasm', wasm), row('js as shipped (glue + shell)', js), row('js bundled + minified', min)];
+  const total = { name: 'total (wasm + minified js)', raw: rows[0].raw + rows[2].raw, gzip: rows[0].gzip + rows[2].gzip, brotli: rows[0].brotli + rows[2].brotli };
+  return [...rows, total];
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const rows = sizes();
+  const w = (s, n) => String(s).padStart(n);
+  console.log(`${'size (bytes)'.padEnd(30)}${w('raw', 10)}${w('gzip', 10)}${w('brotli', 10)}`);
+  for (const r of rows) console.log(`${r.name.padEnd(30)}${w(r.raw, 10)}${w(r.gzip, 10)}${w(r.brotli, 10)}`);
+  const total = rows[rows.length - 1].gzip;
+  console.log(`budget ${BUDGET} B gzip: ${total <= BUDGET ? 'met' : `over by ${total - BUDGET} B`}; enforced ceiling ${CEILING} B`);
+}

@@ -30,6 +30,7 @@ impl JsonWriter {
     }
 
     /// Opens an object (as a value).
+    #[inline(never)]
     pub fn open_object(&mut self) {
         self.sep();
         self.out.push('{');
@@ -37,12 +38,14 @@ impl JsonWriter {
     }
 
     /// Closes an object.
+    #[inline(never)]
     pub fn close_object(&mut self) {
         self.out.push('}');
         self.need_comma = true;
     }
 
     /// Opens an array (as a value).
+    #[inline(never)]
     pub fn open_array(&mut self) {
         self.sep();
         self.out.push('[');
@@ -50,12 +53,14 @@ impl JsonWriter {
     }
 
     /// Closes an array.
+    #[inline(never)]
     pub fn close_array(&mut self) {
         self.out.push(']');
         self.need_comma = true;
     }
 
     /// Writes a key; the next call writes its value. Keys are plain ASCII names.
+    #[inline(never)]
     pub fn key(&mut self, k: &str) {
         self.sep();
         self.out.push('"');
@@ -65,6 +70,7 @@ impl JsonWriter {
     }
 
     /// Writes a key that may need escaping (a user's label, a URL).
+    #[inline(never)]
     pub fn key_str(&mut self, k: &str) {
         self.str(k);
         self.out.push(':');
@@ -72,6 +78,7 @@ impl JsonWriter {
     }
 
     /// Writes a number, or `null` when it is not finite (unknown).
+    #[inline(never)]
     pub fn num(&mut self, v: f64) {
         self.sep();
         write_f64(&mut self.out, v);
@@ -115,11 +122,13 @@ impl JsonWriter {
     }
 
     /// Writes an optional number; `None` is `null`.
+    #[inline(never)]
     pub fn opt_num(&mut self, v: Option<f64>) {
         self.num(v.unwrap_or(f64::NAN));
     }
 
     /// Writes an unsigned integer.
+    #[inline(never)]
     pub fn uint(&mut self, v: u64) {
         self.sep();
         write_u64(&mut self.out, v);
@@ -127,6 +136,7 @@ impl JsonWriter {
     }
 
     /// Writes a boolean.
+    #[inline(never)]
     pub fn bool(&mut self, v: bool) {
         self.sep();
         self.out.push_str(if v { "true" } else { "false" });
@@ -134,6 +144,7 @@ impl JsonWriter {
     }
 
     /// Writes `null`.
+    #[inline(never)]
     pub fn null(&mut self) {
         self.sep();
         self.out.push_str("null");
@@ -141,6 +152,7 @@ impl JsonWriter {
     }
 
     /// Writes a string, escaped.
+    #[inline(never)]
     pub fn str(&mut self, s: &str) {
         self.sep();
         self.out.push('"');
@@ -171,6 +183,7 @@ impl JsonWriter {
     }
 
     /// Writes an optional string; `None` is `null`.
+    #[inline(never)]
     pub fn opt_str(&mut self, s: Option<&str>) {
         match s {
             Some(s) => self.str(s),

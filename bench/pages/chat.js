@@ -40,7 +40,6 @@ window.run = async ({ tokens, tokenMs, profile, hold = false }) => {
   const url = `/v1/chat/completions?ttft_ms=0&token_ms=${tokenMs}&tokens=${tokens}`;
   const init = { method: 'POST', body: JSON.stringify({ stream: true, messages: [] }) };
   const res = profiler ? await profiler.fetch(url, init) : await fetch(url, init);
-  const chunks = [];
   let deltas = 0;
   // The page's own parse time, measured where it runs (the page is cross-origin isolated:
   // 5 µs timers); the DOM appends are not in it.
@@ -52,7 +51,6 @@ window.run = async ({ tokens, tokenMs, profile, hold = false }) => {
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    chunks.push(value);
     const t0 = performance.now();
     feed(value);
     parseMs += performance.now() - t0;
@@ -68,28 +66,12 @@ window.run = async ({ tokens, tokenMs, profile, hold = false }) => {
   }
   const r = report ? await report : null;
   if (profiler) profiler.disconnect();
-  window.lastChunks = chunks;
   return {
     tp: globalThis.__tp, iso: crossOriginIsolated,
     deltas,
     ms,
     parseMs,
-    chunks: chunks.length,
     wasm: wasmMemoryBytes(),
     report: r && { status: r.status, deltas: r.deltas, matchedPct: r.matchedPct, records: r.detail.records },
   };
-};
-
-/** The reference page's parse time for the chunks of the last run, replayed: median of `rounds`. */
-window.parseTime = (rounds) => {
-  const times = [];
-  for (let k = 0; k < rounds; k++) {
-    let n = 0;
-    const feed = parserFor(() => n++);
-    const t = performance.now();
-    for (const c of window.lastChunks) feed(c);
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
 };
