@@ -40,6 +40,7 @@ const OBSERVE = { childList: true, subtree: true, characterData: true };
 const MAX_EARLY = 4096;
 // Deferred chunks, appends and frames: at most this many wait, at most this long.
 const MAX_QUEUE = 1024;
+const MAX_QUEUED_BYTES = 256 * 1024;
 const FLUSH_MS = 250;
 
 export class Profiler {
@@ -50,10 +51,11 @@ export class Profiler {
     this._fetch = typeof f === 'function' ? f : null;
     this._streams = new Set();
     this._queue = [];
+    this._queuedBytes = 0;
+    this._flushQueued = false;
     this._flushTimer = 0;
     this._changed = false;
     this._flushSoon = () => {
-      this._flushTimer = 0;
       try {
         this._flush();
       } catch {
@@ -117,19 +119,26 @@ export class Profiler {
   _defer(op) {
     const q = this._queue;
     q.push(op);
+    if (op.bytes) this._queuedBytes += op.bytes.byteLength;
     // A long queue is flushed in a microtask: never inside the app's own read.
-    if (q.length === MAX_QUEUE) queueMicrotask(this._flushSoon);
-    else if (!this._flushTimer) this._flushTimer = setTimeout(this._flushSoon, FLUSH_MS);
+    if (q.length >= MAX_QUEUE || this._queuedBytes >= MAX_QUEUED_BYTES) {
+      if (!this._flushQueued) {
+        this._flushQueued = true;
+        queueMicrotask(this._flushSoon);
+      }
+    } else if (!this._flushTimer) this._flushTimer = setTimeout(this._flushSoon, FLUSH_MS);
   }
 
   _flush() {
-    const q = this._queue;
-    if (!q.length) return;
     if (this._flushTimer) {
       clearTimeout(this._flushTimer);
       this._flushTimer = 0;
     }
+    this._flushQueued = false;
+    const q = this._queue;
+    if (!q.length) return;
     this._queue = [];
+    this._queuedBytes = 0;
     for (const op of q) {
       const s = op.s;
       if (s === null) {
