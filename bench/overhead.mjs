@@ -20,7 +20,9 @@ const median = (v) => {
 async function metrics(cdp) {
   const { metrics } = await cdp.send('Performance.getMetrics');
   const get = (name) => metrics.find((m) => m.name === name)?.value ?? NaN;
-  return { task: get('TaskDuration') * 1000, script: get('ScriptDuration') * 1000 };
+  const task = get('TaskDuration') * 1000;
+  const layout = (get('LayoutDuration') + get('RecalcStyleDuration')) * 1000;
+  return { task, layout, script: get('ScriptDuration') * 1000, layouts: get('LayoutCount') };
 }
 
 export async function runOverhead({ rounds = 5, tokens = 20000, tokenMs = 5, log = console.log } = {}) {
@@ -43,18 +45,28 @@ export async function runOverhead({ rounds = 5, tokens = 20000, tokenMs = 5, log
         const before = await metrics(cdp);
         const r = await page.evaluate((a) => window.run(a), { tokens, tokenMs, profile });
         const after = await metrics(cdp);
-        return { ...r, task: after.task - before.task, script: after.script - before.script };
+        return {
+          ...r,
+          task: after.task - before.task,
+          layout: after.layout - before.layout,
+          // Main-thread time besides layout and style: tokenpaint reads text, never geometry, so
+          // it forces no layout; the page's own layout of a growing answer is most of its time
+          // and most of the noise between two pages.
+          rest: after.task - after.layout - (before.task - before.layout),
+          layouts: after.layouts - before.layouts,
+          script: after.script - before.script,
+        };
       };
       const [a, b] = await Promise.all([one(plain, false), one(profiled, true)]);
       if (a.deltas !== tokens || b.deltas !== tokens) throw new Error(`deltas ${a.deltas} / ${b.deltas}`);
       if (!b.report || b.report.status !== 'ok' || b.report.deltas !== tokens) throw new Error(`report ${JSON.stringify(b.report)}`);
       const parse = a.parseMs;
-      const row = { without: a, with: b, parse, addedTask: b.task - a.task, addedScript: b.script - a.script };
+      const row = { without: a, with: b, parse, addedTask: b.task - a.task, added: b.rest - a.rest, addedScript: b.script - a.script };
       rows.push(row);
-      log(`round ${k + 1}: task ${a.task.toFixed(0)} / ${b.task.toFixed(0)} ms, script ${a.script.toFixed(0)} / ${b.script.toFixed(0)} ms, parse ${parse.toFixed(1)} ms, added ${row.addedTask.toFixed(0)} ms, matched ${b.report.matchedPct}%`);
+      log(`round ${k + 1}: task ${a.task.toFixed(0)} / ${b.task.toFixed(0)} ms, layout+style ${a.layout.toFixed(0)} / ${b.layout.toFixed(0)} ms (${a.layouts} / ${b.layouts} layouts), rest ${a.rest.toFixed(0)} / ${b.rest.toFixed(0)} ms, parse ${parse.toFixed(1)} ms, added ${row.added.toFixed(0)} ms, matched ${b.report.matchedPct}%`);
     }
     const m = (f) => median(rows.map(f));
-    const added = m((r) => r.addedTask);
+    const added = m((r) => r.added);
     const parse = m((r) => r.parse);
     const runMs = m((r) => r.without.ms);
     const frames = runMs / (1000 / 60);
@@ -65,6 +77,13 @@ export async function runOverhead({ rounds = 5, tokens = 20000, tokenMs = 5, log
       runMs,
       taskWithout: m((r) => r.without.task),
       taskWith: m((r) => r.with.task),
+      addedTask: m((r) => r.addedTask),
+      layoutWithout: m((r) => r.without.layout),
+      layoutWith: m((r) => r.with.layout),
+      layoutsWithout: m((r) => r.without.layouts),
+      layoutsWith: m((r) => r.with.layouts),
+      restWithout: m((r) => r.without.rest),
+      restWith: m((r) => r.with.rest),
       scriptWithout: m((r) => r.without.script),
       scriptWith: m((r) => r.with.script),
       added,

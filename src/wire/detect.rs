@@ -29,11 +29,18 @@ pub fn sniff_framing(content_type: &str, headers: &str) -> Detected {
     if has("x-vercel-ai-data-stream") {
         return Detected::Format(Format::AiSdkData);
     }
-    if ct.contains("text/event-stream") {
+    // A plain byte search: `str::contains` would link the two-way searcher (1.5 KB of wasm)
+    // for these few short needles.
+    let contains = |needle: &str| {
+        ct.as_bytes()
+            .windows(needle.len())
+            .any(|w| w == needle.as_bytes())
+    };
+    if contains("text/event-stream") {
         Detected::Framing(Framing::Sse)
-    } else if ct.contains("ndjson") || ct.contains("jsonl") || ct.contains("json-seq") {
+    } else if contains("ndjson") || contains("jsonl") || contains("json-seq") {
         Detected::Framing(Framing::Lines)
-    } else if ct.contains("json") {
+    } else if contains("json") {
         Detected::Format(Format::Json)
     } else {
         Detected::Sniff
