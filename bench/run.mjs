@@ -48,13 +48,15 @@ console.log(sc.rows, `align growth ${f2(alignGrowth)}x`);
 
 const sz = sizes();
 const total = sz[sz.length - 1];
-const memPerToken = mem.jsPerToken + mem.wasmPerToken;
+// Retained: what the core keeps (counted natively, byte for byte) and what the JS heap keeps.
+// The wasm memory's growth is the peak (it never shrinks), shown beside it.
+const retained = (mem.native ? mem.native.perToken : NaN) + mem.jsPerToken;
 
 const budgets = [
   ['Overhead: added main-thread time ≤ ½ of the reference page\'s parse time', `${f2(ov.ratio)}× (${f1(ov.added)} ms added, ${f1(ov.parse)} ms parse)`, ov.ratio <= 0.5],
   ['Overhead: under 1 ms per frame at 100 tokens/s', `${f2(ov.perFrame)} ms per frame at 200 tokens/s (an upper bound)`, ov.perFrame < 1],
   ['Size: wasm + JS glue ≤ 40 KB gzip', `${kb(total.gzip)} KB gzip`, total.gzip <= BUDGET],
-  ['Memory: ≤ 64 bytes retained per token (100,000 tokens)', `${f1(memPerToken)} B in the browser (JS heap ${f1(mem.jsPerToken)} + wasm growth ${f1(mem.wasmPerToken)}); core ${mem.native ? f1(mem.native.perToken) : '?'} B`, memPerToken <= 64],
+  ['Memory: ≤ 64 bytes retained per token (100,000 tokens)', `${f1(retained)} B retained (core ${mem.native ? f1(mem.native.perToken) : '?'} + JS heap ${f1(mem.jsPerToken)}); peak wasm growth ${f1(mem.wasmPerToken)} B per token`, retained <= 64],
   ['Memory: a cap past which per-token detail is decimated, aggregates exact', `maxTokenDetail (default 8192 records): ${mem.with.report.records} records kept for ${mem.tokens} tokens`, mem.with.report.records <= 8192],
   ['Scale: cost per token flat from 1k to 100k characters (within 2×)', `${f2(sc.growth)}× (whole core per token), ${f2(alignGrowth)}× (alignment per update)`, sc.growth <= 2 && alignGrowth <= 2],
 ];

@@ -141,6 +141,8 @@ export interface Report {
   /** Content-bearing deltas received. */
   deltas: number;
   chars: number;
+  /** Per-token records kept (`maxTokenDetail`); past the cap neighbouring records merge and ITL/lag percentiles come from a sketch (within 1%). */
+  detail: { records: number; cap: number; decimated: boolean };
   bytes: number;
   chunks: number;
   usage: {
@@ -248,6 +250,8 @@ export interface Report {
     frame: (number | null)[];
     painted: (number | null)[];
     chars: number[];
+    /** Deltas each record stands for: only once `detail.decimated`. */
+    count?: number[];
   };
 }
 
