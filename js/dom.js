@@ -42,21 +42,30 @@ export function changes(records, el) {
 
 /**
  * The text appended to `el` by `records`, when all they did inside it was add nodes at its end
- * (what a page appending each delta does); null otherwise (then the whole text is read). Reading
- * the added nodes costs what was added, where `el.textContent` costs the whole answer.
+ * (what a page appending each delta does, into `el` or into its last paragraph); null otherwise
+ * (then the whole text is read). Reading the added nodes costs what was added, where
+ * `el.textContent` costs the whole answer.
+ *
+ * Each record must add nodes, remove none, at the end of an element that is still on `el`'s
+ * last-child path (with no removals in the batch, it was then too). A node added in this batch
+ * is read whole, so later records inside it are already counted.
  */
 export function appendedText(records, el) {
   let out = '';
+  let added = null;
   for (const r of records) {
-    if (r.target !== el) {
-      if (el.contains(r.target)) return null;
-      continue;
-    }
+    if (r.target !== el && !el.contains(r.target)) continue;
+    if (added && added.some((n) => n.contains(r.target))) continue;
     if (r.type !== 'childList' || r.removedNodes.length || r.nextSibling !== null) return null;
+    for (let n = r.target; n !== el; n = n.parentNode) {
+      if (n.parentNode.lastChild !== n) return null;
+    }
     for (const n of r.addedNodes) {
       // Comments and processing instructions are not part of an element's text content.
-      if (n.nodeType === 3) out += n.data;
-      else if (n.nodeType === 1) out += n.textContent;
+      if (n.nodeType === 3 || n.nodeType === 1) {
+        out += n.nodeType === 3 ? n.data : n.textContent;
+        (added || (added = [])).push(n);
+      }
     }
   }
   return out;

@@ -174,6 +174,62 @@ test('a stream that starts before the wasm has loaded is still profiled whole', 
   await page.close();
 });
 
+test('appended text is read from the mutation records exactly when they only append at the end', async () => {
+  const cases = await harness.evaluate(async () => {
+    const { appendedText } = await import('/js/dom.js');
+    const scenarios = {
+      'text nodes appended to the element': (el) => {
+        el.append('Hello');
+        el.append(' world');
+      },
+      'a paragraph appended, then text into it': (el) => {
+        const p = document.createElement('p');
+        el.append(p);
+        p.append('new ');
+        p.append('paragraph');
+      },
+      'text appended into the last paragraph': (el) => el.lastChild.append(' more'),
+      'text appended into a nested last span': (el) => {
+        const span = document.createElement('span');
+        el.lastChild.append(span);
+        span.append('deep');
+        span.firstChild.data += 'er';
+      },
+      'text appended into a paragraph that is not the last': (el) => el.firstChild.append(' middle'),
+      'a node removed': (el) => el.lastChild.remove(),
+      'a text node changed in place': (el) => {
+        el.lastChild.lastChild.data += '!';
+      },
+      'a node inserted before the end': (el) => el.insertBefore(document.createTextNode('x'), el.lastChild),
+      'innerHTML replaced': (el) => {
+        el.innerHTML = '<p>first para</p><p>second para and more</p>';
+      },
+    };
+    const out = {};
+    for (const [name, mutate] of Object.entries(scenarios)) {
+      const el = document.createElement('div');
+      el.innerHTML = '<p>first para</p><p>second para</p>';
+      document.body.append(el);
+      const mo = new MutationObserver(() => {});
+      mo.observe(el, { childList: true, subtree: true, characterData: true });
+      const before = el.textContent;
+      mutate(el);
+      const added = appendedText(mo.takeRecords(), el);
+      mo.disconnect();
+      const after = el.textContent;
+      out[name] = { added, grew: after.startsWith(before) ? after.slice(before.length) : null };
+      el.remove();
+    }
+    return out;
+  });
+  const fast = ['text nodes appended to the element', 'a paragraph appended, then text into it', 'text appended into the last paragraph', 'text appended into a nested last span'];
+  for (const [name, c] of Object.entries(cases)) {
+    if (fast.includes(name)) assert.equal(c.added, c.grew, name);
+    else assert.equal(c.added, null, `${name}: read whole (${JSON.stringify(c)})`);
+  }
+  assert.equal(cases['text appended into a nested last span'].added, 'deeper');
+});
+
 test('no page errors were raised in the harness', () => {
   assert.deepEqual(harness.errors, []);
 });
