@@ -38,6 +38,7 @@ export const DEFAULTS = Object.freeze({
 const OBSERVE = { childList: true, subtree: true, characterData: true };
 // Chunks kept for a stream that started before the module loaded.
 const MAX_EARLY = 4096;
+const MAX_EARLY_BYTES = 4 * 1024 * 1024;
 // Deferred chunks, appends and frames: at most this many wait, at most this long.
 const MAX_QUEUE = 1024;
 const MAX_QUEUED_BYTES = 256 * 1024;
@@ -315,14 +316,19 @@ export class Profiler {
       let s = ready() ? this._open(res, o, headersAt) : undefined;
       if (s === null) return res;
       const early = [];
+      let earlyBytes = 0;
       const out = tap(res, {
         chunk: (bytes, t) => {
           if (s) {
             s.lastActivity = t;
             this._defer({ s, bytes, t });
           } else if (s === undefined) {
-            if (early.length < MAX_EARLY) early.push([bytes, t]);
-            else s = null; // the module takes too long: this stream goes unprofiled
+            earlyBytes += bytes.byteLength;
+            if (early.length < MAX_EARLY && earlyBytes <= MAX_EARLY_BYTES) early.push([bytes, t]);
+            else {
+              s = null; // the module takes too long: this stream goes unprofiled
+              early.length = 0;
+            }
           }
         },
         end: (kind, t, message) => {
