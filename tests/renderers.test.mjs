@@ -40,7 +40,10 @@ for (const renderer of ['text', 'escaped', 'marked', 'markdown-it', 'react-markd
       t.diagnostic(`lag p50 ${r.lag.p50} ms, truth ${truth.toFixed(1)} ms, matched ${r.matchedPct}%`);
       assert.ok(r.matchedPct >= 99, `matched ${r.matchedPct}`);
       assert.ok(r.lag.p50 >= truth - SLACK && r.lag.p50 <= truth + FRAME + SLACK, `lag p50 ${r.lag.p50} vs truth ${truth}`);
-      assert.deepEqual(r.unavailable, []);
+      // Everything the page and the stream give is measured. The Resource Timing entry is the
+      // exception: the browser adds it in a task of its own after the body's end and a report
+      // never waits for it, so it is sometimes not there yet (seen once in CI, a smoothed run).
+      assert.deepEqual(r.unavailable.filter((u) => u !== 'resource-timing'), []);
     });
   }
 }
