@@ -450,7 +450,7 @@ export class Profiler {
       for (const s of only ? [only] : this._streams) {
         if (s.done || (!only && s.target)) continue;
         if (only) {
-          if (changes(records, s.target)) commits += this._read(s, s.target, t, records);
+          commits += this._read(s, s.target, t, records);
           continue;
         }
         if (s.scope && !s.scope.isConnected) {
@@ -468,7 +468,7 @@ export class Profiler {
             }
           }
           if (s.scope) commits += this._read(s, s.scope, t);
-        } else if (changes(records, s.scope)) {
+        } else {
           commits += this._read(s, s.scope, t, records);
         }
       }
@@ -502,9 +502,12 @@ export class Profiler {
     return false;
   }
 
+  // Reads `el`'s change for stream `s`; `records` (when a mutation batch caused it) tell whether
+  // `el` changed at all, and whether only nodes were added at its end.
   _read(s, el, t, records) {
     const prev = s.prevText;
-    // Nodes added at the end: only they are read (the whole text is not).
+    // Nodes added at the end: only they are read (the whole text is not). Nothing in `el`
+    // changed: '' as well.
     const added = prev && records ? appendedText(records, el) : null;
     if (added !== null) {
       if (!added) return 0;
@@ -513,6 +516,7 @@ export class Profiler {
       this._changed = true;
       return 1; // commits are counted when the queue is flushed; the frame is watched meanwhile
     }
+    if (records && !prev && !changes(records, el)) return 0;
     const text = el.textContent || '';
     if (text === prev) return 0;
     s.prevText = text;

@@ -41,7 +41,11 @@ export function tap(res, sink) {
         controller.enqueue(chunk);
         // The app's read is resolved first; the sink only notes the chunk and its time (it is
         // looked at later, never before the app has it).
-        quietly(() => sink.chunk(chunk, t));
+        try {
+          sink.chunk(chunk, t); // per chunk: no closure, unlike the rare calls below
+        } catch {
+          /* tokenpaint's problem, not the app's */
+        }
       },
       cancel(reason) {
         quietly(() => sink.end(1, performance.now(), 'cancelled by the application'));

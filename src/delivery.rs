@@ -219,15 +219,10 @@ mod tests {
 
     fn tok(arrived: f64, committed: f64, painted: f64, chars: u32) -> Token {
         Token {
-            arrived,
-            count: 1,
-            gap: 0.0,
-            chars,
-            visible: chars,
-            visible_end: 0,
             committed,
             frame: painted,
             painted,
+            ..Token::arrived(arrived, chars, chars, 0)
         }
     }
 

@@ -189,15 +189,10 @@ mod tests {
             .map(|i| {
                 let arrived = hold(i, first + step * i as f64);
                 Token {
-                    arrived,
-                    count: 1,
-                    gap: 0.0,
-                    chars: 4,
-                    visible: 4,
-                    visible_end: 0,
                     committed: arrived + lag,
                     frame: arrived + lag,
                     painted: arrived + lag,
+                    ..Token::arrived(arrived, 4, 4, 0)
                 }
             })
             .collect()

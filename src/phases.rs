@@ -262,15 +262,10 @@ mod tests {
 
     fn tok(arrived: f64, painted: f64) -> Token {
         Token {
-            arrived,
-            count: 1,
-            gap: 0.0,
-            chars: 4,
-            visible: 4,
-            visible_end: 0,
             committed: painted,
             frame: painted,
             painted,
+            ..Token::arrived(arrived, 4, 4, 0)
         }
     }
 

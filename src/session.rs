@@ -90,6 +90,23 @@ pub struct Decimated {
     pub rounds: u32,
 }
 
+impl Token {
+    /// One delta that arrived at `arrived`, not yet committed or painted.
+    pub fn arrived(arrived: f64, chars: u32, visible: u32, visible_end: u32) -> Token {
+        Token {
+            arrived,
+            count: 1,
+            gap: 0.0,
+            chars,
+            visible,
+            visible_end,
+            committed: f64::NAN,
+            frame: f64::NAN,
+            painted: f64::NAN,
+        }
+    }
+}
+
 /// Reasoning ("thinking") deltas, kept apart from the answer.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Reasoning {
@@ -500,17 +517,8 @@ impl Timeline {
                 if let (Some(d), Some(last)) = (&mut self.decimated, self.tokens.last()) {
                     d.itl.add(t - last.arrived);
                 }
-                self.tokens.push(Token {
-                    arrived: t,
-                    count: 1,
-                    gap: 0.0,
-                    chars,
-                    visible,
-                    visible_end: self.aligner.arrived_len() as u32,
-                    committed: f64::NAN,
-                    frame: f64::NAN,
-                    painted: f64::NAN,
-                });
+                let end = self.aligner.arrived_len() as u32;
+                self.tokens.push(Token::arrived(t, chars, visible, end));
             }
             Wire::Reasoning(text) => {
                 let r = &mut self.reasoning;
