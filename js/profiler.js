@@ -657,6 +657,16 @@ const HINT_HEADERS = [
   'x-queue-time',
   'x-inference-time',
   'x-time-per-token',
+  // Where a buffering hop may be (src/wire/hops.rs): compression, a CDN, a proxy, or none.
+  'content-encoding',
+  'via',
+  'server',
+  'cf-ray',
+  'x-cache',
+  'x-served-by',
+  'x-amz-cf-id',
+  'cdn-loop',
+  'x-vercel-id',
 ];
 
 function headerHints(headers) {

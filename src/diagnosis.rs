@@ -15,6 +15,24 @@ pub struct Verdict {
     pub evidence: Vec<(&'static str, f64)>,
     /// What to do about it.
     pub fix: &'static str,
+    /// For `insufficient-evidence`: what is missing (`dom`, `paint`, `matched`, `deltas`,
+    /// `server-timings`).
+    pub missing: Vec<&'static str>,
+    /// For buffering verdicts: where it most likely is (`server`, `proxy`, `cdn`,
+    /// `compression`, `unknown`) and the header that says so.
+    pub place: Option<(&'static str, Option<&'static str>)>,
+}
+
+impl Verdict {
+    fn new(verdict: &'static str, evidence: Vec<(&'static str, f64)>, fix: &'static str) -> Self {
+        Verdict {
+            verdict,
+            evidence,
+            fix,
+            missing: Vec::new(),
+            place: None,
+        }
+    }
 }
 
 /// What diagnosis looks at, from one report.
@@ -40,6 +58,22 @@ pub struct Facts {
     pub reasoning_first: Option<f64>,
     /// Content deltas.
     pub deltas: usize,
+    /// The page's element showing the answer was read at least once.
+    pub observed: bool,
+    /// At least one commit got a paint bracket.
+    pub painted: bool,
+    /// The share of arrived visible text found on screen (%).
+    pub matched: Option<f64>,
+    /// Why the element could not be read, as the shell found it.
+    pub dom_reason: Option<&'static str>,
+    /// The reveal rate of a `smoothed` page (characters per second).
+    pub reveal_rate: Option<f64>,
+    /// The rate at which answer text arrived (characters per second).
+    pub arrival_rate: Option<f64>,
+    /// Perceived E2E minus measured E2E (ms).
+    pub perceived_extra: Option<f64>,
+    /// Where the response headers say buffering may be.
+    pub buffer_hint: Option<crate::wire::BufferHint>,
 }
 
 /// Thresholds (ms unless said otherwise).
@@ -60,6 +94,9 @@ pub mod limits {
     pub const HOLD: f64 = 50.0;
     /// Median delivery lag above this is slow client rendering.
     pub const LAG: f64 = 100.0;
+    /// Below this share of the answer found on screen (%), the page's figures are not
+    /// evidence.
+    pub const MATCHED: f64 = 90.0;
 }
 
 /// Diagnoses one stream: verdicts most important first; `healthy` when nothing stands out.
@@ -72,22 +109,25 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
     };
     let ttft = f.ttft.unwrap_or(f64::NAN);
 
+    let smoothing = f
+        .reveal_rate
+        .filter(|&r| f.delivery == Some("smoothed") && f.arrival_rate.is_some_and(|a| r < a));
     if f.delivery == Some("buffered-until-end") {
-        out.push(Verdict {
-            verdict: "client-buffers-whole-answer",
-            evidence: vec![("ttft", ttft)],
-            fix: "The page shows nothing until the answer is complete: render each delta as it arrives, or streaming is wasted.",
-        });
+        out.push(Verdict::new("client-buffers-whole-answer", vec![("ttft", ttft)], "The page shows nothing until the answer is complete: render each delta as it arrives, or streaming is wasted."));
+    } else if let Some(rate) = smoothing {
+        // A typing animation slower than the stream: the page is not slow, it holds text back.
+        out.push(Verdict::new("client-smoothing", vec![
+                ("revealRate", rate),
+                ("arrivalRate", f.arrival_rate.unwrap_or(f64::NAN)),
+                ("addedMs", f.perceived_extra.unwrap_or(f64::NAN)),
+                ("lagP50", f.lag_p50.unwrap_or(f64::NAN)),
+            ], "The page reveals text slower than it arrives (a typing animation): reveal at least as fast as text arrives, or catch up when the backlog grows (show the waiting text within a few frames). Render cost is not the problem."));
     } else if f.lag_p50.is_some_and(|l| l > LAG) || f.throttle.is_some_and(|t| t > LAG) {
-        out.push(Verdict {
-            verdict: "client-render-bound",
-            evidence: vec![
+        out.push(Verdict::new("client-render-bound", vec![
                 ("lagP50", f.lag_p50.unwrap_or(f64::NAN)),
                 ("stallMs", f.stall_ms.unwrap_or(f64::NAN)),
                 ("throttleInterval", f.throttle.unwrap_or(f64::NAN)),
-            ],
-            fix: "Bytes arrive but paint lags: render incrementally (append, or re-render only the last block), throttle to a frame at most, keep heavy work off the main thread; latePaints names the scripts.",
-        });
+            ], "Bytes arrive but paint lags: render incrementally (append, or re-render only the last block), throttle to a frame at most, keep heavy work off the main thread; latePaints names the scripts."));
     }
     if let Some(i) = b.and_then(|b| b.intermediary) {
         // A busy page also bunches arrivals (reader.read() resolves on its main thread): when
@@ -97,35 +137,19 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
             && i.held_mean > HOLD.max(2.0 * i.step)
             && !page_explains
         {
-            out.push(Verdict {
-                verdict: "intermediary-buffered",
-                evidence: vec![("heldMeanMs", i.held_mean), ("heldFirstMs", i.held_first), ("tokensPerBurst", i.tokens_per_burst), ("decodeStepMs", i.step)],
-                fix: "Something between server and page buffers the stream: turn off proxy buffering (nginx: proxy_buffering off, or the X-Accel-Buffering: no header), do not compress text/event-stream, flush after every event.",
-            });
+            out.push(buffered(i, f.buffer_hint));
         }
     }
     let queue = phase("queue");
     let prefill = phase("prefill");
     if let Some(q) = queue.filter(|&q| q > QUEUE && q >= SHARE * ttft) {
-        out.push(Verdict {
-            verdict: "queue-bound",
-            evidence: vec![("queueMs", q), ("ttft", ttft)],
-            fix: "Requests wait for a free slot: add capacity (replicas, memory for more concurrent sequences) or admission control. This is not a single-request fix.",
-        });
+        out.push(Verdict::new("queue-bound", vec![("queueMs", q), ("ttft", ttft)], "Requests wait for a free slot: add capacity (replicas, memory for more concurrent sequences) or admission control. This is not a single-request fix."));
     }
     if let Some(p) = prefill.filter(|&p| ttft > SLOW_TTFT && p >= SHARE * ttft) {
-        out.push(Verdict {
-            verdict: "prefill-bound",
-            evidence: vec![("prefillMs", p), ("ttft", ttft)],
-            fix: "Reading the prompt dominates the wait: shorten it, enable prefix caching for shared prefixes, use chunked prefill.",
-        });
+        out.push(Verdict::new("prefill-bound", vec![("prefillMs", p), ("ttft", ttft)], "Reading the prompt dominates the wait: shorten it, enable prefix caching for shared prefixes, use chunked prefill."));
     }
     if let Some(n) = phase("network").filter(|&n| n > NETWORK) {
-        out.push(Verdict {
-            verdict: "network-bound",
-            evidence: vec![("networkMs", n), ("ttft", ttft)],
-            fix: "The network adds the delay: serve closer to users, reuse connections (HTTP/2, keep-alive), remove extra hops.",
-        });
+        out.push(Verdict::new("network-bound", vec![("networkMs", n), ("ttft", ttft)], "The network adds the delay: serve closer to users, reuse connections (HTTP/2, keep-alive), remove extra hops."));
     }
     let steady = b
         .and_then(|b| b.intermediary)
@@ -133,40 +157,91 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
     let slow = f.tpot.is_some_and(|t| t > SLOW_TPOT);
     let jittery = matches!((f.itl_p50, f.itl_p95), (Some(p50), Some(p95)) if p95 > 100.0 && p95 > JITTER * p50.max(1.0));
     if steady && (slow || jittery) {
-        out.push(Verdict {
-            verdict: "decode-bound",
-            evidence: vec![("tpot", f.tpot.unwrap_or(f64::NAN)), ("itlP50", f.itl_p50.unwrap_or(f64::NAN)), ("itlP95", f.itl_p95.unwrap_or(f64::NAN))],
-            fix: "Tokens come out slowly or unevenly: tune the engine (batch size, CUDA graphs, speculative decoding), quantize, or use faster hardware.",
-        });
+        out.push(Verdict::new("decode-bound", vec![("tpot", f.tpot.unwrap_or(f64::NAN)), ("itlP50", f.itl_p50.unwrap_or(f64::NAN)), ("itlP95", f.itl_p95.unwrap_or(f64::NAN))], "Tokens come out slowly or unevenly: tune the engine (batch size, CUDA graphs, speculative decoding), quantize, or use faster hardware."));
     }
     if let Some(r) = f
         .reasoning_first
         .filter(|&r| ttft > SLOW_TTFT && ttft - r > SHARE * ttft)
     {
-        out.push(Verdict {
-            verdict: "reasoning-delay",
-            evidence: vec![("firstReasoning", r), ("ttft", ttft)],
-            fix: "The model reasons before it answers: show the reasoning as it streams, or lower the reasoning effort.",
-        });
+        out.push(Verdict::new("reasoning-delay", vec![("firstReasoning", r), ("ttft", ttft)], "The model reasons before it answers: show the reasoning as it streams, or lower the reasoning effort."));
     }
-    if out.is_empty() {
-        let slow_ttft = ttft > SLOW_TTFT;
-        let server_known = queue.is_some() || prefill.is_some();
-        if f.deltas < 2 || (slow_ttft && !server_known) {
-            out.push(Verdict {
-                verdict: "insufficient-evidence",
-                evidence: vec![("ttft", ttft), ("deltas", f.deltas as f64)],
-                fix: "Not enough to decide: without server timings (vLLM metrics, llama.cpp timings, a Server-Timing header) a slow first token cannot be split into queue, prefill and network.",
-            });
-        } else {
-            out.push(Verdict {
-                verdict: "healthy",
-                evidence: vec![("ttft", ttft), ("tpot", f.tpot.unwrap_or(f64::NAN))],
-                fix: "Nothing stands out.",
-            });
-        }
+    let slow_ttft = ttft > SLOW_TTFT;
+    let server_known = queue.is_some() || prefill.is_some();
+    let mut missing = Vec::new();
+    if out.is_empty() && f.deltas < 2 {
+        missing.push("deltas");
+    } else if out.is_empty() && slow_ttft && !server_known {
+        missing.push("server-timings");
+    }
+    // The last mile: without the page's text on screen and its paints, nothing can be said of
+    // the client, so the stream is never called healthy.
+    let client = if f.deltas == 0 {
+        None
+    } else if !f.observed {
+        Some("dom")
+    } else if !f.painted {
+        Some("paint")
+    } else if f.matched.is_some_and(|m| m < MATCHED) {
+        Some("matched")
+    } else {
+        None
+    };
+    missing.extend(client);
+    if !missing.is_empty() {
+        let mut v = Verdict::new(
+            "insufficient-evidence",
+            vec![
+                ("ttft", ttft),
+                ("deltas", f.deltas as f64),
+                ("matchedPct", f.matched.unwrap_or(f64::NAN)),
+            ],
+            insufficient_fix(missing[0], f.dom_reason),
+        );
+        v.missing = missing;
+        out.push(v);
+    } else if out.is_empty() {
+        out.push(Verdict::new(
+            "healthy",
+            vec![("ttft", ttft), ("tpot", f.tpot.unwrap_or(f64::NAN))],
+            "Nothing stands out.",
+        ));
     }
     out
+}
+
+/// The buffering verdict, named after where the headers say the buffering most likely is.
+fn buffered(i: crate::phases::Intermediary, hint: Option<crate::wire::BufferHint>) -> Verdict {
+    let evidence = vec![
+        ("heldMeanMs", i.held_mean),
+        ("heldFirstMs", i.held_first),
+        ("tokensPerBurst", i.tokens_per_burst),
+        ("decodeStepMs", i.step),
+    ];
+    let (verdict, fix) = match hint.map(|h| h.place) {
+        Some("server") => ("server-buffered", "The server's own streaming layer held tokens back (the response came straight from it: its Server header names no proxy): make the server flush after every event (an SSE writer that yields per token, no buffering or compression middleware), and check that the engine streams per token."),
+        Some("compression") => ("intermediary-buffered", "The response is compressed (Content-Encoding) and the compressor holds bytes until its buffer fills: do not compress text/event-stream, or flush the compressor after every event."),
+        Some("proxy") | Some("cdn") => ("intermediary-buffered", "A proxy or CDN between server and page buffers the stream: turn off its buffering for this route (nginx: proxy_buffering off, or the X-Accel-Buffering: no header; a CDN: no caching or buffering of text/event-stream)."),
+        _ => ("intermediary-buffered", "Something between the model and the page buffers the stream, and the response headers do not say where: check the server's streaming layer (flush after every event), any proxy (nginx: proxy_buffering off, or X-Accel-Buffering: no), and compression of text/event-stream."),
+    };
+    let mut v = Verdict::new(verdict, evidence, fix);
+    v.place = Some(match hint {
+        Some(h) => (h.place, Some(h.header)),
+        None => ("unknown", None),
+    });
+    v
+}
+
+/// What to do when `missing` is what the diagnosis lacks most.
+fn insufficient_fix(missing: &str, dom_reason: Option<&str>) -> &'static str {
+    match (missing, dom_reason) {
+        ("dom", Some("closed-shadow-root")) => "The answer is rendered inside a closed shadow root, which no observer can read: pass an element inside it with track(response, { target }), or give the component an open shadow root.",
+        ("dom", Some("cross-origin-iframe")) => "The answer is rendered in a cross-origin iframe: load tokenpaint inside that frame.",
+        ("dom", _) => "tokenpaint found none of this answer's text on the page, so nothing can be said of the last mile: observe the element that holds the answers (profiler.observe(container)), or pass it with track(response, { target }).",
+        ("paint", _) => "The answer was seen in the DOM but no frame painted it (a hidden page, or no requestAnimationFrame): perceived figures are unknown.",
+        ("matched", _) => "Less than 90% of the answer's text was found on screen: observe the element that shows the whole answer (the page may show it in several places, or show other text).",
+        ("server-timings", _) => "Not enough to decide: without server timings (vLLM metrics, llama.cpp timings, a Server-Timing header) a slow first token cannot be split into queue, prefill and network.",
+        _ => "Too few answer deltas to judge delivery: at least two are needed.",
+    }
 }
 
 #[cfg(test)]
@@ -211,6 +286,9 @@ mod tests {
             itl_p95: itl_p95.or(crate::stats::quantile_sorted(&gaps, 0.95)),
             lag_p50: Some(t[0].painted - t[0].arrived),
             deltas: n,
+            observed: true,
+            painted: true,
+            matched: Some(100.0),
             ..Facts::default()
         }
     }
@@ -355,7 +433,7 @@ mod tests {
         for c in cases {
             let mut f = facts(&c.tokens, None);
             (c.adjust)(&mut f);
-            let b = breakdown(&c.tokens, 0.0, &c.server, f.reasoning_first);
+            let b = breakdown(&c.tokens, 0.0, &c.server, f.reasoning_first, 0);
             assert_eq!(verdicts(&f, b.as_ref()), c.want, "{}", c.name);
         }
     }
@@ -363,7 +441,13 @@ mod tests {
     #[test]
     fn every_verdict_carries_evidence_and_a_fix() {
         let t = timeline(50, 2300.0, 20.0, 8.0, |_, e| e);
-        let b = breakdown(&t, 0.0, &srv(Some(2000.0), Some(250.0), Some(980.0)), None);
+        let b = breakdown(
+            &t,
+            0.0,
+            &srv(Some(2000.0), Some(250.0), Some(980.0)),
+            None,
+            0,
+        );
         for v in diagnose(&facts(&t, None), b.as_ref()) {
             assert!(!v.evidence.is_empty() && !v.fix.is_empty(), "{v:?}");
             assert!(v.evidence.iter().any(|(_, x)| x.is_finite()));

@@ -113,11 +113,16 @@ pub struct Breakdown {
 /// The breakdown of a stream, or `None` without content. Times in `tokens` and
 /// `reasoning_first` (the first reasoning delta, which is decoding, not network) are absolute;
 /// `start` is the request start.
+///
+/// A server's decode time covers every generated token, reasoning included: with
+/// `reasoning_deltas` reasoning deltas before the answer, the server's time per token is its
+/// decode span over all of them, never over the answer deltas alone.
 pub fn breakdown(
     tokens: &[Token],
     start: f64,
     server: &ServerTimings,
     reasoning_first: Option<f64>,
+    reasoning_deltas: u32,
 ) -> Option<Breakdown> {
     let first = tokens.first()?.arrived - start;
     // Reasoning before the answer is decoding: the network phase ends where it starts.
@@ -135,11 +140,19 @@ pub fn breakdown(
     // Deltas in all (a record stands for several once detail was decimated).
     let n: usize = tokens.iter().map(|t| t.count as usize).sum();
     // The server's decode span and time per token.
-    let decode_server = server
-        .decode_ms
-        .or_else(|| server.itl_ms.map(|itl| itl * n.saturating_sub(1) as f64));
+    // Generated deltas the server's figures cover: the reasoning ones as well.
+    let generated = n + reasoning_deltas as usize;
+    let decode_server = server.decode_ms.or_else(|| {
+        server
+            .itl_ms
+            .map(|itl| itl * generated.saturating_sub(1) as f64)
+    });
+    // The server's time per delta, over everything it generated.
+    let step_server = decode_server
+        .filter(|&d| d > 0.0 && generated >= 2)
+        .map(|d| d / (generated - 1) as f64);
     let inter = (n >= 3)
-        .then(|| intermediary(tokens, decode_server))
+        .then(|| intermediary(tokens, step_server))
         .flatten();
     let (held_first, held_last) = inter.map_or((0.0, 0.0), |i| (i.held_first, i.held_last));
     let queue = match (server.queue_ms, server.load_ms) {
@@ -147,9 +160,11 @@ pub fn breakdown(
         (q, l) => Some(q.unwrap_or(0.0) + l.unwrap_or(0.0)),
     };
     let prefill = server.prefill_ms.or(server.ttft_ms);
+    // A negative remainder means the server's figures and the arrivals disagree (clocks, a
+    // server that counts differently): unknown, left unattributed, never a negative phase.
     let network = (queue.is_some() || prefill.is_some())
         .then(|| first - reasoning - queue.unwrap_or(0.0) - prefill.unwrap_or(0.0) - held_first)
-        .filter(|_| queue.is_some() && prefill.is_some());
+        .filter(|&net| queue.is_some() && prefill.is_some() && net >= 0.0);
     let (decode, decode_source) = match decode_server {
         Some(d) => (Some(d), Source::Server),
         None => (
@@ -183,7 +198,7 @@ pub fn breakdown(
 }
 
 /// Holds relative to steady decoding.
-fn intermediary(tokens: &[Token], decode_server: Option<f64>) -> Option<Intermediary> {
+fn intermediary(tokens: &[Token], step_server: Option<f64>) -> Option<Intermediary> {
     // The position of each record's (last) delta among all deltas.
     let mut seen = 0usize;
     let pos: Vec<usize> = tokens
@@ -202,8 +217,8 @@ fn intermediary(tokens: &[Token], decode_server: Option<f64>) -> Option<Intermed
     let first_group_end = tokens
         .windows(2)
         .position(|w| w[1].arrived - w[0].arrived > 1.0);
-    let (step, from_server) = match (decode_server, first_group_end) {
-        (Some(d), _) if d > 0.0 => (d / (n - 1) as f64, true),
+    let (step, from_server) = match (step_server, first_group_end) {
+        (Some(d), _) => (d, true),
         (_, Some(k)) if k < r - 1 => (
             (tokens[r - 1].arrived - tokens[k].arrived) / (n - 1 - pos[k]) as f64,
             false,
@@ -297,7 +312,7 @@ mod tests {
     #[test]
     fn phases_add_up_with_full_server_timings() {
         let t = stream(100.0, 300.0, 40.0, |_, e| e);
-        let b = breakdown(&t, 0.0, &server(100.0, 300.0, 980.0), None).unwrap();
+        let b = breakdown(&t, 0.0, &server(100.0, 300.0, 980.0), None, 0).unwrap();
         assert_eq!(ms(&b, "queue"), Some(100.0));
         assert_eq!(ms(&b, "prefill"), Some(300.0));
         assert!((ms(&b, "network").unwrap() - 40.0).abs() < 1e-9);
@@ -315,7 +330,7 @@ mod tests {
         let release = |i: usize, e: f64| e + 20.0 * (9 - i % 10) as f64;
         let t = stream(0.0, 200.0, 10.0, release);
         let truth: f64 = (0..50).map(|i| 20.0 * (9 - i % 10) as f64).sum::<f64>() / 50.0;
-        let b = breakdown(&t, 0.0, &server(0.0, 200.0, 980.0), None).unwrap();
+        let b = breakdown(&t, 0.0, &server(0.0, 200.0, 980.0), None, 0).unwrap();
         let i = b.intermediary.unwrap();
         assert_eq!(i.pattern, ArrivalPattern::Bursty);
         assert!(
@@ -326,7 +341,7 @@ mod tests {
         assert!((i.held_first - 180.0).abs() < 1e-9 && i.held_last.abs() < 1e-9);
         assert!(b.unattributed.abs() < 1e-9, "{}", b.unattributed);
         // Without server timings the steady rate is inferred from the arrivals.
-        let b = breakdown(&t, 0.0, &ServerTimings::default(), None).unwrap();
+        let b = breakdown(&t, 0.0, &ServerTimings::default(), None, 0).unwrap();
         let i = b.intermediary.unwrap();
         assert_eq!(i.pattern, ArrivalPattern::Bursty);
         assert!(
@@ -339,7 +354,7 @@ mod tests {
     #[test]
     fn everything_at_the_end_is_all_at_once() {
         let t = stream(0.0, 100.0, 10.0, |_, _| 100.0 + 980.0);
-        let b = breakdown(&t, 0.0, &server(0.0, 100.0, 980.0), None).unwrap();
+        let b = breakdown(&t, 0.0, &server(0.0, 100.0, 980.0), None, 0).unwrap();
         let i = b.intermediary.unwrap();
         assert_eq!(i.pattern, ArrivalPattern::AllAtOnce);
         assert!((i.held_first - 980.0).abs() < 1e-9);
@@ -350,7 +365,7 @@ mod tests {
     #[test]
     fn unknowns_stay_unknown() {
         let t = stream(0.0, 300.0, 40.0, |_, e| e);
-        let b = breakdown(&t, 0.0, &ServerTimings::default(), None).unwrap();
+        let b = breakdown(&t, 0.0, &ServerTimings::default(), None, 0).unwrap();
         for name in ["queue", "prefill", "network"] {
             assert_eq!(ms(&b, name), None, "{name}");
         }
@@ -359,9 +374,39 @@ mod tests {
         // The time to first token is unattributed: server and network cannot be told apart.
         assert!((b.unattributed - 340.0).abs() < 1e-6, "{}", b.unattributed);
         let unpainted: Vec<Token> = t.iter().map(|k| tok(k.arrived, f64::NAN)).collect();
-        let b = breakdown(&unpainted, 0.0, &ServerTimings::default(), None).unwrap();
+        let b = breakdown(&unpainted, 0.0, &ServerTimings::default(), None, 0).unwrap();
         assert!(!b.perceived);
         assert_eq!(ms(&b, "client"), None);
-        assert!(breakdown(&[], 0.0, &ServerTimings::default(), None).is_none());
+        assert!(breakdown(&[], 0.0, &ServerTimings::default(), None, 0).is_none());
+    }
+
+    #[test]
+    fn a_server_decode_time_that_covers_reasoning_is_spread_over_reasoning_too() {
+        // 100 reasoning deltas then 50 answer deltas, every 20 ms from 400 ms (queue 100,
+        // prefill 300), 40 ms away; the server's decode span covers all 150 deltas.
+        let t: Vec<Token> = (0..50)
+            .map(|i| {
+                let a = 440.0 + 20.0 * (100 + i) as f64;
+                tok(a, a + 5.0)
+            })
+            .collect();
+        let b = breakdown(
+            &t,
+            0.0,
+            &server(100.0, 300.0, 20.0 * 149.0),
+            Some(440.0),
+            100,
+        )
+        .unwrap();
+        for p in &b.phases {
+            assert!(p.ms.is_none_or(|ms| ms >= 0.0), "{p:?}");
+        }
+        assert!((ms(&b, "network").unwrap() - 40.0).abs() < 1e-6, "{b:?}");
+        assert!(ms(&b, "intermediary").unwrap().abs() < 1e-6, "{b:?}");
+        assert_eq!(b.intermediary.unwrap().pattern, ArrivalPattern::Steady);
+        assert!(b.unattributed.abs() < 1e-6, "{}", b.unattributed);
+        // The same stream read the old way (answer deltas only) invented a hold.
+        let old = breakdown(&t, 0.0, &server(100.0, 300.0, 20.0 * 149.0), Some(440.0), 0).unwrap();
+        assert!(ms(&old, "intermediary").unwrap() > 1000.0 || ms(&old, "network").is_none());
     }
 }

@@ -123,17 +123,30 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
     let last_visible = tokens.iter().rev().find(|t| t.visible > 0);
     let e2e_p = last_visible.and_then(|t| known(t.painted).map(|p| (rel(t.frame), rel(p))));
 
-    // Output tokens: the server's count when it gave one for the answer, else counted deltas.
+    // Output tokens: the server's count when it covers exactly the timed answer deltas, else
+    // counted deltas. Usage counts tool-call arguments, every choice, and (unless split out)
+    // reasoning: then it is not the count of what was timed.
     let counted = tl.token_count;
     let usage = tl.usage.unwrap_or_default();
-    let from_usage = match (usage.completion_tokens, usage.reasoning_tokens) {
-        (Some(c), Some(r)) => Some(c.saturating_sub(r)),
-        (Some(c), None) if tl.reasoning.deltas == 0 => Some(c),
+    let counted_because = if usage.completion_tokens.is_none() {
+        Some("no-usage")
+    } else if tl.tool_calls > 0 {
+        Some("tool-calls")
+    } else if !tl.other_choices.is_empty() {
+        Some("several-choices")
+    } else if tl.reasoning.deltas > 0 && usage.reasoning_tokens.is_none() {
+        Some("reasoning-not-split")
+    } else {
+        None
+    };
+    let from_usage = match (counted_because, usage.completion_tokens) {
+        (None, Some(c)) => Some(c.saturating_sub(usage.reasoning_tokens.unwrap_or(0))),
         _ => None,
     };
     let n_out = from_usage.unwrap_or(counted);
+    // TPOT over the timed answer only: from its first to its last delta.
     let tpot = match (first, last) {
-        (Some(a), Some(b)) if n_out > 1 => Some((b - a) / (n_out - 1) as f64),
+        (Some(a), Some(b)) if n_out > 1 && counted > 1 => Some((b - a) / (n_out - 1) as f64),
         _ => None,
     };
     // While the page was hidden nothing painted: such samples are not lag.
@@ -192,6 +205,15 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
             (Status::Incomplete, "not-ended", String::new(), "")
         } else if tl.truncated {
             (Status::Incomplete, "truncated", String::new(), "")
+        } else if tl.events == 0 && counted == 0 && tl.reasoning.deltas == 0 && tl.tool_calls == 0 {
+            // A 200 stream with no event at all: llama.cpp-based servers answer a prompt longer
+            // than their context this way, with the error only in their log.
+            (
+                Status::Incomplete,
+                "empty-stream",
+                String::new(),
+                "the server sent no event: check its log (a prompt longer than the context is one cause)",
+            )
         } else {
             (Status::Ok, "", String::new(), "")
         };
@@ -249,6 +271,8 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
     } else {
         "counted"
     });
+    w.key("tokensCountedBecause");
+    w.opt_str(counted_because);
     w.key("deltas");
     w.uint(counted);
     // Per-token detail: one record per delta, or merged runs past the cap.
@@ -301,6 +325,35 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
     }
     w.key("toolCalls");
     w.uint(u64::from(tl.tool_calls));
+    w.key("toolCallSpan");
+    match tl.tool_span {
+        Some((a, b)) => {
+            w.open_object();
+            w.key("first");
+            w.num(rel(a));
+            w.key("last");
+            w.num(rel(b));
+            w.close_object();
+        }
+        None => w.null(),
+    }
+    w.key("choices");
+    if tl.other_choices.is_empty() {
+        w.null();
+    } else {
+        // Choice 0 is the answer the page shows; the others are counted apart.
+        w.open_array();
+        let first = std::iter::once((0, counted));
+        for (index, deltas) in first.chain(tl.other_choices.iter().copied()) {
+            w.open_object();
+            w.key("index");
+            w.uint(u64::from(index));
+            w.key("deltas");
+            w.uint(deltas);
+            w.close_object();
+        }
+        w.close_array();
+    }
     w.key("finishReason");
     w.opt_str(tl.finish_reason.as_deref());
     w.key("serverTimings");
@@ -377,7 +430,13 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
     } else {
         w.null();
     }
-    let breakdown = crate::phases::breakdown(tokens, tl.start, &tl.server, tl.reasoning.first);
+    let breakdown = crate::phases::breakdown(
+        tokens,
+        tl.start,
+        &tl.server,
+        tl.reasoning.first,
+        tl.reasoning.deltas,
+    );
     w.key("phases");
     match &breakdown {
         Some(b) => {
@@ -455,7 +514,21 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
             _ => None,
         },
         reasoning_first: tl.reasoning.first.map(rel),
-        deltas: tokens.len(),
+        deltas: counted as usize,
+        observed: tl.observed,
+        painted: tokens.iter().any(|t| t.painted.is_finite()),
+        matched,
+        dom_reason: tl.dom_reason,
+        reveal_rate: match delivery {
+            Some(crate::delivery::Pattern::Smoothed { rate }) => Some(rate),
+            _ => None,
+        },
+        arrival_rate: match (first, last) {
+            (Some(a), Some(b)) if b > a => Some(tl.chars as f64 * 1000.0 / (b - a)),
+            _ => None,
+        },
+        perceived_extra: e2e_p.zip(last).map(|(p, l)| p.1 - l),
+        buffer_hint: tl.buffer_hint,
     };
     w.key("diagnosis");
     w.open_array();
@@ -472,6 +545,20 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
         w.close_object();
         w.key("fix");
         w.str(v.fix);
+        if !v.missing.is_empty() {
+            w.key("missing");
+            w.open_array();
+            for m in &v.missing {
+                w.str(m);
+            }
+            w.close_array();
+        }
+        if let Some((place, header)) = v.place {
+            w.key("place");
+            w.str(place);
+            w.key("placeHeader");
+            w.opt_str(header);
+        }
         w.close_object();
     }
     w.close_array();
@@ -525,10 +612,34 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
     if tl.paint_missing || unpainted {
         w.str("paint");
     }
-    if from_usage.is_none() {
+    if usage.completion_tokens.is_none() {
         w.str("usage");
     }
     w.close_array();
+    w.key("domReason");
+    w.opt_str(if tl.observed { None } else { tl.dom_reason });
+    w.key("startSource");
+    w.str(tl.start_source);
+    // Text the page showed before the core was ready was read late: its commits carry the
+    // time it was read, not their own.
+    w.key("caughtUp");
+    match tl.caught_up {
+        Some(at) => {
+            w.open_object();
+            w.key("at");
+            w.num(rel(at));
+            w.key("tokens");
+            w.uint(
+                tokens
+                    .iter()
+                    .filter(|t| t.committed == at)
+                    .map(|t| u64::from(t.count))
+                    .sum(),
+            );
+            w.close_object();
+        }
+        None => w.null(),
+    }
     if meta.timeline {
         w.key("timeline");
         w.open_object();

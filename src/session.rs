@@ -27,6 +27,8 @@ use crate::wire::{Usage, Wire};
 pub const MAX_DOCUMENT: usize = 1 << 20;
 /// Per-token records a stream keeps before merging neighbours (about 56 bytes each).
 pub const DEFAULT_DETAIL_CAP: usize = 8192;
+/// Choices besides the first whose deltas are counted apart.
+pub const MAX_CHOICES: usize = 16;
 /// Events that do not tell their format before detection gives up (format `unknown`).
 const DETECT_EVENTS: u32 = 8;
 
@@ -148,6 +150,10 @@ pub struct Timeline {
     pub format: Option<Format>,
     /// Request start (absolute `performance.now()`).
     pub start: f64,
+    /// Where `start` comes from: `request` (the profiled fetch, or `track`'s `start`),
+    /// `resource-timing`, or `headers` (`track()` without a start: the headers' arrival, so
+    /// TTFB and TTFT are understated).
+    pub start_source: &'static str,
     /// When the response headers arrived.
     pub headers_at: f64,
     /// The HTTP status.
@@ -174,6 +180,22 @@ pub struct Timeline {
     pub reasoning: Reasoning,
     /// Tool-call deltas.
     pub tool_calls: u32,
+    /// Arrival of the first and the last tool-call delta.
+    pub tool_span: Option<(f64, f64)>,
+    /// Deltas of the choices other than the first (`n > 1`), by index: at most
+    /// [`MAX_CHOICES`] are told apart.
+    pub other_choices: Vec<(u32, u64)>,
+    /// Framed events read (SSE events, lines, documents), the `server-timing` convention aside.
+    pub events: u64,
+    /// Where the response headers say a buffering intermediary may be (see
+    /// [`wire::buffering_hint`]).
+    pub buffer_hint: Option<wire::BufferHint>,
+    /// Why the page's element could not be read, as the shell found it (`closed-shadow-root`,
+    /// `cross-origin-iframe`, `not-found`, `not-observed`).
+    pub dom_reason: Option<&'static str>,
+    /// When the shell caught up with text the page showed before the core was ready: commits
+    /// up to then carry that time, not their own.
+    pub caught_up: Option<f64>,
     /// The server's token counts.
     pub usage: Option<Usage>,
     /// The first error the server sent in the stream.
@@ -256,6 +278,13 @@ impl Session {
                 }
             }
         }
+        // No request start (a response handed to `track()` without one): the headers' arrival
+        // stands in until Resource Timing tells the real one (see [`Session::set_start`]).
+        let (start, start_source) = if start.is_finite() {
+            (start, "request")
+        } else {
+            (headers_at, "headers")
+        };
         Session {
             framing,
             adapter: Adapter::new(),
@@ -263,6 +292,7 @@ impl Session {
             tl: Timeline {
                 format,
                 start,
+                start_source,
                 headers_at,
                 http_status,
                 first_byte: None,
@@ -276,6 +306,12 @@ impl Session {
                 chars: 0,
                 reasoning: Reasoning::default(),
                 tool_calls: 0,
+                tool_span: None,
+                other_choices: Vec::new(),
+                events: 0,
+                buffer_hint: wire::buffering_hint(headers),
+                dom_reason: None,
+                caught_up: None,
                 usage: None,
                 stream_error: None,
                 malformed: 0,
@@ -432,8 +468,41 @@ impl Session {
     /// The page was hidden from `start` to `end` (infinite: still hidden). Samples overlapping
     /// it are left out of lag statistics.
     pub fn hidden(&mut self, start: f64, end: f64) {
-        if self.tl.hidden.len() < 64 && end > start {
+        if end <= start {
+            return;
+        }
+        // The same interval told again (still hidden at each report, then its real end):
+        // one interval, with the latest end.
+        if let Some(h) = self.tl.hidden.iter_mut().find(|h| h.0 == start) {
+            h.1 = end;
+        } else if self.tl.hidden.len() < 64 {
             self.tl.hidden.push((start, end));
+        }
+    }
+
+    /// What the shell knows about why the answer's element could not be read.
+    pub fn dom_reason(&mut self, reason: &str) {
+        self.tl.dom_reason = match reason {
+            "closed-shadow-root" => Some("closed-shadow-root"),
+            "cross-origin-iframe" => Some("cross-origin-iframe"),
+            "not-observed" => Some("not-observed"),
+            "not-found" => Some("not-found"),
+            _ => None,
+        };
+    }
+
+    /// The shell read, at `t`, text the page showed before the core was ready (a stream that
+    /// began before the module loaded): the commits made up to now are stamped `t`.
+    pub fn caught_up(&mut self, t: f64) {
+        self.tl.caught_up.get_or_insert(t);
+    }
+
+    /// The request start, learned after the stream was opened (from Resource Timing, for a
+    /// response handed to `track()` without one).
+    pub fn set_start(&mut self, start: f64) {
+        if start.is_finite() && start <= self.tl.headers_at {
+            self.tl.start = start;
+            self.tl.start_source = "resource-timing";
         }
     }
 
@@ -482,6 +551,7 @@ impl Timeline {
             self.server.merge(crate::servertiming::timings(data));
             return;
         }
+        self.events += 1;
         let format = match self.format {
             Some(f) => f,
             None => match wire::detect_event(framing, kind, data) {
@@ -530,7 +600,19 @@ impl Timeline {
                     kept.reasoning.push_str(text);
                 }
             }
-            Wire::ToolCall => self.tool_calls += 1,
+            Wire::ToolCall => {
+                self.tool_calls += 1;
+                let first = self.tool_span.map_or(t, |s| s.0);
+                self.tool_span = Some((first, t));
+            }
+            Wire::OtherChoice(index) => {
+                let full = self.other_choices.len() >= MAX_CHOICES;
+                match self.other_choices.iter_mut().find(|c| c.0 == index) {
+                    Some(c) => c.1 += 1,
+                    None if !full => self.other_choices.push((index, 1)),
+                    None => {}
+                }
+            }
             Wire::Usage(u) => self.usage.get_or_insert_with(Usage::default).merge(u),
             Wire::Timings(s) => self.server.merge(s),
             Wire::Finish(reason) => {

@@ -177,6 +177,28 @@ impl Core {
         }
     }
 
+    /// Why the page's element for stream `id` could not be read (`closed-shadow-root`,
+    /// `cross-origin-iframe`, `not-found`, `not-observed`).
+    pub fn dom_reason(&mut self, id: u32, reason: &str) {
+        if let Some(o) = self.get(id) {
+            o.session.dom_reason(reason);
+        }
+    }
+
+    /// Stream `id` began before the module loaded: the page's text was read at `t`.
+    pub fn caught_up(&mut self, id: u32, t: f64) {
+        if let Some(o) = self.get(id) {
+            o.session.caught_up(t);
+        }
+    }
+
+    /// The request start of stream `id`, learned late (Resource Timing, for `track()`).
+    pub fn set_start(&mut self, id: u32, start: f64) {
+        if let Some(o) = self.get(id) {
+            o.session.set_start(start);
+        }
+    }
+
     /// The furthest UTF-16 offset a re-render of stream `id` can resume from.
     pub fn resume_limit(&mut self, id: u32) -> u32 {
         self.get(id).map_or(0, |o| o.session.resume_limit())

@@ -9,6 +9,7 @@ mod aisdk;
 mod anthropic;
 pub mod detect;
 mod document;
+pub mod hops;
 mod llamacpp;
 mod ollama;
 mod openai;
@@ -16,6 +17,7 @@ mod responses;
 mod tgi;
 
 pub use detect::{detect_event, sniff_framing, Detected};
+pub use hops::{buffering_hint, BufferHint};
 
 use crate::jsonscan::{Result, Scanner};
 
@@ -215,6 +217,9 @@ pub enum Wire<'a> {
     Reasoning(&'a str),
     /// One tool-call delta.
     ToolCall,
+    /// Content (answer or reasoning) of a choice other than the first (`n > 1`): counted,
+    /// never shown as the answer. Carries the choice's index.
+    OtherChoice(u32),
     /// Token counts.
     Usage(Usage),
     /// Timings the server measured.
@@ -473,6 +478,7 @@ pub(crate) mod testing {
         Answer(String),
         Reasoning(String),
         ToolCall,
+        OtherChoice(u32),
         Usage(Usage),
         Timings(ServerTimings),
         Finish(String),
@@ -485,6 +491,7 @@ pub(crate) mod testing {
             Wire::Answer(s) => Out::Answer(s.into()),
             Wire::Reasoning(s) => Out::Reasoning(s.into()),
             Wire::ToolCall => Out::ToolCall,
+            Wire::OtherChoice(i) => Out::OtherChoice(i),
             Wire::Usage(u) => Out::Usage(u),
             Wire::Timings(t) => Out::Timings(t),
             Wire::Finish(s) => Out::Finish(s.into()),

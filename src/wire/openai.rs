@@ -22,6 +22,8 @@ pub(super) fn event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> 
         scratch: finish,
     } = b;
     let mut tools = 0u32;
+    // Choices other than the first that carried content (`n > 1`), by index.
+    let mut others: Vec<u32> = Vec::new();
     let mut usage: Option<Usage> = None;
     let mut timings = ServerTimings::default();
     let mut error: Option<StreamError> = None;
@@ -31,7 +33,7 @@ pub(super) fn event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> 
     let mut sc = Scanner::new(data);
     sc.object(&mut |sc, key| match key {
         b"choices" if sc.peek() == Some(b'[') => {
-            sc.array(&mut |sc, _| choice(sc, answer, reasoning, finish, &mut tools))
+            sc.array(&mut |sc, _| choice(sc, answer, reasoning, finish, &mut tools, &mut others))
         }
         b"usage" if sc.peek() == Some(b'{') => {
             let u = read_usage(sc)?;
@@ -76,6 +78,9 @@ pub(super) fn event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> 
     for _ in 0..tools {
         emit(Wire::ToolCall);
     }
+    for i in others {
+        emit(Wire::OtherChoice(i));
+    }
     if let Some(u) = usage {
         emit(Wire::Usage(u));
     }
@@ -101,6 +106,7 @@ fn choice(
     reasoning: &mut String,
     finish: &mut String,
     tools: &mut u32,
+    others: &mut Vec<u32>,
 ) -> Result<()> {
     if sc.peek() != Some(b'{') {
         return sc.skip();
@@ -124,7 +130,11 @@ fn choice(
         }),
         _ => sc.skip(),
     })?;
-    if index.is_some_and(|i| i != 0.0) {
+    if let Some(i) = index.filter(|&i| i != 0.0) {
+        // Another choice's delta: counted for that choice, kept out of the answer.
+        if answer.len() > a0 || reasoning.len() > r0 {
+            others.push(i.clamp(0.0, f64::from(u32::MAX)) as u32);
+        }
         answer.truncate(a0);
         reasoning.truncate(r0);
         finish.truncate(f0);
@@ -183,12 +193,12 @@ mod tests {
     }
 
     #[test]
-    fn only_the_first_choice_counts() {
+    fn only_the_first_choice_is_the_answer_and_the_others_are_counted_apart() {
         assert_eq!(
             oa(
                 r#"{"choices":[{"delta":{"content":"x"},"index":1,"finish_reason":"length"},{"index":0,"delta":{"content":"y"}}]}"#
             ),
-            vec![answer("y")]
+            vec![answer("y"), Out::OtherChoice(1)]
         );
     }
 
