@@ -11,6 +11,13 @@ export class LongFrames {
   constructor() {
     this.frames = [];
     this.supported = false;
+    this.observer = null;
+    this.connect();
+  }
+
+  /** Starts observing (again, after `disconnect`); harmless when already observing. */
+  connect() {
+    if (this.observer) return;
     try {
       const types = (globalThis.PerformanceObserver && PerformanceObserver.supportedEntryTypes) || [];
       if (!types.includes('long-animation-frame')) return;
@@ -18,7 +25,8 @@ export class LongFrames {
         for (const e of list.getEntries()) this.frames.push(summarize(e));
         if (this.frames.length > KEEP) this.frames.splice(0, this.frames.length - KEEP);
       });
-      this.observer.observe({ type: 'long-animation-frame', buffered: true });
+      // Frames from before the first connect are useful; on a reconnect they are already kept.
+      this.observer.observe({ type: 'long-animation-frame', buffered: !this.supported });
       this.supported = true;
     } catch {
       this.supported = false;
@@ -32,6 +40,7 @@ export class LongFrames {
 
   disconnect() {
     if (this.observer) this.observer.disconnect();
+    this.observer = null;
   }
 }
 

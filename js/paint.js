@@ -57,6 +57,12 @@ export class PaintClock {
     }
   }
 
+  /** Lets the clock run down (it restarts on the next `request`). */
+  stop() {
+    this.idle = IDLE_FRAMES;
+  }
+
+  /** Stops the clock for good: the profiler is closed. */
   close() {
     if (this.channel) {
       this.channel.port1.onmessage = null;

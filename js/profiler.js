@@ -11,7 +11,8 @@ import { PaintClock } from './paint.js';
 import { touched, changes, resumeAt, appendedText } from './dom.js';
 import { LongFrames, attributeLatePaints } from './longframes.js';
 import { THRESHOLDS, metricsOf, sloSpec } from './ratings.js';
-import { joinResourceTiming, refineNetworkVerdict } from './resource.js';
+import { joinResourceTiming, refineNetworkVerdict, findEntry } from './resource.js';
+import { eachShadowRoot, addedElements, whyUnseen } from './shadow.js';
 import { measure, summaryText } from './devtools.js';
 import { OtlpExporter } from './otlp.js';
 
@@ -67,6 +68,10 @@ export class Profiler {
     this._listeners = new Set();
     this._metricListeners = new Set();
     this._roots = new Map();
+    // Open shadow roots found inside observed elements: shadow root → { mo, owner }.
+    this._shadows = new Map();
+    this._lastShadowScan = 0;
+    this._closed = false;
     this._paint = new PaintClock((frame, rafNow, after) => this._onPaint(frame, rafNow, after));
     // Bound, so that `fetch: profiler.fetch` can be handed to an SDK.
     this.fetch = (input, init) => this._profiledFetch(input, init, this.options.label);
@@ -77,10 +82,8 @@ export class Profiler {
     this._hidden = [];
     this._hiddenSince = null;
     this._onVisibility = () => this._visibility();
-    if (typeof document !== 'undefined' && document.addEventListener) {
-      if (document.visibilityState === 'hidden') this._hiddenSince = performance.now();
-      document.addEventListener('visibilitychange', this._onVisibility);
-    }
+    this._listening = false;
+    this._listen();
     this._otlp = null;
     if (o.otlp && o.otlp.url) {
       try {
@@ -95,6 +98,14 @@ export class Profiler {
   /** Sends what the OTLP exporter has batched now; resolves when sent. */
   flush() {
     return this._otlp ? this._otlp.flush() : Promise.resolve();
+  }
+
+  // Page visibility is watched while the profiler is connected.
+  _listen() {
+    if (this._listening || typeof document === 'undefined' || !document.addEventListener) return;
+    if (document.visibilityState === 'hidden' && this._hiddenSince === null) this._hiddenSince = performance.now();
+    document.addEventListener('visibilitychange', this._onVisibility);
+    this._listening = true;
   }
 
   _visibility() {
@@ -147,6 +158,7 @@ export class Profiler {
         continue;
       }
       if (op.bytes) {
+        if (!s.scope && !s.target) this._rescanShadows();
         this._callNow((c) => c.chunk(s.id, op.bytes, op.t), undefined, s);
         continue;
       }
@@ -184,30 +196,74 @@ export class Profiler {
     return callCore(this._core, fn, fallback);
   }
 
-  /** Watches `element`, the element in which the app renders answers. */
+  /**
+   * Watches `element`, the element in which the app renders answers, and the open shadow roots
+   * inside it. `observe`, `unobserve` and `disconnect` may come in any order, any number of
+   * times (React StrictMode, hot reload, route changes): observing again resumes everything.
+   */
   observe(element) {
-    if (!element || this._roots.has(element) || typeof MutationObserver !== 'function') return;
-    const mo = new MutationObserver((records) => this._onMutations(records, element, null));
-    mo.observe(element, OBSERVE);
-    this._roots.set(element, mo);
+    if (this._closed || !element || this._roots.has(element) || typeof MutationObserver !== 'function') return;
+    try {
+      const mo = new MutationObserver((records) => this._onMutations(records, element, null));
+      mo.observe(element, OBSERVE);
+      this._roots.set(element, mo);
+      this._frames.connect();
+      this._listen();
+      this._findShadows(element, element);
+    } catch {
+      /* never into the page */
+    }
   }
 
-  /** Stops watching `element`. */
+  /** Stops watching `element` (and the shadow roots found in it). */
   unobserve(element) {
     const mo = this._roots.get(element);
     if (mo) mo.disconnect();
     this._roots.delete(element);
+    for (const [root, w] of this._shadows) {
+      if (w.owner === element) {
+        w.mo.disconnect();
+        this._shadows.delete(root);
+      }
+    }
+  }
+
+  // Observes the open shadow roots in `node` (under the observed element `owner`) not yet
+  // observed; text they already show is read as if it had just been added.
+  _findShadows(node, owner) {
+    eachShadowRoot(node, (root) => {
+      if (this._shadows.has(root)) return false;
+      const mo = new MutationObserver((records) => this._onMutations(records, root, null));
+      mo.observe(root, OBSERVE);
+      this._shadows.set(root, { mo, owner });
+      if (root.childNodes.length && this._streams.size) {
+        this._onMutations([{ target: root, type: 'childList', addedNodes: [...root.childNodes], removedNodes: [] }], root, null);
+      }
+      return true;
+    });
+  }
+
+  // A stream with text but no element yet: shadow roots attached without a DOM change the
+  // observers saw (a component that attaches its root late) are looked for, at most every
+  // 250 ms.
+  _rescanShadows() {
+    const now = performance.now();
+    if (now - this._lastShadowScan < FLUSH_MS) return;
+    this._lastShadowScan = now;
+    for (const root of this._roots.keys()) this._findShadows(root, root);
   }
 
   /**
    * Profiles a response fetched by other means. Returns the response the app must read (the
    * original body can only be read once). `options.target`: the element that will show it;
-   * `options.start`: when the request started (performance.now()), default now.
+   * `options.start`: when the request started (performance.now()); without it, the start is
+   * taken from the request's Resource Timing entry when the report is made.
    */
   track(response, options) {
     const o = options || {};
     return this._wrap(response, {
-      start: typeof o.start === 'number' ? o.start : performance.now(),
+      // Unknown: the core stands the headers' arrival in for it until Resource Timing tells.
+      start: typeof o.start === 'number' ? o.start : NaN,
       url: urlOf(undefined, response),
       fullUrl: response && response.url,
       target: o.target || null,
@@ -276,22 +332,35 @@ export class Profiler {
     }
   }
 
-  /** Stops observing; streams still open are reported with what was measured. */
+  /**
+   * Stops observing every element; streams still open are reported with what was measured.
+   * `observe` later resumes (a React effect's cleanup may call this; StrictMode runs the effect
+   * twice).
+   */
   disconnect() {
     this._flushSoon();
     for (const mo of this._roots.values()) mo.disconnect();
     this._roots.clear();
+    for (const w of this._shadows.values()) w.mo.disconnect();
+    this._shadows.clear();
     for (const s of [...this._streams]) this._finish(s);
-    this._paint.close();
+    this._paint.stop();
     this._frames.disconnect();
     if (this._idleTimer) clearInterval(this._idleTimer);
-    if (this._otlp) {
-      this._otlp.flush();
-      this._otlp.close();
-    }
-    if (typeof document !== 'undefined' && document.removeEventListener) {
+    this._idleTimer = null;
+    if (this._otlp) this._otlp.flush();
+    if (this._listening && typeof document !== 'undefined' && document.removeEventListener) {
       document.removeEventListener('visibilitychange', this._onVisibility);
+      this._listening = false;
     }
+  }
+
+  /** Disconnects for good: the profiler observes nothing more and its exporter is closed. */
+  close() {
+    this.disconnect();
+    this._closed = true;
+    this._paint.close();
+    if (this._otlp) this._otlp.close();
   }
 
   async _profiledFetch(input, init, label) {
@@ -321,10 +390,11 @@ export class Profiler {
         chunk: (bytes, t) => {
           if (s) {
             s.lastActivity = t;
-            this._defer({ s, bytes, t });
+            // A copy: the app may transfer or reuse its buffer before the queue is flushed.
+            this._defer({ s, bytes: bytes.slice(), t });
           } else if (s === undefined) {
             earlyBytes += bytes.byteLength;
-            if (early.length < MAX_EARLY && earlyBytes <= MAX_EARLY_BYTES) early.push([bytes, t]);
+            if (early.length < MAX_EARLY && earlyBytes <= MAX_EARLY_BYTES) early.push([bytes.slice(), t]);
             else {
               s = null; // the module takes too long: this stream goes unprofiled
               early.length = 0;
@@ -351,7 +421,7 @@ export class Profiler {
             }
             early.length = 0;
             // Text the page showed in the meantime: read it now (its commits are late by the
-            // wait, at most).
+            // wait, at most, and the report says so).
             if (s) this._catchUp(s);
           },
           () => {
@@ -370,12 +440,13 @@ export class Profiler {
   _catchUp(s) {
     try {
       const t = performance.now();
+      this._call((c) => c.caught_up(s.id, t), undefined, s);
       let commits = 0;
       if (s.target) commits = this._read(s, s.target, t);
       else {
         for (const root of this._roots.keys()) {
           const all = { target: root, type: 'childList', addedNodes: [...root.childNodes], removedNodes: [] };
-          this._onMutations([all], root, null);
+          this._onMutations([all], root, null, t);
         }
       }
       if (commits > 0) this._paint.request();
@@ -410,6 +481,7 @@ export class Profiler {
         url: o.url,
         fullUrl: o.fullUrl,
         start: o.start,
+        headersAt,
         target: o.target,
         scope: null,
         prevText: '',
@@ -442,9 +514,13 @@ export class Profiler {
   }
 
   // DOM: find each stream's element, read its text when it changed, time the commit.
-  _onMutations(records, root, only) {
+  _onMutations(records, root, only, at) {
     try {
-      const t = performance.now();
+      const t = at === undefined ? performance.now() : at;
+      // Elements added here may bring open shadow roots (a chat component's own tree).
+      const owner = this._roots.has(root) ? root : this._shadows.has(root) ? this._shadows.get(root).owner : null;
+      const added = owner && addedElements(records);
+      if (added) for (const el of added) this._findShadows(el, owner);
       let commits = 0;
       let candidates = null;
       for (const s of only ? [only] : this._streams) {
@@ -574,6 +650,27 @@ export class Profiler {
     s.timer = setTimeout(() => this._finish(s), wait);
   }
 
+  // What only the browser can tell, handed to the core before the report is made: why the
+  // answer's element was not found, and the request start of a tracked response.
+  _beforeReport(s) {
+    try {
+      if (!s.scope && !s.lastCommit) {
+        const roots = s.target ? [s.target] : [...this._roots.keys(), ...this._shadows.keys()];
+        const reason = roots.length ? whyUnseen(roots) : 'not-observed';
+        this._call((c) => c.dom_reason(s.id, reason), undefined, s);
+      }
+      if (Number.isNaN(s.start)) {
+        const entry = findEntry(s.fullUrl, NaN, s.endedAt, s.headersAt);
+        if (entry) {
+          s.start = entry.startTime;
+          this._call((c) => c.set_start(s.id, entry.startTime), undefined, s);
+        }
+      }
+    } catch {
+      /* the report goes without */
+    }
+  }
+
   _discard(s) {
     s.done = true;
     this._streams.delete(s);
@@ -592,6 +689,7 @@ export class Profiler {
   _emit(id, s) {
     // Still hidden: what is not painted yet could not be.
     if (this._hiddenSince !== null) this._call((c) => c.hidden(this._hiddenSince, Infinity));
+    if (s && s.gen !== undefined) this._beforeReport(s);
     const json = this._call((c) => c.finish(id, true), '', s && s.gen !== undefined ? s : null);
     let report = null;
     if (json) {

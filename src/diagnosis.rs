@@ -74,6 +74,8 @@ pub struct Facts {
     pub perceived_extra: Option<f64>,
     /// Where the response headers say buffering may be.
     pub buffer_hint: Option<crate::wire::BufferHint>,
+    /// The share of frames that came late while the stream was shown (a busy main thread).
+    pub busy_share: Option<f64>,
 }
 
 /// Thresholds (ms unless said otherwise).
@@ -109,9 +111,13 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
     };
     let ttft = f.ttft.unwrap_or(f64::NAN);
 
-    let smoothing = f
-        .reveal_rate
-        .filter(|&r| f.delivery == Some("smoothed") && f.arrival_rate.is_some_and(|a| r < a));
+    // Revealed slower than it arrived, by a page that kept painting every frame: the page held
+    // text back on purpose. A page whose frames came late was too busy to keep up: that is
+    // render cost, whatever the reveal looks like.
+    let idle = f.busy_share.is_some_and(|b| b < 0.5);
+    let smoothing = f.reveal_rate.filter(|&r| {
+        f.delivery == Some("smoothed") && idle && f.arrival_rate.is_some_and(|a| r < a)
+    });
     if f.delivery == Some("buffered-until-end") {
         out.push(Verdict::new("client-buffers-whole-answer", vec![("ttft", ttft)], "The page shows nothing until the answer is complete: render each delta as it arrives, or streaming is wasted."));
     } else if let Some(rate) = smoothing {
@@ -121,6 +127,7 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
                 ("arrivalRate", f.arrival_rate.unwrap_or(f64::NAN)),
                 ("addedMs", f.perceived_extra.unwrap_or(f64::NAN)),
                 ("lagP50", f.lag_p50.unwrap_or(f64::NAN)),
+                ("lateFrameShare", f.busy_share.unwrap_or(f64::NAN)),
             ], "The page reveals text slower than it arrives (a typing animation): reveal at least as fast as text arrives, or catch up when the backlog grows (show the waiting text within a few frames). Render cost is not the problem."));
     } else if f.lag_p50.is_some_and(|l| l > LAG) || f.throttle.is_some_and(|t| t > LAG) {
         out.push(Verdict::new("client-render-bound", vec![

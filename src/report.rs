@@ -529,6 +529,7 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
         },
         perceived_extra: e2e_p.zip(last).map(|(p, l)| p.1 - l),
         buffer_hint: tl.buffer_hint,
+        busy_share: tl.frame_pace.busy_share(),
     };
     w.key("diagnosis");
     w.open_array();

@@ -233,6 +233,33 @@ pub struct Timeline {
     next_paint: usize,
     /// When the frontier last moved.
     pub last_commit: Option<f64>,
+    /// Frames painted while this stream was open, by how soon each followed the one before:
+    /// within 1.6 frames (an idle main thread) or later (busy with long tasks).
+    pub frame_pace: FramePace,
+    last_frame: Option<f64>,
+}
+
+/// How soon painted frames followed each other while a stream was open: a page that keeps
+/// painting every frame is idle between its commits; one whose frames come late is busy.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FramePace {
+    /// Frames that followed the one before within [`FramePace::ON_TIME`] ms.
+    pub on_time: u32,
+    /// Frames that came later (up to [`FramePace::PAUSE`] ms; beyond, the clock had paused).
+    pub late: u32,
+}
+
+impl FramePace {
+    /// 1.6 frames at 60 Hz.
+    pub const ON_TIME: f64 = 27.0;
+    /// A longer gap is the paint clock resting, not a frame.
+    pub const PAUSE: f64 = 250.0;
+
+    /// The share of frames that came late, `None` before two frames.
+    pub fn busy_share(&self) -> Option<f64> {
+        let n = self.on_time + self.late;
+        (n > 0).then(|| f64::from(self.late) / f64::from(n))
+    }
 }
 
 /// A stream being profiled.
@@ -332,6 +359,8 @@ impl Session {
                 next_commit: 0,
                 next_paint: 0,
                 last_commit: None,
+                frame_pace: FramePace::default(),
+                last_frame: None,
             },
         }
     }
@@ -649,6 +678,14 @@ impl Timeline {
     }
 
     fn painted(&mut self, frame: f64, _raf_now: f64, after: f64) -> u32 {
+        if let Some(prev) = self.last_frame.replace(frame) {
+            let gap = frame - prev;
+            if gap > 0.0 && gap <= FramePace::ON_TIME {
+                self.frame_pace.on_time += 1;
+            } else if gap > 0.0 && gap < FramePace::PAUSE {
+                self.frame_pace.late += 1;
+            }
+        }
         let before = self.next_paint;
         while self.next_paint < self.next_commit {
             let tok = &mut self.tokens[self.next_paint];

@@ -93,6 +93,11 @@ impl Group {
         let status = m.status.unwrap_or(Status::Incomplete);
         self.statuses[status as usize] += 1;
         if status != Status::Ok {
+            // A stream that failed, was abandoned or ended early met no target: it lowers
+            // goodput (its figures stay out of the percentiles, which describe answers).
+            if !slos.is_empty() {
+                self.judged += 1;
+            }
             return;
         }
         for (i, v) in m.values().into_iter().enumerate() {
@@ -184,6 +189,8 @@ impl Group {
             w.uint(self.judged);
             w.key("share");
             w.num(self.met as f64 / self.judged as f64);
+            w.key("notOk");
+            w.uint(self.statuses[1..].iter().sum());
             w.close_object();
         } else {
             w.null();
@@ -530,9 +537,30 @@ mod tests {
         );
         assert!(j.contains(r#""holds":false},{"metric":"tpot","quantile":0.5,"max":50,"value":20,"holds":true}]"#), "{j}");
         assert!(
-            j.contains(r#""goodput":{"met":8,"of":10,"share":0.8}"#),
+            j.contains(r#""goodput":{"met":8,"of":10,"share":0.8,"notOk":0}"#),
             "{j}"
         );
+    }
+
+    #[test]
+    fn failed_and_abandoned_streams_lower_goodput() {
+        let mut s = Summary::new();
+        s.set_slos(parse_slos("ttftPerceived 0.95 1000"));
+        for _ in 0..8 {
+            s.add(&stream(400.0, 20.0, None, "openai-chat", ""));
+        }
+        for status in [Status::Aborted, Status::Error] {
+            s.add(&Metrics {
+                status: Some(status),
+                ..stream(400.0, 20.0, None, "openai-chat", "")
+            });
+        }
+        let j = s.to_json();
+        assert!(
+            j.contains(r#""goodput":{"met":8,"of":10,"share":0.8,"notOk":2}"#),
+            "{j}"
+        );
+        assert!(j.contains(r#""streams":{"ok":8,"error":1,"aborted":1,"incomplete":0}"#));
     }
 
     #[test]

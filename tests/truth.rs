@@ -280,3 +280,26 @@ fn bursts_from_a_server_that_answered_directly_are_the_servers_own_buffering() {
     let r = run("");
     assert_eq!(r["diagnosis"][0]["place"], "unknown");
 }
+
+#[test]
+fn a_page_too_busy_to_keep_up_is_render_bound_not_smoothing() {
+    // The same reveal pattern, but each commit ends a 45 ms render: frames come late.
+    let mut s = Session::new("openai-chat", "text/event-stream", "", 0.0, 5.0, 200);
+    let n = 60;
+    for i in 0..n {
+        s.chunk(
+            &sse(&content(&format!("{:06}", i))),
+            100.0 + 20.0 * i as f64,
+        );
+    }
+    let all: String = (0..n).map(|i| format!("{:06}", i)).collect();
+    for (k, c) in all.chars().enumerate() {
+        let t = 110.0 + 45.0 * k as f64;
+        s.appended(&c.to_string(), t);
+        s.painted(t, t, t + 2.0);
+    }
+    s.end(EndKind::Complete, 100.0 + 20.0 * n as f64);
+    let r = report(&s);
+    assert_eq!(r["delivery"]["pattern"], "smoothed");
+    assert_eq!(verdicts(&r)[0], "client-render-bound", "{:?}", verdicts(&r));
+}

@@ -1,0 +1,60 @@
+// Open shadow roots inside an observed element: chat widgets are often web components, whose
+// text lives in a shadow tree that a MutationObserver on the page never sees. Each open shadow
+// root found inside an observed element (nested ones too) gets an observer of its own and is
+// searched like light DOM. Closed shadow roots and cross-origin iframes cannot be read: when no
+// answer text was found, `whyUnseen` says which of them is the likely reason.
+
+/** Calls `found(shadowRoot)` for every open shadow root in `node`'s tree, nested ones included. */
+export function eachShadowRoot(node, found) {
+  if (!node || typeof document === 'undefined') return;
+  const start = node.nodeType === 1 ? node : null;
+  if (start && start.shadowRoot) visit(start.shadowRoot, found);
+  if (!node.firstElementChild && !(node.nodeType === 11 && node.childNodes.length)) return;
+  const walker = document.createTreeWalker(node, 1 /* NodeFilter.SHOW_ELEMENT */);
+  for (let el = walker.nextNode(); el; el = walker.nextNode()) {
+    if (el.shadowRoot) visit(el.shadowRoot, found);
+  }
+}
+
+function visit(root, found) {
+  if (found(root) === false) return; // already known: its own observer covers it
+  eachShadowRoot(root, found);
+}
+
+/** Added element nodes in `records` (only they can bring new shadow roots). */
+export function addedElements(records) {
+  let out = null;
+  for (const r of records) {
+    if (r.type !== 'childList') continue;
+    for (const n of r.addedNodes) if (n.nodeType === 1) (out || (out = [])).push(n);
+  }
+  return out;
+}
+
+/**
+ * Why no answer text was found under `roots` (observed elements and the open shadow roots found
+ * in them): `cross-origin-iframe` when an iframe there cannot be read, `closed-shadow-root` when
+ * a custom element there has no open shadow root and no text of its own (its content is most
+ * likely in a closed shadow root), else `not-found`.
+ */
+export function whyUnseen(roots) {
+  let closed = false;
+  for (const root of roots) {
+    const walker = document.createTreeWalker(root, 1);
+    for (let el = walker.nextNode(); el; el = walker.nextNode()) {
+      const name = el.localName;
+      if (name === 'iframe' || name === 'frame') {
+        let readable = false;
+        try {
+          readable = el.contentDocument !== null;
+        } catch {
+          readable = false;
+        }
+        if (!readable) return 'cross-origin-iframe';
+      } else if (!closed && name.includes('-') && !el.shadowRoot && !(el.textContent || '').trim()) {
+        closed = customElements.get(name) !== undefined;
+      }
+    }
+  }
+  return closed ? 'closed-shadow-root' : 'not-found';
+}
