@@ -1,34 +1,67 @@
 // The paint clock: brackets the paint of DOM commits.
 //
 // While commits wait for paint, one requestAnimationFrame callback runs per frame: its timestamp
-// is the frame start, and a MessageChannel message posted from it runs once the frame's
-// rendering is done, i.e. after the paint. A commit is painted by the first frame whose
-// after-paint mark follows it, within [frame start, after paint]. The loop keeps going for a few
-// frames after the last commit, so that a commit made inside a frame's own rAF callbacks (a
-// typewriter, an animation) is attributed to that frame rather than to the next one.
+// is the frame start. Two more marks are taken per frame:
+// - the rendering cutoff: a ResizeObserver callback on a detached element that is observed anew
+//   in each rAF callback. ResizeObserver callbacks run inside the frame's rendering steps, after
+//   every rAF callback and layout (https://html.spec.whatwg.org/#update-the-rendering), so a
+//   commit made before it is in this frame and a commit made after it (in a task that ran
+//   between the rendering and the after-paint mark, on a busy page) is not;
+// - the after-paint mark: a task posted from the rAF callback runs once the frame's rendering is
+//   done. `scheduler.postTask` at user-blocking priority runs ahead of the page's queued tasks
+//   where it exists (Chromium); elsewhere a MessageChannel message does.
+// A commit is painted by the first frame whose cutoff (or, where the cutoff is not available,
+// after-paint mark) follows it, within [frame start, after paint]. The loop keeps going for a
+// few frames after the last commit, so that a commit made inside a frame's own rAF callbacks
+// (a typewriter, an animation) is attributed to that frame rather than to the next one.
 // While a page is hidden, rAF does not run: no bracket is taken, and reports say paint was
 // unavailable rather than inventing a lag.
 
 const IDLE_FRAMES = 3;
 
 export class PaintClock {
-  /** `onPaint(frameStart, rafNow, afterPaint)` is called once per frame while armed. */
+  /** `onPaint(frameStart, cutoff, afterPaint)` is called once per frame while armed. */
   constructor(onPaint) {
     this.onPaint = onPaint;
     this.running = false;
     this.idle = 0;
     this.frame = 0;
-    this.rafNow = 0;
-    this.available = typeof requestAnimationFrame === 'function' && typeof MessageChannel === 'function';
-    if (this.available) {
+    this.cutoff = NaN;
+    const sched = globalThis.scheduler;
+    const postTask = sched && typeof sched.postTask === 'function';
+    this.available = typeof requestAnimationFrame === 'function' && (postTask || typeof MessageChannel === 'function');
+    if (!this.available) return;
+    const after = () => this._afterPaint();
+    if (postTask) {
+      this.post = () => sched.postTask(after, { priority: 'user-blocking' }).catch(() => {});
+    } else {
       this.channel = new MessageChannel();
-      this.channel.port1.onmessage = () => this._afterPaint();
-      this._onFrame = (frameStart) => {
-        this.frame = frameStart;
-        this.rafNow = performance.now();
-        this.channel.port2.postMessage(0);
-      };
+      this.channel.port1.onmessage = after;
+      this.post = () => this.channel.port2.postMessage(0);
     }
+    try {
+      if (typeof ResizeObserver === 'function' && typeof document !== 'undefined') {
+        this.probe = document.createElement('span');
+        this.ro = new ResizeObserver(() => {
+          this.cutoff = performance.now();
+        });
+      }
+    } catch {
+      this.ro = null;
+    }
+    this._onFrame = (frameStart) => {
+      this.frame = frameStart;
+      this.cutoff = NaN;
+      if (this.ro) {
+        try {
+          this.ro.unobserve(this.probe);
+          this.ro.observe(this.probe);
+        } catch {
+          /* no cutoff for this frame */
+        }
+      }
+      this.post();
+    };
   }
 
   /** A commit happened: bracket the frames until it (and any that follow) are painted. */
@@ -42,10 +75,11 @@ export class PaintClock {
   }
 
   _afterPaint() {
+    if (!this.available) return;
     const after = performance.now();
     let painted = 0;
     try {
-      painted = this.onPaint(this.frame, this.rafNow, after) || 0;
+      painted = this.onPaint(this.frame, this.cutoff, after) || 0;
     } catch {
       /* never into the page */
     }
@@ -68,6 +102,7 @@ export class PaintClock {
       this.channel.port1.onmessage = null;
       this.channel.port1.close();
     }
+    if (this.ro) this.ro.disconnect();
     this.available = false;
     this.running = false;
   }

@@ -72,7 +72,7 @@ export class Profiler {
     this._shadows = new Map();
     this._lastShadowScan = 0;
     this._closed = false;
-    this._paint = new PaintClock((frame, rafNow, after) => this._onPaint(frame, rafNow, after));
+    this._paint = new PaintClock((frame, cutoff, after) => this._onPaint(frame, cutoff, after));
     // Bound, so that `fetch: profiler.fetch` can be handed to an SDK.
     this.fetch = (input, init) => this._profiledFetch(input, init, this.options.label);
     this.track = this.track.bind(this);
@@ -154,7 +154,7 @@ export class Profiler {
     for (const op of q) {
       const s = op.s;
       if (s === null) {
-        this._callNow((c) => c.painted(op.frame, op.rafNow, op.after), 0);
+        this._callNow((c) => c.painted(op.frame, op.cutoff, op.after), 0);
         continue;
       }
       if (op.bytes) {
@@ -609,12 +609,12 @@ export class Profiler {
     return n;
   }
 
-  _onPaint(frame, rafNow, after) {
+  _onPaint(frame, cutoff, after) {
     // The frame waits in the queue with the commits before it. The clock keeps running while
     // the page keeps changing.
     const changed = this._changed;
     this._changed = false;
-    this._defer({ s: null, frame, rafNow, after });
+    this._defer({ s: null, frame, cutoff, after });
     for (const s of this._streams) {
       if (s.ended) {
         for (const e of [...this._streams]) if (e.ended) this._checkSettled(e);

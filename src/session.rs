@@ -488,10 +488,11 @@ impl Session {
         self.tl.aligner.claims(text)
     }
 
-    /// A frame was painted: it started at `frame`, its rAF callback ran at `raf_now`, and the
-    /// after-paint callback at `after`. Returns how many tokens got a paint bracket.
-    pub fn painted(&mut self, frame: f64, raf_now: f64, after: f64) -> u32 {
-        self.tl.painted(frame, raf_now, after)
+    /// A frame was painted: it started at `frame`, its rendering steps began after `cutoff`
+    /// (NaN: not known), and the after-paint callback ran at `after`. A commit made after the
+    /// cutoff is not in this frame. Returns how many tokens got a paint bracket.
+    pub fn painted(&mut self, frame: f64, cutoff: f64, after: f64) -> u32 {
+        self.tl.painted(frame, cutoff, after)
     }
 
     /// The page was hidden from `start` to `end` (infinite: still hidden). Samples overlapping
@@ -677,7 +678,14 @@ impl Timeline {
         Some(n)
     }
 
-    fn painted(&mut self, frame: f64, _raf_now: f64, after: f64) -> u32 {
+    fn painted(&mut self, frame: f64, cutoff: f64, after: f64) -> u32 {
+        // Commits up to the rendering cutoff are in this frame; without one, up to the
+        // after-paint mark (a commit in a task between the two is then credited a frame early).
+        let cutoff = if cutoff.is_finite() {
+            cutoff.min(after)
+        } else {
+            after
+        };
         if let Some(prev) = self.last_frame.replace(frame) {
             let gap = frame - prev;
             if gap > 0.0 && gap <= FramePace::ON_TIME {
@@ -689,9 +697,9 @@ impl Timeline {
         let before = self.next_paint;
         while self.next_paint < self.next_commit {
             let tok = &mut self.tokens[self.next_paint];
-            // The first frame whose after-paint mark follows the commit painted it: a commit
-            // made in a normal task before the frame, or inside the frame's own rAF callbacks.
-            if tok.committed > after {
+            // The first frame whose rendering follows the commit painted it: a commit made in
+            // a normal task before the frame, or inside the frame's own rAF callbacks.
+            if tok.committed > cutoff {
                 break;
             }
             // A commit made inside this frame's rendering steps (an app's own rAF callback)
@@ -841,6 +849,26 @@ mod tests {
         assert!(!s.settled());
         assert_eq!(s.painted(33.0, 33.5, 35.0), 1);
         assert!(s.settled());
+    }
+
+    #[test]
+    fn a_commit_after_the_rendering_cutoff_is_painted_by_the_next_frame() {
+        // A busy page: the frame rendered at 17, then a 30 ms task committed "b" at 47 before
+        // the after-paint mark ran at 48. "b" was not in that frame.
+        let mut s = Session::new("sse-text", "", "", 0.0, 0.0, 200);
+        s.chunk(b"data: a\n\ndata: b\n\n", 1.0);
+        s.appended("a", 2.0);
+        s.appended("b", 47.0);
+        assert_eq!(s.painted(16.0, 17.0, 48.0), 1);
+        assert_eq!(s.painted(49.0, 50.0, 52.0), 1);
+        let tok = &s.tl.tokens;
+        assert_eq!((tok[1].frame, tok[1].painted), (49.0, 52.0));
+        // Without a cutoff (NaN) the after-paint mark decides, as before.
+        let mut s = Session::new("sse-text", "", "", 0.0, 0.0, 200);
+        s.chunk(b"data: a\n\ndata: b\n\n", 1.0);
+        s.appended("a", 2.0);
+        s.appended("b", 47.0);
+        assert_eq!(s.painted(16.0, f64::NAN, 48.0), 2);
     }
 
     #[test]

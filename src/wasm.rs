@@ -209,12 +209,12 @@ impl Core {
         self.get(id).is_some_and(|o| o.session.claims(text))
     }
 
-    /// A frame painted (frame start, rAF callback time, after-paint time): applies to every
+    /// A frame painted (frame start, rendering cutoff or NaN, after-paint time): applies to every
     /// open stream. Returns how many tokens got a paint bracket.
-    pub fn painted(&mut self, frame: f64, raf_now: f64, after: f64) -> u32 {
+    pub fn painted(&mut self, frame: f64, cutoff: f64, after: f64) -> u32 {
         self.open
             .iter_mut()
-            .map(|o| o.session.painted(frame, raf_now, after))
+            .map(|o| o.session.painted(frame, cutoff, after))
             .sum()
     }
 

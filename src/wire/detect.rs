@@ -29,13 +29,7 @@ pub fn sniff_framing(content_type: &str, headers: &str) -> Detected {
     if has("x-vercel-ai-data-stream") {
         return Detected::Format(Format::AiSdkData);
     }
-    // A plain byte search: `str::contains` would link the two-way searcher (1.5 KB of wasm)
-    // for these few short needles.
-    let contains = |needle: &str| {
-        ct.as_bytes()
-            .windows(needle.len())
-            .any(|w| w == needle.as_bytes())
-    };
+    let contains = |needle: &str| crate::find::contains(ct.as_bytes(), needle.as_bytes());
     if contains("text/event-stream") {
         Detected::Framing(Framing::Sse)
     } else if contains("ndjson") || contains("jsonl") || contains("json-seq") {

@@ -40,6 +40,10 @@ const CDN_HEADERS: [&str; 6] = [
     "x-vercel-id",
 ];
 
+fn has(value: &str, needle: &str) -> bool {
+    crate::find::contains(value.as_bytes(), needle.as_bytes())
+}
+
 /// Reads `name: value` lines (lower-case names).
 pub fn buffering_hint(headers: &str) -> Option<BufferHint> {
     let mut proxy = None;
@@ -59,9 +63,9 @@ pub fn buffering_hint(headers: &str) -> Option<BufferHint> {
             }
             "via" => proxy = proxy.or(Some("via")),
             "server" => {
-                if CDNS.iter().any(|c| value.contains(c)) {
+                if CDNS.iter().any(|c| has(&value, c)) {
                     cdn = cdn.or(Some("server"));
-                } else if PROXIES.iter().any(|p| value.contains(p)) {
+                } else if PROXIES.iter().any(|p| has(&value, p)) {
                     proxy = proxy.or(Some("server"));
                 } else if !value.is_empty() {
                     server = Some("server");
