@@ -12,8 +12,12 @@ export const BUDGET = 40 * 1024;
 /**
  * What `npm test` enforces. The budget above is not met yet (BENCHMARKS.md says by how much and
  * why); this ceiling, just above today's size, keeps it from growing while it is worked down.
+ * Raised from 82 to 86 KB for the evidence checks of issue 13 (verdicts that name what is
+ * missing and where buffering is, per-choice and tool-call figures, the shadow-root and
+ * rendering-cutoff shell): about 5.5 KB gzip, mostly verdict texts and report fields, which
+ * issue 17 moves out of the wasm.
  */
-export const CEILING = 82 * 1024;
+export const CEILING = 86 * 1024;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => readFileSync(path.join(root, p));
