@@ -27,6 +27,11 @@
 //   gzip        1: compress the body (zlib buffers, as a proxy's compression does)
 //   destroy_after  after this many tokens, the connection is destroyed (a network error)
 //   end_after   after this many tokens, the server ends the body early (no end marker)
+//   server_hold 1: the server's own streaming layer holds every token after the first until the
+//               end (as llama-cpp-python was seen to: the first token, a silence, the rest at
+//               once); no proxy header is sent, as from a server answering directly
+//   empty       1: a 200 text/event-stream response with no event at all (llama.cpp-based
+//               servers answer a prompt longer than their context so)
 //   body_bytes  instead of an answer, a fast stream of this many bytes, sent in uneven writes,
 //               whose SHA-256 is in the `x-body-sha256` header (for byte-identity tests)
 
@@ -140,6 +145,8 @@ export function knobs(url, body) {
     gzip: num('gzip', 0) === 1,
     destroyAfter: Math.max(0, Math.floor(num('destroy_after', 0))),
     endAfter: Math.max(0, Math.floor(num('end_after', 0))),
+    serverHold: num('server_hold', 0) === 1,
+    empty: num('empty', 0) === 1,
   };
 }
 
@@ -243,7 +250,17 @@ export async function handleChat(req, res, url, body) {
     'content-type': k.format === 'ollama' ? 'application/x-ndjson' : sse ? 'text/event-stream; charset=utf-8' : 'text/plain; charset=utf-8',
     'cache-control': 'no-cache',
     'x-accel-buffering': 'no',
+    // A server names itself; a proxy in front (nginx) puts its own name here instead.
+    server: 'tokenpaint-sim',
   };
+  // The simulated intermediary (coalesce_bytes, flush_ms, hold=all) says so, as proxies do.
+  if (k.coalesce || k.holdAll || k.flushMs) headers.via = '1.1 tokenpaint-sim-buffer';
+  if (k.empty) {
+    res.writeHead(200, headers);
+    res.end();
+    release();
+    return;
+  }
   if (k.format === 'ai-sdk-ui') headers['x-vercel-ai-ui-message-stream'] = 'v1';
   if (k.gzip) headers['content-encoding'] = 'gzip';
   if (k.serverTiming === 'custom') {
@@ -277,10 +294,14 @@ export async function handleChat(req, res, url, body) {
     pendingBytes = 0;
   };
   const flusher = k.flushMs ? setInterval(flushOut, k.flushMs) : null;
+  let tokensOut = 0;
   const write = (s, token = false) => {
     if (closed || s === null) return;
-    if (!k.coalesce && !k.holdAll && !k.flushMs) {
-      if (token) held.push(0);
+    if (!k.coalesce && !k.holdAll && !k.flushMs && !(k.serverHold && tokensOut > 0)) {
+      if (token) {
+        held.push(0);
+        tokensOut++;
+      }
       out(s);
       return;
     }

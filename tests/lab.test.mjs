@@ -30,7 +30,7 @@ async function runScenario(page, name) {
   await page.waitForTimeout(300);
   return page.evaluate(() => {
     const r = window.tokenpaintProfiler.reports().at(-1);
-    return { verdicts: r.diagnosis.map((v) => v.verdict), shown: document.getElementById('report').dataset.verdict };
+    return { verdicts: r.diagnosis.map((v) => v.verdict), shown: document.getElementById('report').dataset.verdict, status: r.status, error: r.error, missing: r.diagnosis[0].missing };
   });
 }
 
@@ -41,9 +41,12 @@ const EXPECT = {
   decode: 'decode-bound',
   proxy: 'intermediary-buffered',
   gzip: 'intermediary-buffered',
+  serverHold: 'server-buffered',
+  empty: 'insufficient-evidence',
   markdown: 'client-render-bound',
   throttled: 'client-render-bound',
   buffered: 'client-buffers-whole-answer',
+  typing: 'client-smoothing',
   reasoning: 'reasoning-delay',
 };
 
@@ -60,6 +63,13 @@ for (const [name, verdict] of Object.entries(EXPECT)) {
     await page.screenshot({ path: path.join(ARTIFACTS, `lab-${name}.png`), fullPage: true });
     assert.equal(r.verdicts[0], verdict, `${name}: ${r.verdicts}`);
     assert.equal(r.shown, verdict);
+    // A 200 stream with no event is not an answer: incomplete, and the verdict says what is
+    // missing (issue 13).
+    if (name === 'empty') {
+      assert.equal(r.status, 'incomplete');
+      assert.equal(r.error.kind, 'empty-stream');
+      assert.deepEqual(r.missing, ['deltas']);
+    }
     assert.deepEqual(page.errors, []);
     await page.close();
   });

@@ -18,7 +18,7 @@ const lab = await (await fetch('/lab/config')).json();
 // --- scenarios: each a preset of the knobs, and the cause its diagnosis should name ----------
 
 const LONG_PROMPT = 'Summarise this document. ' + 'The quarterly report covers revenue, costs, hiring and risks in detail. '.repeat(90);
-const BASE = { ttft: 250, tokenMs: 20, jitter: 0, tokens: 80, reasoning: 0, stallEvery: 0, stallMs: 0, prefillPerToken: 0, slots: 0, format: 'openai', metrics: true, serverTiming: false, via: 'direct', coalesce: 0, flushMs: 0, gzip: false, render: 'append', throttle: 50, cps: 60, renderCost: 0 };
+const BASE = { ttft: 250, tokenMs: 20, jitter: 0, tokens: 80, reasoning: 0, stallEvery: 0, stallMs: 0, prefillPerToken: 0, slots: 0, format: 'openai', metrics: true, serverTiming: false, serverHold: false, empty: false, via: 'direct', coalesce: 0, flushMs: 0, gzip: false, render: 'append', throttle: 50, cps: 60, renderCost: 0 };
 export const SCENARIOS = {
   healthy: { label: 'Healthy', expect: 'healthy', knobs: {} },
   queueing: { label: 'Queueing under load', expect: 'queue-bound', knobs: { slots: 1, tokens: 40 }, load: { n: 4, c: 4 } },
@@ -26,9 +26,12 @@ export const SCENARIOS = {
   decode: { label: 'Slow, jittery decode', expect: 'decode-bound', knobs: { tokenMs: 90, jitter: 40, tokens: 40 } },
   proxy: { label: 'Proxy buffering (nginx)', expect: 'intermediary-buffered', knobs: { via: 'nginx-buffered', tokens: 100 }, needs: 'nginx' },
   gzip: { label: 'Gzip buffering', expect: 'intermediary-buffered', knobs: { gzip: true, tokens: 100 } },
+  serverHold: { label: 'Server holds its stream', expect: 'server-buffered', knobs: { serverHold: true, tokens: 60 } },
+  empty: { label: 'Empty answer (prompt over context)', expect: 'insufficient-evidence', knobs: { empty: true } },
   markdown: { label: 'Slow markdown render', expect: 'client-render-bound', knobs: { render: 'markdown', renderCost: 40, tokens: 60 } },
   throttled: { label: 'Throttled UI', expect: 'client-render-bound', knobs: { render: 'throttled', throttle: 300 } },
   buffered: { label: 'Client buffers whole answer', expect: 'client-buffers-whole-answer', knobs: { render: 'buffered' } },
+  typing: { label: 'Typing slower than the stream', expect: 'client-smoothing', knobs: { render: 'typewriter', cps: 50, tokenMs: 20, tokens: 60 } },
   reasoning: { label: 'Reasoning model', expect: 'reasoning-delay', knobs: { reasoning: 80, tokens: 40 } },
   free: { label: 'Free mode', expect: null, knobs: {} },
 };
@@ -122,6 +125,8 @@ function request(prompt, k) {
   });
   if (k.metrics) q.set('metrics', 'vllm');
   if (k.serverTiming) q.set('server_timing', 'header');
+  if (k.serverHold) q.set('server_hold', '1');
+  if (k.empty) q.set('empty', '1');
   const path = `/v1/chat/completions?${q}`;
   const base = k.via === 'direct' || !lab.nginx ? '' : `${lab.nginx}/${k.via === 'nginx-buffered' ? 'buffered' : 'unbuffered'}`;
   return [base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'tokenpaint-sim', stream: true, messages: messagesBody }) }];
@@ -282,6 +287,8 @@ const VERDICTS = {
   'decode-bound': 'Decoding: slow or jittery tokens',
   'network-bound': 'Network latency',
   'intermediary-buffered': 'An intermediary buffers the stream',
+  'server-buffered': "The server's own streaming layer holds tokens back",
+  'client-smoothing': 'The page types slower than text arrives',
   'client-render-bound': 'The page renders slowly',
   'client-buffers-whole-answer': 'The page waits for the whole answer',
   'reasoning-delay': 'The model reasons before answering',
