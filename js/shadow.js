@@ -39,9 +39,11 @@ export function addedElements(records) {
  */
 export function whyUnseen(roots) {
   let closed = false;
+  const defined = typeof customElements !== 'undefined' ? (name) => customElements.get(name) !== undefined : () => false;
   for (const root of roots) {
     const walker = document.createTreeWalker(root, 1);
-    for (let el = walker.nextNode(); el; el = walker.nextNode()) {
+    // The observed element itself first (it may be the component), then everything inside.
+    for (let el = root.nodeType === 1 ? root : walker.nextNode(); el; el = walker.nextNode()) {
       const name = el.localName;
       if (name === 'iframe' || name === 'frame') {
         let readable = false;
@@ -52,7 +54,7 @@ export function whyUnseen(roots) {
         }
         if (!readable) return 'cross-origin-iframe';
       } else if (!closed && name.includes('-') && !el.shadowRoot && !(el.textContent || '').trim()) {
-        closed = customElements.get(name) !== undefined;
+        closed = defined(name);
       }
     }
   }

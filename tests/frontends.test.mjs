@@ -1,0 +1,94 @@
+// Where users are (issue 13): a chat web component with (nested, late, closed) shadow roots, an
+// app that transfers each chunk's buffer to a worker, a page busy after each commit, and the
+// observe → disconnect → observe sequence of React StrictMode, in real Chromium against the
+// simulated server. Each page records its own truth; tokenpaint must find all the text, measure
+// a median lag within one frame of it, and give the perceived figures — or, where it cannot
+// see, say so and never say `healthy`.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, FRAME } from './helpers.mjs';
+
+let env;
+let page;
+before(async () => {
+  env = await setup();
+  page = await env.page('/tests/pages/frontends.html');
+  await page.waitForFunction(() => window.frontendsReady === true, null, { timeout: 15000 });
+});
+after(() => env.close());
+
+// As in the renderer tests: the paint comes up to a frame after the commit, plus the page's own
+// style, layout and paint work and the after-paint hop.
+const SLACK = 10;
+
+function holds(r, truth, what) {
+  assert.ok(r.matchedPct >= 99, `${what}: matched ${r.matchedPct}`);
+  assert.ok(r.ttftPerceived && r.e2ePerceived, `${what}: perceived TTFT and E2E`);
+  assert.ok(r.lag.p50 >= truth - SLACK && r.lag.p50 <= truth + FRAME + SLACK, `${what}: lag p50 ${r.lag.p50} vs truth ${truth}`);
+  assert.ok(!r.diagnosis.some((v) => v.verdict === 'insufficient-evidence'), `${what}: ${JSON.stringify(r.diagnosis)}`);
+}
+
+test('a chat web component: text in nested open shadow roots is found and timed', async (t) => {
+  const { report: r, truth } = await page.evaluate(() => window.runComponent({ mode: 'open' }));
+  t.diagnostic(`lag p50 ${r.lag.p50} ms, truth ${truth.toFixed(1)} ms, matched ${r.matchedPct}%`);
+  holds(r, truth, 'nested open shadow roots');
+  assert.equal(r.domReason, null);
+});
+
+test('a chat web component that attaches its shadow root after observe is found too', async (t) => {
+  const { report: r, truth } = await page.evaluate(() => window.runComponent({ mode: 'open', late: true }));
+  t.diagnostic(`lag p50 ${r.lag.p50} ms, truth ${truth.toFixed(1)} ms, matched ${r.matchedPct}%`);
+  holds(r, truth, 'late shadow root');
+});
+
+test('a closed shadow root cannot be read: insufficient-evidence naming the DOM, never healthy', async () => {
+  const { report: r } = await page.evaluate(() => window.runComponent({ mode: 'closed' }));
+  assert.equal(r.matchedPct, null);
+  assert.ok(r.unavailable.includes('dom'));
+  assert.equal(r.domReason, 'closed-shadow-root');
+  const verdicts = r.diagnosis.map((v) => v.verdict);
+  assert.ok(!verdicts.includes('healthy'), verdicts.join());
+  const v = r.diagnosis.find((d) => d.verdict === 'insufficient-evidence');
+  assert.ok(v, verdicts.join());
+  assert.deepEqual(v.missing, ['dom']);
+  assert.match(v.fix, /closed shadow root/);
+});
+
+test('an app that transfers each chunk buffer to a worker: nothing goes missing', async (t) => {
+  const { report: r, truth, shown } = await page.evaluate(() => window.runWorker());
+  t.diagnostic(`lag p50 ${r.lag.p50} ms, truth ${truth.toFixed(1)} ms, matched ${r.matchedPct}%, ${r.deltas} deltas, ${shown} chars shown`);
+  assert.equal(r.status, 'ok');
+  assert.equal(r.deltas, 60);
+  assert.equal(r.tokens, 60, 'usage says 60');
+  holds(r, truth, 'worker');
+});
+
+test('a 30 ms busy task queued between commits: lag p50 within one frame of the truth', async (t) => {
+  const { report: r, truth } = await page.evaluate(() => window.runBusy({ busyMs: 30 }));
+  t.diagnostic(`lag p50 ${r.lag.p50} ms, truth ${truth.toFixed(1)} ms, matched ${r.matchedPct}%`);
+  holds(r, truth, 'busy page');
+});
+
+for (const sequence of [
+  ['observe', 'disconnect', 'observe'],
+  ['observe', 'unobserve', 'observe'],
+  ['disconnect', 'observe', 'observe'],
+]) {
+  test(`lifecycle ${sequence.join(' → ')} (React StrictMode, hot reload): still measured`, async (t) => {
+    const { report: r, truth } = await page.evaluate((s) => window.runLifecycle({ sequence: s }), sequence);
+    t.diagnostic(`lag p50 ${r.lag?.p50} ms, truth ${truth.toFixed(1)} ms, matched ${r.matchedPct}%`);
+    holds(r, truth, sequence.join(' → '));
+  });
+}
+
+test('an element never observed: insufficient-evidence, not healthy', async () => {
+  const { report: r } = await page.evaluate(() => window.runLifecycle({ sequence: [] }));
+  assert.equal(r.domReason, 'not-observed');
+  assert.equal(r.diagnosis.at(-1).verdict, 'insufficient-evidence');
+  assert.deepEqual(r.diagnosis.at(-1).missing, ['dom']);
+  assert.ok(!r.diagnosis.some((v) => v.verdict === 'healthy'));
+});
+
+test('no page error in any of them', () => {
+  assert.deepEqual(page.errors, []);
+});

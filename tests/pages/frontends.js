@@ -1,0 +1,246 @@
+// Chat pages built the ways real frontends are, for the page tests of issue 13: a chat web
+// component whose text lives in (nested, late-attached, or closed) shadow roots; an app that
+// hands each chunk's buffer to a worker; a page busy for 30 ms after each commit; the
+// observe → disconnect → observe sequence of React StrictMode. Each page records its own truth:
+// when its reader got each delta and when the DOM change that shows it was made.
+import init, { Profiler } from '/js/index.js';
+
+await init();
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Yields the content of each OpenAI chunk of an SSE body, with the time it was read. */
+async function* deltas(body) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    const t = performance.now();
+    buf += value;
+    const events = buf.split('\n\n');
+    buf = events.pop();
+    for (const ev of events) {
+      const data = ev.startsWith('data: ') ? ev.slice(6) : null;
+      if (!data || data === '[DONE]') continue;
+      const content = JSON.parse(data).choices?.[0]?.delta?.content;
+      if (content) yield { content, t };
+    }
+  }
+}
+
+function median(v) {
+  const s = v.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (!s.length) return null;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+// --- a chat web component --------------------------------------------------------------------
+
+// <tp-chat> keeps its message list in its own shadow root; each <tp-message> shows its text in
+// a shadow root of its own (nested), as Lit-based chat widgets do. `mode` is the shadow roots'
+// mode; `late`: the component attaches its root a while after it is connected.
+class TpMessage extends HTMLElement {
+  connectedCallback() {
+    if (this.body) return;
+    const root = this.attachShadow({ mode: this.getAttribute('mode') || 'open' });
+    this.body = document.createElement('p');
+    root.append(this.body);
+  }
+  push(text) {
+    this.body.append(text);
+  }
+}
+class TpChat extends HTMLElement {
+  connectedCallback() {
+    const attach = () => {
+      this.root = this.attachShadow({ mode: this.getAttribute('mode') || 'open' });
+      this.list = document.createElement('div');
+      this.root.append(this.list);
+    };
+    if (this.hasAttribute('late')) this.ready = sleep(300).then(attach);
+    else this.ready = Promise.resolve(attach());
+  }
+  async add(mode) {
+    await this.ready;
+    const m = document.createElement('tp-message');
+    m.setAttribute('mode', mode);
+    this.list.append(m);
+    return m;
+  }
+}
+customElements.define('tp-message', TpMessage);
+customElements.define('tp-chat', TpChat);
+
+/**
+ * Streams one answer into a <tp-chat> observed by the profiler, rendering each delta `delay` ms
+ * after it arrives. Resolves to { report, truth } (truth: the median of commit − arrival).
+ */
+window.runComponent = async ({ query = 'ttft_ms=50&token_ms=20&tokens=40', mode = 'open', late = false, delay = 30 }) => {
+  const host = document.getElementById('app');
+  host.replaceChildren();
+  const chat = document.createElement('tp-chat');
+  chat.setAttribute('mode', mode);
+  if (late) chat.setAttribute('late', '');
+  host.append(chat);
+  const profiler = new Profiler();
+  profiler.observe(chat);
+  const report = new Promise((resolve) => profiler.onReport(resolve));
+  const msg = await chat.add(mode);
+  const res = await profiler.fetch(`/v1/chat/completions?${query}`, { method: 'POST', body: '{}' });
+  const lags = [];
+  const pending = [];
+  for await (const { content, t } of deltas(res.body)) {
+    pending.push(
+      sleep(delay).then(() => {
+        msg.push(content);
+        lags.push(performance.now() - t);
+      }),
+    );
+  }
+  await Promise.all(pending);
+  const r = await report;
+  (profiler.close || profiler.disconnect).call(profiler); // close() is new in issue 13
+  return { report: r, truth: median(lags) };
+};
+
+// --- a worker that takes each chunk's buffer ------------------------------------------------
+
+const WORKER = `
+const decoder = new TextDecoder();
+let buf = '';
+onmessage = (e) => {
+  buf += decoder.decode(new Uint8Array(e.data.buffer), { stream: true });
+  const events = buf.split('\\n\\n');
+  buf = events.pop();
+  const out = [];
+  for (const ev of events) {
+    const data = ev.startsWith('data: ') ? ev.slice(6) : null;
+    if (!data || data === '[DONE]') continue;
+    const c = JSON.parse(data).choices?.[0]?.delta?.content;
+    if (c) out.push(c);
+  }
+  postMessage({ out, t: e.data.t });
+};`;
+
+/**
+ * The app reads the body and transfers each chunk's buffer to a worker (detaching it here), which
+ * parses it and posts the text back; the page shows it. Resolves to { report, truth, sent, shown }.
+ */
+window.runWorker = async ({ query = 'ttft_ms=50&token_ms=20&tokens=60' } = {}) => {
+  const host = document.getElementById('app');
+  host.replaceChildren();
+  const out = document.createElement('div');
+  host.append(out);
+  const worker = new Worker(URL.createObjectURL(new Blob([WORKER], { type: 'text/javascript' })));
+  const lags = [];
+  worker.onmessage = (e) => {
+    for (const c of e.data.out) out.append(c);
+    lags.push(performance.now() - e.data.t);
+  };
+  const profiler = new Profiler();
+  profiler.observe(host);
+  const report = new Promise((resolve) => profiler.onReport(resolve));
+  const res = await profiler.fetch(`/v1/chat/completions?${query}`, { method: 'POST', body: '{}' });
+  const reader = res.body.getReader();
+  let bytes = 0;
+  let detached = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    worker.postMessage({ buffer: value.buffer, t: performance.now() }, [value.buffer]);
+    if (value.byteLength === 0) detached++;
+  }
+  const r = await report;
+  (profiler.close || profiler.disconnect).call(profiler); // close() is new in issue 13
+  worker.terminate();
+  return { report: r, truth: median(lags), bytes, detached, shown: out.textContent.length };
+};
+
+// --- a page with a busy task queued between commits ---------------------------------------------
+
+/**
+ * A page rendered by a scheduler, as React's is: an animation-frame loop (running before the
+ * stream starts, so its callback comes first in each frame) hands the waiting text to a task
+ * (posted over a MessageChannel, as React's scheduler does), which commits it and queues a
+ * `busyMs` task after it (a highlight pass, an analytics flush). Each commit thus lands after its
+ * frame's rendering, and the next frame comes only after the busy task. The page's truth for a
+ * delta is its own requestAnimationFrame callback requested at the commit: that frame paints it.
+ */
+window.runBusy = async ({ query = 'ttft_ms=50&token_ms=50&tokens=50', busyMs = 30 } = {}) => {
+  const host = document.getElementById('app');
+  host.replaceChildren();
+  const out = document.createElement('div');
+  host.append(out);
+  const waiting = [];
+  const lags = [];
+  const frames = [];
+  const busy = new MessageChannel();
+  busy.port1.onmessage = () => {
+    const until = performance.now() + busyMs;
+    while (performance.now() < until) {
+      /* busy */
+    }
+  };
+  const work = new MessageChannel();
+  work.port1.onmessage = () => {
+    const batch = waiting.splice(0);
+    for (const { content } of batch) out.append(content);
+    const committed = batch.map((b) => b.t);
+    frames.push(new Promise((r) => requestAnimationFrame(() => r(lags.push(...committed.map((t) => performance.now() - t))))));
+    busy.port2.postMessage(0);
+  };
+  let running = true;
+  const loop = () => {
+    if (waiting.length) work.port2.postMessage(0);
+    if (running) requestAnimationFrame(loop);
+  };
+  requestAnimationFrame(loop);
+  await new Promise((r) => requestAnimationFrame(r));
+  const profiler = new Profiler();
+  profiler.observe(host);
+  const report = new Promise((resolve) => profiler.onReport(resolve));
+  const res = await profiler.fetch(`/v1/chat/completions?${query}`, { method: 'POST', body: '{}' });
+  for await (const d of deltas(res.body)) waiting.push(d);
+  while (waiting.length) await new Promise((r) => setTimeout(r, 20));
+  await Promise.all(frames);
+  const r = await report;
+  running = false;
+  (profiler.close || profiler.disconnect).call(profiler); // close() is new in issue 13
+  return { report: r, truth: median(lags) };
+};
+
+// --- the lifecycle of a React StrictMode effect, without React ----------------------------------
+
+/**
+ * observe → disconnect → observe (what StrictMode does with an effect that observes and
+ * disconnects in its cleanup), then one answer rendered `delay` ms after arrival.
+ */
+window.runLifecycle = async ({ sequence = ['observe', 'disconnect', 'observe'], delay = 30 } = {}) => {
+  const host = document.getElementById('app');
+  host.replaceChildren();
+  const out = document.createElement('div');
+  host.append(out);
+  const profiler = new Profiler();
+  for (const step of sequence) profiler[step](host);
+  const report = new Promise((resolve) => profiler.onReport(resolve));
+  const res = await profiler.fetch('/v1/chat/completions?ttft_ms=50&token_ms=20&tokens=40', { method: 'POST', body: '{}' });
+  const lags = [];
+  const pending = [];
+  for await (const { content, t } of deltas(res.body)) {
+    pending.push(
+      sleep(delay).then(() => {
+        out.append(content);
+        lags.push(performance.now() - t);
+      }),
+    );
+  }
+  await Promise.all(pending);
+  const r = await report;
+  (profiler.close || profiler.disconnect).call(profiler); // close() is new in issue 13
+  return { report: r, truth: median(lags) };
+};
+
+window.frontendsReady = true;
