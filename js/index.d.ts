@@ -82,7 +82,7 @@ export interface TrackOptions {
   label?: string;
   /** The element that will show this response's answer. */
   target?: Element;
-  /** When the request started, as performance.now() (default: now). */
+  /** When the request started, as performance.now(). Without it, the start is taken from the request's Resource Timing entry (`startSource`). */
   start?: number;
   /** The stream format for this response. */
   format?: Format;
@@ -102,7 +102,7 @@ export interface Spread {
 }
 
 export interface StreamErrorInfo {
-  /** `http`, `stream` (sent by the server in the body), `network`, `aborted`, `truncated`, `not-ended`, `internal`. */
+  /** `http`, `stream` (sent by the server in the body), `network`, `aborted`, `truncated`, `not-ended`, `empty-stream` (a 2xx stream with no event), `internal`. */
   kind: string;
   code: string | null;
   message: string | null;
@@ -123,6 +123,8 @@ export interface Report {
   /** Response headers received. */
   headers: number | null;
   ttfb: number | null;
+  /** Time to first chunk: the first event, whatever it carried (vLLM's benchmark TTFT, OpenTelemetry's `time_to_first_chunk`). */
+  ttfc: number | null;
   /** Measured TTFT: arrival of the first chunk carrying answer content. */
   ttft: number | null;
   /** Measured E2E: arrival of the last content chunk. */
@@ -131,13 +133,15 @@ export interface Report {
   ttftPerceived: PaintBracket | null;
   /** Perceived E2E: the last visible answer text painted. */
   e2ePerceived: PaintBracket | null;
-  /** (E2E − TTFT) / (tokens − 1). */
+  /** (E2E − TTFT) / (tokens − 1), over the timed answer only; null with fewer than two answer deltas. */
   tpot: number | null;
   /** Gaps between consecutive content chunks. */
   itl: Spread | null;
   /** Output tokens: from usage when the server sent it, else counted deltas. */
   tokens: number;
   tokensSource: 'usage' | 'counted';
+  /** Why usage was not taken as the count of timed tokens: it was not sent, or it also counts tool calls, other choices, or unsplit reasoning. */
+  tokensCountedBecause: 'no-usage' | 'tool-calls' | 'several-choices' | 'reasoning-not-split' | null;
   /** Content-bearing deltas received. */
   deltas: number;
   chars: number;
@@ -153,6 +157,10 @@ export interface Report {
   } | null;
   reasoning: { deltas: number; chars: number; first: number | null; last: number | null } | null;
   toolCalls: number;
+  /** Arrival of the first and the last tool-call delta. */
+  toolCallSpan: { first: number; last: number } | null;
+  /** With several choices (`n > 1`): the deltas of each; choice 0 is the answer shown. */
+  choices: { index: number; deltas: number }[] | null;
   /** Why generation stopped, as the server said (`stop`, `length`, `end_turn`, …). */
   finishReason: string | null;
   /** Timings the server sent in the body (vLLM `metrics`, llama.cpp `timings`, Ollama durations), ms. */
@@ -213,7 +221,22 @@ export interface Report {
     tokensPerBurst: number;
   } | null;
   /** Which part is slow, most important first, with evidence and fix. */
-  diagnosis: { verdict: string; evidence: Record<string, number | null>; fix: string }[];
+  diagnosis: {
+    verdict: string;
+    evidence: Record<string, number | null>;
+    fix: string;
+    /** `insufficient-evidence`: what is missing (`dom`, `paint`, `matched`, `deltas`, `server-timings`). */
+    missing?: string[];
+    /** Buffering verdicts: where it most likely is, and the response header that says so. */
+    place?: 'server' | 'proxy' | 'cdn' | 'compression' | 'unknown';
+    placeHeader?: string | null;
+  }[];
+  /** Why no answer text was found on the page, when none was. */
+  domReason: 'closed-shadow-root' | 'cross-origin-iframe' | 'not-found' | 'not-observed' | null;
+  /** Where `startTime` comes from: the profiled request, Resource Timing (a tracked response), or the headers' arrival (TTFB and TTFT understated). */
+  startSource: 'request' | 'resource-timing' | 'headers';
+  /** A stream that began before the module loaded: the page's text was read at `at`, and `tokens` commits carry that time rather than their own. */
+  caughtUp: { at: number; tokens: number } | null;
   /** The stream's label, if any. */
   label: string | null;
   /** Ratings of the headline metrics. */
@@ -226,6 +249,8 @@ export interface Report {
     requestStart: number | null;
     responseStart: number | null;
     responseEnd: number | null;
+    /** Waiting in the browser before the request was sent, less DNS and connection set-up. */
+    browserQueue: number | null;
     protocol: string | null;
     serverTiming: { name: string; dur: number; desc: string | null }[];
   } | null;
@@ -269,7 +294,8 @@ export type SummaryGroup = {
   count: number;
   streams: { ok: number; error: number; aborted: number; incomplete: number };
   slo: { metric: SummaryMetric; quantile: number; max: number; value: number | null; holds: boolean | null }[];
-  goodput: { met: number; of: number; share: number } | null;
+  /** Streams that met every target; streams not `ok` count as missed (`notOk` of them). */
+  goodput: { met: number; of: number; share: number; notOk: number } | null;
   diagnosis: { verdict: 'capacity' | 'tail' | 'client-tail'; evidence: Record<string, number | null>; fix: string }[];
 } & Record<SummaryMetric, Percentiles>;
 
@@ -284,9 +310,12 @@ export declare class Profiler {
   constructor(options?: ProfilerOptions);
   /** A drop-in fetch (bound: pass it to SDKs as `fetch: profiler.fetch`). */
   readonly fetch: typeof globalThis.fetch;
-  /** Watches the element in which the app renders answers. */
+  /** Watches the element in which the app renders answers, and the open shadow roots in it. Any order, any number of times. */
   observe(element: Element): void;
+  /** Stops watching one element. */
   unobserve(element: Element): void;
+  /** Disconnects for good (observers, paint clock, exporter). */
+  close(): void;
   /** Profiles a response fetched by other means; read the returned response, not the original. */
   track(response: Response, options?: TrackOptions): Response;
   /** Called once per finished stream, after its last paint. Returns an unsubscribe function. */

@@ -251,6 +251,8 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
     w.num(rel(tl.headers_at));
     w.key("ttfb");
     w.opt_num(tl.first_byte.map(rel));
+    w.key("ttfc");
+    w.opt_num(tl.first_event.map(rel));
     w.key("ttft");
     w.opt_num(first);
     w.key("e2e");

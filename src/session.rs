@@ -187,6 +187,10 @@ pub struct Timeline {
     pub other_choices: Vec<(u32, u64)>,
     /// Framed events read (SSE events, lines, documents), the `server-timing` convention aside.
     pub events: u64,
+    /// When the first event (or, for a text body, the first text) arrived: the "first chunk"
+    /// of vLLM's benchmark and of OpenTelemetry's `time_to_first_chunk`, whatever it carried
+    /// (a role, reasoning, a tool call, or answer text).
+    pub first_event: Option<f64>,
     /// Where the response headers say a buffering intermediary may be (see
     /// [`wire::buffering_hint`]).
     pub buffer_hint: Option<wire::BufferHint>,
@@ -336,6 +340,7 @@ impl Session {
                 tool_span: None,
                 other_choices: Vec::new(),
                 events: 0,
+                first_event: None,
                 buffer_hint: wire::buffering_hint(headers),
                 dom_reason: None,
                 caught_up: None,
@@ -405,6 +410,7 @@ impl Session {
                 decoder.decode(bytes, &mut self.text);
                 tl.format.get_or_insert(Format::Text);
                 if !self.text.is_empty() {
+                    tl.first_event.get_or_insert(t);
                     tl.wire(Wire::Answer(&self.text), t);
                 }
             }
@@ -582,6 +588,7 @@ impl Timeline {
             return;
         }
         self.events += 1;
+        self.first_event.get_or_insert(t);
         let format = match self.format {
             Some(f) => f,
             None => match wire::detect_event(framing, kind, data) {
