@@ -43,7 +43,10 @@ export function summaryText(report, summary) {
   const lines = [];
   if (report) {
     lines.push(`tokenpaint #${report.id} ${report.format} ${report.status}: TTFT ${ms(report.ttft)} (painted ${ms(report.ttftPerceived?.painted)}), E2E ${ms(report.e2e)} (painted ${ms(report.e2ePerceived?.painted)}), lag p50 ${ms(report.lag?.p50)}`);
-    for (const v of report.diagnosis || []) lines.push(`  ${v.verdict}: ${v.fix}`);
+    for (const v of report.diagnosis || []) {
+      const why = v.missing ? ` (missing: ${v.missing.join(', ')})` : v.place ? ` (at: ${v.place})` : '';
+      lines.push(`  ${v.verdict}${why}: ${v.fix}`);
+    }
   }
   if (summary && summary.count) {
     lines.push(`tokenpaint summary of ${summary.count} streams (p50 / p95 / p99):`);

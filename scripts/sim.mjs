@@ -30,6 +30,8 @@
 //   server_hold 1: the server's own streaming layer holds every token after the first until the
 //               end (as llama-cpp-python was seen to: the first token, a silence, the rest at
 //               once); no proxy header is sent, as from a server answering directly
+//   headers_ms  wait this long before sending the response headers (servers that answer only
+//               once they have something to say)
 //   empty       1: a 200 text/event-stream response with no event at all (llama.cpp-based
 //               servers answer a prompt longer than their context so)
 //   body_bytes  instead of an answer, a fast stream of this many bytes, sent in uneven writes,
@@ -147,6 +149,7 @@ export function knobs(url, body) {
     endAfter: Math.max(0, Math.floor(num('end_after', 0))),
     serverHold: num('server_hold', 0) === 1,
     empty: num('empty', 0) === 1,
+    headersMs: Math.max(0, num('headers_ms', 0)),
   };
 }
 
@@ -255,6 +258,7 @@ export async function handleChat(req, res, url, body) {
   };
   // The simulated intermediary (coalesce_bytes, flush_ms, hold=all) says so, as proxies do.
   if (k.coalesce || k.holdAll || k.flushMs) headers.via = '1.1 tokenpaint-sim-buffer';
+  if (k.headersMs) await sleep(k.headersMs);
   if (k.empty) {
     res.writeHead(200, headers);
     res.end();

@@ -89,6 +89,17 @@ test('an element never observed: insufficient-evidence, not healthy', async () =
   assert.ok(!r.diagnosis.some((v) => v.verdict === 'healthy'));
 });
 
+test('track() without a start takes the request start from Resource Timing', async () => {
+  // The server sends its headers 150 ms after the request: a start taken at track() time would
+  // cut that from TTFB and TTFT.
+  const { report: r, t0 } = await page.evaluate(() => window.runTrack());
+  assert.equal(r.startSource, 'resource-timing');
+  assert.ok(Math.abs(r.startTime - t0) < 5, `start ${r.startTime} vs fetch at ${t0}`);
+  assert.ok(r.ttfb >= 150, `ttfb ${r.ttfb}`);
+  assert.ok(r.ttft >= 200, `ttft ${r.ttft}`);
+  assert.ok(r.resourceTiming, 'the entry is joined');
+});
+
 test('no page error in any of them', () => {
   assert.deepEqual(page.errors, []);
 });

@@ -171,6 +171,10 @@ test('a stream that starts before the wasm has loaded is still profiled whole', 
   assert.equal(r.report.deltas, 40);
   assert.equal(r.report.matchedPct, 100);
   assert.ok(r.report.ttft > 0 && r.report.ttft < r.report.e2e, JSON.stringify([r.report.ttft, r.report.e2e]));
+  // Its commits were read when the module loaded, and the report says so (issue 13).
+  assert.ok(r.report.caughtUp, 'caughtUp');
+  assert.equal(r.report.caughtUp.tokens, 40);
+  assert.ok(r.report.caughtUp.at >= r.report.e2e, JSON.stringify(r.report.caughtUp));
   await page.close();
 });
 

@@ -136,7 +136,10 @@ fn reasoning_with_server_timings_has_phases_that_add_up_and_none_negative() {
     let r = report(&s);
     // "First token" is the answer's; the first chunk (vLLM's TTFT, OpenTelemetry's
     // time_to_first_chunk) is the first reasoning delta.
-    assert_eq!((r["ttfc"].as_f64(), r["ttft"].as_f64()), (Some(440.0), Some(2440.0)));
+    assert_eq!(
+        (r["ttfc"].as_f64(), r["ttft"].as_f64()),
+        (Some(440.0), Some(2440.0))
+    );
     assert_eq!(r["reasoning"]["deltas"], 100);
     let phases = r["phases"].as_array().unwrap();
     let mut sum = 0.0;

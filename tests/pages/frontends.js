@@ -243,4 +243,23 @@ window.runLifecycle = async ({ sequence = ['observe', 'disconnect', 'observe'], 
   return { report: r, truth: median(lags) };
 };
 
+// --- a response handed to track() without a start ------------------------------------------------
+
+/** The app fetches by itself and hands the response to `track` without saying when it started. */
+window.runTrack = async ({ query = 'headers_ms=150&ttft_ms=50&token_ms=10&tokens=20' } = {}) => {
+  const host = document.getElementById('app');
+  host.replaceChildren();
+  const out = document.createElement('div');
+  host.append(out);
+  const profiler = new Profiler();
+  const report = new Promise((resolve) => profiler.onReport(resolve));
+  const t0 = performance.now();
+  const raw = await fetch(`/v1/chat/completions?${query}`, { method: 'POST', body: '{}' });
+  const res = profiler.track(raw, { target: out });
+  for await (const { content } of deltas(res.body)) out.append(content);
+  const r = await report;
+  (profiler.close || profiler.disconnect).call(profiler); // close() is new in issue 13
+  return { report: r, t0 };
+};
+
 window.frontendsReady = true;
