@@ -100,6 +100,18 @@ test('track() without a start takes the request start from Resource Timing', asy
   assert.ok(r.resourceTiming, 'the entry is joined');
 });
 
+test('8 streams to one HTTP/1.1 host: the ones that waited for a connection are browser-queued', async (t) => {
+  const reports = await page.evaluate(() => window.runQueued({ n: 8 }));
+  const queued = reports.filter((r) => r.resourceTiming && r.resourceTiming.browserQueue > 300);
+  t.diagnostic(`browser queue: ${reports.map((r) => r.resourceTiming?.browserQueue).join(', ')} ms; verdicts: ${reports.map((r) => r.diagnosis[0].verdict).join(', ')}`);
+  assert.ok(queued.length >= 2, 'at least two streams waited');
+  for (const r of queued) assert.equal(r.diagnosis[0].verdict, 'browser-queued');
+  // Those that were sent at once are not.
+  for (const r of reports.filter((x) => x.resourceTiming && x.resourceTiming.browserQueue < 50)) {
+    assert.ok(!r.diagnosis.some((v) => v.verdict === 'browser-queued'));
+  }
+});
+
 test('no page error in any of them', () => {
   assert.deepEqual(page.errors, []);
 });

@@ -262,4 +262,25 @@ window.runTrack = async ({ query = 'headers_ms=150&ttft_ms=50&token_ms=10&tokens
   return { report: r, t0 };
 };
 
+// --- more streams than HTTP/1.1 connections ----------------------------------------------------
+
+/**
+ * `n` streams at once to one HTTP/1.1 host (browsers open at most 6 connections per host): the
+ * last ones wait in the browser before they are sent. Each is read to its end without rendering.
+ */
+window.runQueued = async ({ n = 8, query = 'ttft_ms=100&token_ms=10&tokens=60&metrics=vllm' } = {}) => {
+  const profiler = new Profiler();
+  const reports = [];
+  const all = new Promise((resolve) => profiler.onReport((r) => reports.push(r) === n && resolve()));
+  await Promise.all(
+    Array.from({ length: n }, async (_, i) => {
+      const res = await profiler.fetch(`/v1/chat/completions?${query}&seed=${i + 1}`, { method: 'POST', body: '{}' });
+      await res.arrayBuffer();
+    }),
+  );
+  await all;
+  (profiler.close || profiler.disconnect).call(profiler); // close() is new in issue 13
+  return reports;
+};
+
 window.frontendsReady = true;
