@@ -316,7 +316,7 @@ export async function handleChat(req, res, url, body) {
   // Format openings.
   if (k.format === 'responses') write(`event: response.created\ndata: ${JSON.stringify({ type: 'response.created', response: { id: 'resp_sim', status: 'in_progress' } })}\n\n`);
   if (k.format === 'anthropic') write(`event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { id: 'msg_sim', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 10, output_tokens: 1 } } })}\n\n`);
-  if (k.format === 'ai-sdk-ui') write(`data: ${JSON.stringify({ type: 'start', messageId: 'msg-sim' })}\n\n`);
+  if (k.format === 'ai-sdk-ui') write(`data: ${JSON.stringify({ type: 'start', messageId: 'msg-sim' })}\n\ndata: {"type":"start-step"}\n\n`);
   if (k.queue) await sleep(k.queue);
   k.queue += slotWait;
   const t0 = performance.now();
@@ -337,6 +337,11 @@ export async function handleChat(req, res, url, body) {
     const reasoning = i < thoughts.length;
     const text = reasoning ? thoughts[i] : tokens[i - thoughts.length];
     if (k.format === 'openai' && i === 0) write(`data: ${chunkJson(id, { role: 'assistant', content: '' })}\n\n`);
+    // The AI SDK UI stream opens each part before its deltas (its client requires it).
+    if (k.format === 'ai-sdk-ui' && reasoning && i === 0) write('data: {"type":"reasoning-start","id":"r1"}\n\n');
+    if (k.format === 'ai-sdk-ui' && i === thoughts.length) {
+      write(`${thoughts.length ? 'data: {"type":"reasoning-end","id":"r1"}\n\n' : ''}data: {"type":"text-start","id":"t1"}\n\n`);
+    }
     write(frame(k.format, reasoning ? 'reasoning' : 'answer', text, i), !reasoning);
     if (k.destroyAfter && i + 1 >= k.destroyAfter) {
       release();
@@ -376,7 +381,7 @@ export async function handleChat(req, res, url, body) {
   } else if (k.format === 'llamacpp') {
     write(`data: ${JSON.stringify({ content: '', stop: true, tokens_predicted: tokens.length, tokens_evaluated: 10, stop_type: 'eos', timings: { prompt_n: 10, prompt_ms: round(prefill), predicted_n: tokens.length, predicted_ms: round(decode) } })}\n\n`);
   } else if (k.format === 'ai-sdk-ui') {
-    write(`data: ${JSON.stringify({ type: 'finish' })}\n\ndata: [DONE]\n\n`);
+    write(`data: {"type":"text-end","id":"t1"}\n\ndata: {"type":"finish-step"}\n\ndata: ${JSON.stringify({ type: 'finish' })}\n\ndata: [DONE]\n\n`);
   }
   if (k.serverTiming === 'event' && sse) {
     write(`event: server-timing\ndata: queue;dur=${round(k.queue)}, prefill;dur=${round(prefill)}, decode;dur=${round(decode)}\n\n`);
