@@ -156,6 +156,8 @@ export interface Report {
     cachedTokens: number | null;
   } | null;
   reasoning: { deltas: number; chars: number; first: number | null; last: number | null } | null;
+  /** Refusal deltas (OpenAI `refusal`): timed with the answer, which they stand in for, and counted apart. */
+  refusal: { deltas: number; chars: number; first: number | null; last: number | null } | null;
   toolCalls: number;
   /** Arrival of the first and the last tool-call delta. */
   toolCallSpan: { first: number; last: number } | null;

@@ -310,21 +310,9 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
         None => w.null(),
     }
     w.key("reasoning");
-    if tl.reasoning.deltas > 0 {
-        let r = &tl.reasoning;
-        w.open_object();
-        w.key("deltas");
-        w.uint(u64::from(r.deltas));
-        w.key("chars");
-        w.uint(r.chars);
-        w.key("first");
-        w.opt_num(r.first.map(rel));
-        w.key("last");
-        w.opt_num(r.last.map(rel));
-        w.close_object();
-    } else {
-        w.null();
-    }
+    deltas_apart(&mut w, &tl.reasoning, tl.start);
+    w.key("refusal");
+    deltas_apart(&mut w, &tl.refusal, tl.start);
     w.key("toolCalls");
     w.uint(u64::from(tl.tool_calls));
     w.key("toolCallSpan");
@@ -697,6 +685,25 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
         label: meta.label.into(),
     };
     (w.finish(), metrics)
+}
+
+/// Deltas counted apart from the answer (reasoning, refusal): counts and first and last arrival,
+/// or null when there were none.
+fn deltas_apart(w: &mut JsonWriter, r: &crate::session::Reasoning, start: f64) {
+    if r.deltas == 0 {
+        w.null();
+        return;
+    }
+    w.open_object();
+    w.key("deltas");
+    w.uint(u64::from(r.deltas));
+    w.key("chars");
+    w.uint(r.chars);
+    w.key("first");
+    w.opt_num(r.first.map(|t| t - start));
+    w.key("last");
+    w.opt_num(r.last.map(|t| t - start));
+    w.close_object();
 }
 
 fn bracket(w: &mut JsonWriter, b: Option<(f64, f64)>) {

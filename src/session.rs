@@ -109,7 +109,7 @@ impl Token {
     }
 }
 
-/// Reasoning ("thinking") deltas, kept apart from the answer.
+/// Reasoning ("thinking") deltas, kept apart from the answer; the same counts for refusals.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Reasoning {
     /// Number of reasoning deltas.
@@ -178,6 +178,8 @@ pub struct Timeline {
     pub chars: u64,
     /// Reasoning deltas.
     pub reasoning: Reasoning,
+    /// Refusal deltas (timed with the answer, which they stand in for), counted apart.
+    pub refusal: Reasoning,
     /// Tool-call deltas.
     pub tool_calls: u32,
     /// Arrival of the first and the last tool-call delta.
@@ -336,6 +338,7 @@ impl Session {
                 first_visible_paint: None,
                 chars: 0,
                 reasoning: Reasoning::default(),
+                refusal: Reasoning::default(),
                 tool_calls: 0,
                 tool_span: None,
                 other_choices: Vec::new(),
@@ -610,6 +613,14 @@ impl Timeline {
 
     fn wire(&mut self, w: Wire<'_>, t: f64) {
         match w {
+            Wire::Refusal(text) => {
+                let r = &mut self.refusal;
+                r.deltas += 1;
+                r.chars += text.chars().count() as u64;
+                r.first.get_or_insert(t);
+                r.last = Some(t);
+                self.wire(Wire::Answer(text), t);
+            }
             Wire::Answer(text) => {
                 let visible = self.aligner.push_arrived(text) as u32;
                 let chars = text.chars().count() as u32;

@@ -310,3 +310,22 @@ fn a_page_too_busy_to_keep_up_is_render_bound_not_smoothing() {
     assert_eq!(r["delivery"]["pattern"], "smoothed");
     assert_eq!(verdicts(&r)[0], "client-render-bound", "{:?}", verdicts(&r));
 }
+
+#[test]
+fn a_refusal_is_timed_as_what_the_user_sees_and_counted_apart() {
+    let mut s = Session::new("openai-chat", "text/event-stream", "", 0.0, 5.0, 200);
+    for (i, w) in ["I can't", " help", " with that."].iter().enumerate() {
+        let t = 100.0 + 20.0 * i as f64;
+        let ev = format!(r#"{{"choices":[{{"index":0,"delta":{{"refusal":"{w}"}}}}]}}"#);
+        s.chunk(&sse(&ev), t);
+        s.appended(w, t + 2.0);
+        s.painted(t + 2.0, t + 2.0, t + 4.0);
+    }
+    s.end(EndKind::Complete, 200.0);
+    let r = report(&s);
+    assert_eq!(r["refusal"]["deltas"], 3);
+    assert_eq!(r["refusal"]["first"], 100.0);
+    assert_eq!(r["ttft"], 100.0);
+    assert_eq!(r["matchedPct"], 100.0);
+    assert_eq!(r["status"], "ok");
+}

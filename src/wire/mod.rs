@@ -217,6 +217,9 @@ pub enum Wire<'a> {
     Reasoning(&'a str),
     /// One tool-call delta.
     ToolCall,
+    /// Refusal text (OpenAI `delta.refusal`, `response.refusal.delta`): shown to the user in
+    /// place of an answer, so it is timed like one, and counted apart.
+    Refusal(&'a str),
     /// Content (answer or reasoning) of a choice other than the first (`n > 1`): counted,
     /// never shown as the answer. Carries the choice's index.
     OtherChoice(u32),
@@ -478,6 +481,7 @@ pub(crate) mod testing {
         Answer(String),
         Reasoning(String),
         ToolCall,
+        Refusal(String),
         OtherChoice(u32),
         Usage(Usage),
         Timings(ServerTimings),
@@ -491,6 +495,7 @@ pub(crate) mod testing {
             Wire::Answer(s) => Out::Answer(s.into()),
             Wire::Reasoning(s) => Out::Reasoning(s.into()),
             Wire::ToolCall => Out::ToolCall,
+            Wire::Refusal(s) => Out::Refusal(s.into()),
             Wire::OtherChoice(i) => Out::OtherChoice(i),
             Wire::Usage(u) => Out::Usage(u),
             Wire::Timings(t) => Out::Timings(t),

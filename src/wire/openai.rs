@@ -24,6 +24,8 @@ pub(super) fn event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> 
     let mut tools = 0u32;
     // Choices other than the first that carried content (`n > 1`), by index.
     let mut others: Vec<u32> = Vec::new();
+    // Refusal text is rare: this allocates only when there is some.
+    let mut refusal = String::new();
     let mut usage: Option<Usage> = None;
     let mut timings = ServerTimings::default();
     let mut error: Option<StreamError> = None;
@@ -32,9 +34,10 @@ pub(super) fn event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> 
     let mut kind = String::new();
     let mut sc = Scanner::new(data);
     sc.object(&mut |sc, key| match key {
-        b"choices" if sc.peek() == Some(b'[') => {
-            sc.array(&mut |sc, _| choice(sc, answer, reasoning, finish, &mut tools, &mut others))
-        }
+        b"choices" if sc.peek() == Some(b'[') => sc.array(&mut |sc, _| {
+            let bufs = (&mut *answer, &mut *reasoning, &mut refusal);
+            choice(sc, bufs, finish, &mut tools, &mut others)
+        }),
         b"usage" if sc.peek() == Some(b'{') => {
             let u = read_usage(sc)?;
             usage.get_or_insert_with(Usage::default).merge(u);
@@ -75,6 +78,9 @@ pub(super) fn event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> 
     if !answer.is_empty() {
         emit(Wire::Answer(answer));
     }
+    if !refusal.is_empty() {
+        emit(Wire::Refusal(&refusal));
+    }
     for _ in 0..tools {
         emit(Wire::ToolCall);
     }
@@ -102,8 +108,7 @@ pub(super) fn event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> 
 /// One element of `choices`. Only the first choice (index 0) is the answer a chat UI shows.
 fn choice(
     sc: &mut Scanner<'_>,
-    answer: &mut String,
-    reasoning: &mut String,
+    (answer, reasoning, refusal): (&mut String, &mut String, &mut String),
     finish: &mut String,
     tools: &mut u32,
     others: &mut Vec<u32>,
@@ -112,6 +117,7 @@ fn choice(
         return sc.skip();
     }
     let (a0, r0, f0, t0) = (answer.len(), reasoning.len(), finish.len(), *tools);
+    let x0 = refusal.len();
     let mut index = None;
     sc.object(&mut |sc, key| match key {
         b"index" => {
@@ -122,6 +128,7 @@ fn choice(
         b"delta" if sc.peek() == Some(b'{') => sc.object(&mut |sc, key| match key {
             b"content" => sc.string_or_skip(answer).map(drop),
             b"reasoning_content" | b"reasoning" => sc.string_or_skip(reasoning).map(drop),
+            b"refusal" => sc.string_or_skip(refusal).map(drop),
             b"tool_calls" if sc.peek() == Some(b'[') => sc.array(&mut |sc, _| {
                 *tools += 1;
                 sc.skip()
@@ -132,11 +139,12 @@ fn choice(
     })?;
     if let Some(i) = index.filter(|&i| i != 0.0) {
         // Another choice's delta: counted for that choice, kept out of the answer.
-        if answer.len() > a0 || reasoning.len() > r0 {
+        if answer.len() > a0 || reasoning.len() > r0 || refusal.len() > x0 {
             others.push(i.clamp(0.0, f64::from(u32::MAX)) as u32);
         }
         answer.truncate(a0);
         reasoning.truncate(r0);
+        refusal.truncate(x0);
         finish.truncate(f0);
         *tools = t0;
     }

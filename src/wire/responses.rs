@@ -63,6 +63,7 @@ pub(super) fn event(
         {
             emit(Wire::Reasoning(delta))
         }
+        "response.refusal.delta" if !delta.is_empty() => emit(Wire::Refusal(delta)),
         "response.function_call_arguments.delta" => emit(Wire::ToolCall),
         "response.completed" | "response.incomplete" | "response.failed" => {
             if let Some(u) = usage {
