@@ -81,6 +81,17 @@ for (const sequence of [
   });
 }
 
+test('an answer shown in a cross-origin frame: insufficient-evidence, domReason cross-origin-iframe', async () => {
+  // localhost and 127.0.0.1 are different origins.
+  const src = env.url.replace('127.0.0.1', 'localhost') + '/tests/pages/frame.html';
+  const r = await page.evaluate((s) => window.runFrame({ src: s }), src);
+  assert.equal(r.domReason, 'cross-origin-iframe');
+  const v = r.diagnosis.find((d) => d.verdict === 'insufficient-evidence');
+  assert.deepEqual(v.missing, ['dom']);
+  assert.match(v.fix, /cross-origin iframe/);
+  assert.ok(!r.diagnosis.some((d) => d.verdict === 'healthy'));
+});
+
 test('an element never observed: insufficient-evidence, not healthy', async () => {
   const { report: r } = await page.evaluate(() => window.runLifecycle({ sequence: [] }));
   assert.equal(r.domReason, 'not-observed');

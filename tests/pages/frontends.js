@@ -283,4 +283,26 @@ window.runQueued = async ({ n = 8, query = 'ttft_ms=100&token_ms=10&tokens=60&me
   return reports;
 };
 
+// --- an answer shown in a cross-origin frame --------------------------------------------------
+
+/** The host streams and posts each delta to a widget in a frame of another origin. */
+window.runFrame = async ({ src, query = 'ttft_ms=50&token_ms=20&tokens=30' }) => {
+  const host = document.getElementById('app');
+  host.replaceChildren();
+  const frame = document.createElement('iframe');
+  frame.src = src;
+  await new Promise((r) => {
+    frame.onload = r;
+    host.append(frame);
+  });
+  const profiler = new Profiler();
+  profiler.observe(host);
+  const report = new Promise((resolve) => profiler.onReport(resolve));
+  const res = await profiler.fetch(`/v1/chat/completions?${query}`, { method: 'POST', body: '{}' });
+  for await (const { content } of deltas(res.body)) frame.contentWindow.postMessage(content, '*');
+  const r = await report;
+  (profiler.close || profiler.disconnect).call(profiler); // close() is new in issue 13
+  return r;
+};
+
 window.frontendsReady = true;
