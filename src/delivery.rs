@@ -11,7 +11,7 @@
 //! - samples whose time on the way to the screen overlaps a *hidden* interval of the page are
 //!   left out of lag statistics: while a page is hidden, rAF does not run and nothing paints.
 
-use crate::session::Token;
+use crate::session::DeltaRecord;
 use crate::stats::quantile_sorted;
 
 /// A time when text waited without a paint.
@@ -25,9 +25,9 @@ pub struct Stall {
 
 /// The stalls of a timeline: text arrived (and later painted) with no paint for more than
 /// `threshold` ms. Tokens never painted are not counted (they are not a wait, they are missing).
-pub fn stalls(tokens: &[Token], threshold: f64) -> Vec<Stall> {
+pub fn stalls(tokens: &[DeltaRecord], threshold: f64) -> Vec<Stall> {
     // Paint times are in token order, and so are arrivals: merge the two sequences.
-    let painted: Vec<&Token> = tokens.iter().filter(|t| t.painted.is_finite()).collect();
+    let painted: Vec<&DeltaRecord> = tokens.iter().filter(|t| t.painted.is_finite()).collect();
     let mut out = Vec::new();
     let (mut backlog, mut a, mut p) = (0usize, 0usize, 0usize);
     let mut last_paint = f64::NEG_INFINITY;
@@ -99,8 +99,8 @@ impl Pattern {
 
 /// Classifies delivery, or `None` when there is too little to tell (fewer than 5 deltas, or
 /// nothing committed). `matched` is the share of arrived visible text found on screen (0–100).
-pub fn pattern(tokens: &[Token], matched: f64) -> Option<Pattern> {
-    let committed: Vec<&Token> = tokens.iter().filter(|t| t.committed.is_finite()).collect();
+pub fn pattern(tokens: &[DeltaRecord], matched: f64) -> Option<Pattern> {
+    let committed: Vec<&DeltaRecord> = tokens.iter().filter(|t| t.committed.is_finite()).collect();
     if tokens.len() < 5 || committed.is_empty() {
         return None;
     }
@@ -204,7 +204,7 @@ fn median(v: &[f64]) -> f64 {
 
 /// Whether the token's way to the screen (arrival to paint, or to `now` when not painted)
 /// overlaps a hidden interval.
-pub fn overlaps_hidden(t: &Token, hidden: &[(f64, f64)], now: f64) -> bool {
+pub fn overlaps_hidden(t: &DeltaRecord, hidden: &[(f64, f64)], now: f64) -> bool {
     let end = if t.painted.is_finite() {
         t.painted
     } else {
@@ -217,17 +217,17 @@ pub fn overlaps_hidden(t: &Token, hidden: &[(f64, f64)], now: f64) -> bool {
 mod tests {
     use super::*;
 
-    fn tok(arrived: f64, committed: f64, painted: f64, chars: u32) -> Token {
-        Token {
+    fn tok(arrived: f64, committed: f64, painted: f64, chars: u32) -> DeltaRecord {
+        DeltaRecord {
             committed,
             frame: painted,
             painted,
-            ..Token::arrived(arrived, chars, chars, 0)
+            ..DeltaRecord::arrived(arrived, chars, chars, 0)
         }
     }
 
     /// 40 tokens of 5 characters arriving every 20 ms from 100 ms.
-    fn stream(commit: impl Fn(usize, f64) -> f64) -> Vec<Token> {
+    fn stream(commit: impl Fn(usize, f64) -> f64) -> Vec<DeltaRecord> {
         (0..40)
             .map(|i| {
                 let a = 100.0 + 20.0 * i as f64;

@@ -255,7 +255,7 @@ fn insufficient_fix(missing: &str, dom_reason: Option<&str>) -> &'static str {
 mod tests {
     use super::*;
     use crate::phases::{breakdown, Breakdown};
-    use crate::session::Token;
+    use crate::session::DeltaRecord;
     use crate::wire::ServerTimings;
 
     /// A synthetic stream: `n` tokens from `first` every `step` ms, released by `hold`,
@@ -266,21 +266,21 @@ mod tests {
         step: f64,
         lag: f64,
         hold: impl Fn(usize, f64) -> f64,
-    ) -> Vec<Token> {
+    ) -> Vec<DeltaRecord> {
         (0..n)
             .map(|i| {
                 let arrived = hold(i, first + step * i as f64);
-                Token {
+                DeltaRecord {
                     committed: arrived + lag,
                     frame: arrived + lag,
                     painted: arrived + lag,
-                    ..Token::arrived(arrived, 4, 4, 0)
+                    ..DeltaRecord::arrived(arrived, 4, 4, 0)
                 }
             })
             .collect()
     }
 
-    fn facts(t: &[Token], itl_p95: Option<f64>) -> Facts {
+    fn facts(t: &[DeltaRecord], itl_p95: Option<f64>) -> Facts {
         let n = t.len();
         let ttft = t[0].arrived;
         let e2e = t[n - 1].arrived;
@@ -317,7 +317,7 @@ mod tests {
     fn table_of_verdicts() {
         struct Case {
             name: &'static str,
-            tokens: Vec<Token>,
+            tokens: Vec<DeltaRecord>,
             server: ServerTimings,
             adjust: fn(&mut Facts),
             want: &'static [&'static str],

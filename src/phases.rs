@@ -18,7 +18,7 @@
 //! What cannot be known is `None` (unknown), never zero; what the known phases leave of the
 //! total is `unattributed`.
 
-use crate::session::Token;
+use crate::session::DeltaRecord;
 use crate::wire::ServerTimings;
 
 /// Where a phase's figure comes from.
@@ -118,7 +118,7 @@ pub struct Breakdown {
 /// `reasoning_deltas` reasoning deltas before the answer, the server's time per token is its
 /// decode span over all of them, never over the answer deltas alone.
 pub fn breakdown(
-    tokens: &[Token],
+    tokens: &[DeltaRecord],
     start: f64,
     server: &ServerTimings,
     reasoning_first: Option<f64>,
@@ -198,7 +198,7 @@ pub fn breakdown(
 }
 
 /// Holds relative to steady decoding.
-fn intermediary(tokens: &[Token], step_server: Option<f64>) -> Option<Intermediary> {
+fn intermediary(tokens: &[DeltaRecord], step_server: Option<f64>) -> Option<Intermediary> {
     // The position of each record's (last) delta among all deltas.
     let mut seen = 0usize;
     let pos: Vec<usize> = tokens
@@ -275,18 +275,18 @@ fn intermediary(tokens: &[Token], step_server: Option<f64>) -> Option<Intermedia
 mod tests {
     use super::*;
 
-    fn tok(arrived: f64, painted: f64) -> Token {
-        Token {
+    fn tok(arrived: f64, painted: f64) -> DeltaRecord {
+        DeltaRecord {
             committed: painted,
             frame: painted,
             painted,
-            ..Token::arrived(arrived, 4, 4, 0)
+            ..DeltaRecord::arrived(arrived, 4, 4, 0)
         }
     }
 
     /// 50 tokens decoded every 20 ms; the server took `q` queue and `p` prefill; `net` one-way;
     /// `hold(i, emitted)` is when an intermediary released token i; painted 5 ms later.
-    fn stream(q: f64, p: f64, net: f64, hold: impl Fn(usize, f64) -> f64) -> Vec<Token> {
+    fn stream(q: f64, p: f64, net: f64, hold: impl Fn(usize, f64) -> f64) -> Vec<DeltaRecord> {
         (0..50)
             .map(|i| {
                 let emitted = q + p + 20.0 * i as f64;
@@ -373,7 +373,7 @@ mod tests {
         assert_eq!(b.phases[3].source, Some(Source::Derived));
         // The time to first token is unattributed: server and network cannot be told apart.
         assert!((b.unattributed - 340.0).abs() < 1e-6, "{}", b.unattributed);
-        let unpainted: Vec<Token> = t.iter().map(|k| tok(k.arrived, f64::NAN)).collect();
+        let unpainted: Vec<DeltaRecord> = t.iter().map(|k| tok(k.arrived, f64::NAN)).collect();
         let b = breakdown(&unpainted, 0.0, &ServerTimings::default(), None, 0).unwrap();
         assert!(!b.perceived);
         assert_eq!(ms(&b, "client"), None);
@@ -384,7 +384,7 @@ mod tests {
     fn a_server_decode_time_that_covers_reasoning_is_spread_over_reasoning_too() {
         // 100 reasoning deltas then 50 answer deltas, every 20 ms from 400 ms (queue 100,
         // prefill 300), 40 ms away; the server's decode span covers all 150 deltas.
-        let t: Vec<Token> = (0..50)
+        let t: Vec<DeltaRecord> = (0..50)
             .map(|i| {
                 let a = 440.0 + 20.0 * (100 + i) as f64;
                 tok(a, a + 5.0)

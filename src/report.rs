@@ -115,7 +115,7 @@ pub struct Meta<'a> {
 /// Writes the report of `tl` and returns it with the metrics a summary takes.
 pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
     let rel = |t: f64| t - tl.start;
-    let tokens = &tl.tokens;
+    let tokens = &tl.records;
     let first = tokens.first().map(|t| rel(t.arrived));
     let last = tokens.last().map(|t| rel(t.arrived));
     // Painting follows arrival order: the first visible delta painted is the first visible one.
@@ -126,7 +126,7 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
     // Output tokens: the server's count when it covers exactly the timed answer deltas, else
     // counted deltas. Usage counts tool-call arguments, every choice, and (unless split out)
     // reasoning: then it is not the count of what was timed.
-    let counted = tl.token_count;
+    let counted = tl.deltas;
     let usage = tl.usage.unwrap_or_default();
     let counted_because = if usage.completion_tokens.is_none() {
         Some("no-usage")
@@ -152,7 +152,7 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
     // While the page was hidden nothing painted: such samples are not lag.
     let now = tl.end.map_or(f64::INFINITY, |e| e.1);
     let mut hidden_excluded = 0u64;
-    let hidden = |t: &crate::session::Token| {
+    let hidden = |t: &crate::session::DeltaRecord| {
         !tl.hidden.is_empty() && crate::delivery::overlaps_hidden(t, &tl.hidden, now)
     };
     let (itl, lag) = match &tl.decimated {
@@ -637,7 +637,7 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
         for (name, get) in [
             (
                 "arrived",
-                (|t| t.arrived) as fn(&crate::session::Token) -> f64,
+                (|t| t.arrived) as fn(&crate::session::DeltaRecord) -> f64,
             ),
             ("committed", |t| t.committed),
             ("frame", |t| t.frame),
@@ -742,7 +742,7 @@ fn spread(w: &mut JsonWriter, s: Option<Spread>) {
 fn backlog_peak(tl: &Timeline) -> u64 {
     // Arrivals and paints are each in time order (paints are assigned in token order, from
     // frames in time order): merge the two sequences.
-    let tokens = &tl.tokens;
+    let tokens = &tl.records;
     let paints: Vec<(f64, u32)> = tokens
         .iter()
         .filter(|t| t.painted.is_finite())

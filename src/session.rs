@@ -52,11 +52,12 @@ pub struct Text {
     pub reasoning: String,
 }
 
-/// One answer delta: a content-bearing event. Once a stream passes its detail cap
-/// ([`DEFAULT_DETAIL_CAP`]), a record stands for a run of `count` consecutive deltas: times are
-/// the last delta's, characters are summed (see [`Timeline::decimate`]).
+/// The record of one answer delta (a content-bearing event), or, once a stream passes its
+/// detail cap ([`DEFAULT_DETAIL_CAP`]), of a run of `count` consecutive deltas: times are the
+/// last delta's, characters are summed (see [`Timeline::decimate`]). Not a model token: a
+/// delta may carry several tokens, and `tokens` in a report is the server's count when known.
 #[derive(Debug, Clone, Copy)]
-pub struct Token {
+pub struct DeltaRecord {
     /// When the chunk completing it was read.
     pub arrived: f64,
     /// Deltas this record stands for (1 until detail is decimated).
@@ -92,10 +93,10 @@ pub struct Decimated {
     pub rounds: u32,
 }
 
-impl Token {
+impl DeltaRecord {
     /// One delta that arrived at `arrived`, not yet committed or painted.
-    pub fn arrived(arrived: f64, chars: u32, visible: u32, visible_end: u32) -> Token {
-        Token {
+    pub fn arrived(arrived: f64, chars: u32, visible: u32, visible_end: u32) -> DeltaRecord {
+        DeltaRecord {
             arrived,
             count: 1,
             gap: 0.0,
@@ -165,9 +166,9 @@ pub struct Timeline {
     /// Body chunks read.
     pub chunks: u64,
     /// Answer deltas, one record each until the detail cap, then merged runs.
-    pub tokens: Vec<Token>,
-    /// Answer deltas in all.
-    pub token_count: u64,
+    pub records: Vec<DeltaRecord>,
+    /// Answer deltas in all (records may stand for several).
+    pub deltas: u64,
     /// Records kept before neighbours are merged.
     pub detail_cap: usize,
     /// Set once per-token detail was decimated.
@@ -331,8 +332,8 @@ impl Session {
                 first_byte: None,
                 bytes: 0,
                 chunks: 0,
-                tokens: Vec::new(),
-                token_count: 0,
+                records: Vec::new(),
+                deltas: 0,
                 detail_cap: DEFAULT_DETAIL_CAP,
                 decimated: None,
                 first_visible_paint: None,
@@ -555,11 +556,11 @@ impl Session {
 pub const MIN_DETAIL_CAP: usize = 64;
 
 /// One record for the runs of `a` and the `b` after it.
-fn merge(a: Token, b: Token) -> Token {
+fn merge(a: DeltaRecord, b: DeltaRecord) -> DeltaRecord {
     let count = a.count.saturating_add(b.count);
-    let mean = |t: &Token| t.arrived - f64::from(t.gap);
+    let mean = |t: &DeltaRecord| t.arrived - f64::from(t.gap);
     let mean = (mean(&a) * f64::from(a.count) + mean(&b) * f64::from(b.count)) / f64::from(count);
-    Token {
+    DeltaRecord {
         count,
         gap: (b.arrived - mean) as f32,
         chars: a.chars.saturating_add(b.chars),
@@ -571,7 +572,7 @@ fn merge(a: Token, b: Token) -> Token {
 impl Decimated {
     /// The lag of a painted record: each of its deltas waited from its arrival to the paint
     /// (the run's mean arrival stands for them).
-    fn lag_sample(&mut self, t: &Token, hidden: &[(f64, f64)]) {
+    fn lag_sample(&mut self, t: &DeltaRecord, hidden: &[(f64, f64)]) {
         if !hidden.is_empty() && crate::delivery::overlaps_hidden(t, hidden, t.painted) {
             self.hidden_excluded += u64::from(t.count);
         } else {
@@ -628,15 +629,15 @@ impl Timeline {
                 if let Some(kept) = &mut self.text {
                     kept.answer.push_str(text);
                 }
-                self.token_count += 1;
-                if self.tokens.len() >= self.detail_cap.max(MIN_DETAIL_CAP) {
+                self.deltas += 1;
+                if self.records.len() >= self.detail_cap.max(MIN_DETAIL_CAP) {
                     self.decimate();
                 }
-                if let (Some(d), Some(last)) = (&mut self.decimated, self.tokens.last()) {
+                if let (Some(d), Some(last)) = (&mut self.decimated, self.records.last()) {
                     d.itl.add(t - last.arrived);
                 }
                 let end = self.aligner.arrived_len() as u32;
-                self.tokens.push(Token::arrived(t, chars, visible, end));
+                self.records.push(DeltaRecord::arrived(t, chars, visible, end));
             }
             Wire::Reasoning(text) => {
                 let r = &mut self.reasoning;
@@ -682,7 +683,7 @@ impl Timeline {
         // Tokens the frontier has passed are on screen. A token with no visible characters
         // (whitespace, markup) is delivered with the text around it: at the first change of
         // the element after everything before it is on screen.
-        while let Some(tok) = self.tokens.get_mut(self.next_commit) {
+        while let Some(tok) = self.records.get_mut(self.next_commit) {
             if tok.visible_end > frontier {
                 break;
             }
@@ -714,7 +715,7 @@ impl Timeline {
         }
         let before = self.next_paint;
         while self.next_paint < self.next_commit {
-            let tok = &mut self.tokens[self.next_paint];
+            let tok = &mut self.records[self.next_paint];
             // The first frame whose rendering follows the commit painted it: a commit made in
             // a normal task before the frame, or inside the frame's own rAF callbacks.
             if tok.committed > cutoff {
@@ -744,16 +745,16 @@ impl Timeline {
     fn decimate(&mut self) {
         let d = self.decimated.get_or_insert_with(|| {
             let mut d = Box::<Decimated>::default();
-            for w in self.tokens.windows(2) {
+            for w in self.records.windows(2) {
                 d.itl.add(w[1].arrived - w[0].arrived);
             }
-            for t in &self.tokens[..self.next_paint] {
+            for t in &self.records[..self.next_paint] {
                 d.lag_sample(t, &self.hidden);
             }
             d
         });
         d.rounds += 1;
-        let (c, p, n) = (self.next_commit, self.next_paint, self.tokens.len());
+        let (c, p, n) = (self.next_commit, self.next_paint, self.records.len());
         let state = |i: usize| u8::from(i >= p) + u8::from(i >= c);
         let (mut new_c, mut new_p) = (c.min(1), p.min(1));
         let (mut i, mut out) = (1, 1);
@@ -764,9 +765,9 @@ impl Timeline {
             if i == p {
                 new_p = out;
             }
-            let t = self.tokens[i];
-            self.tokens[out] = if i + 1 < n && state(i) == state(i + 1) {
-                let u = self.tokens[i + 1];
+            let t = self.records[i];
+            self.records[out] = if i + 1 < n && state(i) == state(i + 1) {
+                let u = self.records[i + 1];
                 i += 2;
                 merge(t, u)
             } else {
@@ -781,14 +782,14 @@ impl Timeline {
         if p == n {
             new_p = out;
         }
-        self.tokens.truncate(out);
+        self.records.truncate(out);
         self.next_commit = new_c;
         self.next_paint = new_p;
     }
 
     /// Whether every token with visible text has been painted.
     pub fn all_painted(&self) -> bool {
-        match self.tokens.iter().rposition(|t| t.visible > 0) {
+        match self.records.iter().rposition(|t| t.visible > 0) {
             Some(last) => self.next_paint > last,
             None => true,
         }
@@ -827,7 +828,7 @@ mod tests {
         let tl = &s.tl;
         assert_eq!(tl.format, Some(Format::OpenAiChat));
         assert_eq!(tl.first_byte, Some(10.0));
-        let arrived: Vec<f64> = tl.tokens.iter().map(|t| t.arrived).collect();
+        let arrived: Vec<f64> = tl.records.iter().map(|t| t.arrived).collect();
         assert_eq!(arrived, vec![30.0, 30.0]);
         assert_eq!((tl.chars, tl.done_marker, tl.truncated), (11, true, false));
     }
@@ -836,13 +837,13 @@ mod tests {
     fn commits_and_paints_follow_the_screen() {
         let mut s = Session::new("sse-text", "", "", 0.0, 0.0, 200);
         s.chunk(b"data: Hel\n\ndata: lo\n\ndata:  \n\ndata: you\n\n", 10.0);
-        assert_eq!(s.tl.tokens.len(), 4);
+        assert_eq!(s.tl.records.len(), 4);
         assert_eq!(s.appended("Hel", 12.0), 1);
         assert_eq!(s.painted(16.0, 16.5, 18.0), 1);
         // "lo", the whitespace token and "you" arrive on screen together.
         assert_eq!(s.appended("lo you", 40.0), 3);
         assert_eq!(s.painted(33.0, 40.5, 42.0), 3);
-        let tok = &s.tl.tokens;
+        let tok = &s.tl.records;
         assert_eq!(
             (tok[0].committed, tok[0].frame, tok[0].painted),
             (12.0, 16.0, 18.0)
@@ -879,7 +880,7 @@ mod tests {
         s.appended("b", 47.0);
         assert_eq!(s.painted(16.0, 17.0, 48.0), 1);
         assert_eq!(s.painted(49.0, 50.0, 52.0), 1);
-        let tok = &s.tl.tokens;
+        let tok = &s.tl.records;
         assert_eq!((tok[1].frame, tok[1].painted), (49.0, 52.0));
         // Without a cutoff (NaN) the after-paint mark decides, as before.
         let mut s = Session::new("sse-text", "", "", 0.0, 0.0, 200);
@@ -906,7 +907,7 @@ mod tests {
         let mut s = Session::new("auto", "application/octet-stream", "", 0.0, 0.0, 200);
         s.chunk(&sse(&[&chunk_json("x")]), 1.0);
         assert_eq!(
-            (s.tl.format, s.tl.tokens.len()),
+            (s.tl.format, s.tl.records.len()),
             (Some(Format::OpenAiChat), 1)
         );
     }
@@ -916,7 +917,7 @@ mod tests {
         let mut s = Session::new("openai-chat", "text/event-stream", "", 0.0, 0.0, 200);
         s.chunk(&sse(&["{oops", &chunk_json("ok")]), 1.0);
         assert_eq!(
-            (s.tl.malformed, s.tl.first_malformed, s.tl.tokens.len()),
+            (s.tl.malformed, s.tl.first_malformed, s.tl.records.len()),
             (1, Some("json-unexpected-byte"), 1)
         );
     }

@@ -90,7 +90,7 @@ fn read(f: &Fixture, cuts: &[usize]) -> String {
     let _ = writeln!(
         d,
         "deltas: {} answer, {} reasoning, {} tool",
-        tl.tokens.len(),
+        tl.records.len(),
         tl.reasoning.deltas,
         tl.tool_calls
     );

@@ -35,7 +35,7 @@ fn a_10_mb_line_is_a_typed_error_and_the_stream_goes_on() {
     s.end(EndKind::Complete, 201.0);
     assert_eq!(s.tl.framing_error, Some("line-too-long"));
     assert_eq!(
-        s.tl.tokens.len(),
+        s.tl.records.len(),
         1,
         "the event after the long line is read"
     );
@@ -52,9 +52,9 @@ fn a_million_tiny_events_are_read_in_bounded_time() {
         s.chunk(&chunk, f64::from(i));
     }
     s.end(EndKind::Complete, 100.0);
-    assert_eq!(s.tl.token_count, 1_000_000);
+    assert_eq!(s.tl.deltas, 1_000_000);
     // Per-token detail is capped; the counts stay exact.
-    assert!(s.tl.tokens.len() <= tokenpaint::session::DEFAULT_DETAIL_CAP);
+    assert!(s.tl.records.len() <= tokenpaint::session::DEFAULT_DETAIL_CAP);
     let r = report(&s);
     assert!(r.contains("\"deltas\":1000000,"), "{r:.400}");
     assert!(r.contains("\"chars\":1000000,"), "{r:.400}");
@@ -76,7 +76,7 @@ fn deeply_nested_json_is_skipped_without_recursion() {
     bad.extend_from_slice(b"\n\n");
     s.chunk(&bad, 2.0);
     s.end(EndKind::Complete, 3.0);
-    assert_eq!(s.tl.tokens.len(), 1);
+    assert_eq!(s.tl.records.len(), 1);
     assert_eq!(s.tl.malformed, 1);
 }
 

@@ -113,7 +113,7 @@ fn a_100000_token_answer_retains_less_than_64_bytes_per_token() {
     println!("retained {retained} bytes: {per_token:.1} per token");
     assert!(per_token <= 64.0, "{per_token:.1} bytes per token");
     assert!(s.tl.decimated.is_some());
-    assert!(s.tl.tokens.len() <= tokenpaint::session::DEFAULT_DETAIL_CAP);
+    assert!(s.tl.records.len() <= tokenpaint::session::DEFAULT_DETAIL_CAP);
 }
 
 #[test]
@@ -125,7 +125,7 @@ fn decimated_detail_keeps_the_aggregates_exact_and_the_percentiles_close() {
     let (capped, _) = stream(n, Some(1_000));
     assert!(exact.tl.decimated.is_none());
     assert!(capped.tl.decimated.is_some());
-    assert!(capped.tl.tokens.len() <= 1_000);
+    assert!(capped.tl.records.len() <= 1_000);
     let (a, b) = (report(&exact), report(&capped));
     assert_eq!(b["detail"]["decimated"], true);
     assert_eq!(b["detail"]["cap"], 1000);
@@ -175,7 +175,7 @@ fn an_answer_nobody_renders_stays_bounded_however_long() {
         at.push(live() - before);
     }
     println!("retained after each round: {at:?}");
-    assert_eq!(s.tl.token_count, 5 * 2_000 * 256);
+    assert_eq!(s.tl.deltas, 5 * 2_000 * 256);
     // Flat once the caps are reached: the last round retains what the second did.
     let (second, last) = (at[1], at[4]);
     assert!(last <= second + second / 10, "{at:?}");

@@ -1,0 +1,520 @@
+//! The figures of one finished stream, computed once from its [`Timeline`] and typed: the
+//! report ([`crate::report`]) only writes them out, and the summary ([`crate::summary`])
+//! aggregates the same values by field. Every time is in ms from the request start; what
+//! tokenpaint could not know is `None`, never zero.
+
+use crate::delivery::{Pattern, Stall};
+use crate::diagnosis::{Facts, Verdict};
+use crate::phases::Breakdown;
+use crate::session::{DeltaRecord, EndKind, Timeline};
+use crate::stats::{Samples, Spread};
+
+/// How the stream turned out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Status {
+    /// Read to the end without an error.
+    Ok,
+    /// An HTTP error status, an error sent in the stream, or a network failure.
+    Error,
+    /// Cancelled by the application or an AbortSignal.
+    Aborted,
+    /// Ended inside an event, carried no event at all, or never ended before the report.
+    #[default]
+    Incomplete,
+}
+
+impl Status {
+    /// Every status, in the order summaries count them.
+    pub const ALL: [Status; 4] = [
+        Status::Ok,
+        Status::Error,
+        Status::Aborted,
+        Status::Incomplete,
+    ];
+
+    /// The name a report uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Error => "error",
+            Status::Aborted => "aborted",
+            Status::Incomplete => "incomplete",
+        }
+    }
+}
+
+/// Why a stream is not `ok`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ErrorFigure {
+    /// `http`, `stream`, `network`, `aborted`, `truncated`, `not-ended`, `empty-stream`.
+    pub kind: &'static str,
+    /// The provider's code, or the HTTP status.
+    pub code: String,
+    /// What the server or the shell said.
+    pub message: String,
+}
+
+/// A figure a summary aggregates over streams.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Metric {
+    /// Measured TTFT.
+    Ttft,
+    /// Perceived TTFT (after-paint time).
+    TtftPerceived,
+    /// Measured E2E.
+    E2e,
+    /// Perceived E2E (after-paint time).
+    E2ePerceived,
+    /// Time per output token.
+    Tpot,
+    /// Gaps between answer deltas (one sample per gap).
+    Itl,
+    /// Delivery lag (one sample per painted delta).
+    Lag,
+    /// The queue phase.
+    Queue,
+    /// The prefill phase.
+    Prefill,
+    /// The network phase.
+    Network,
+    /// The decode phase.
+    Decode,
+    /// The intermediary hold.
+    Intermediary,
+    /// Client delivery of the last content.
+    Client,
+}
+
+impl Metric {
+    /// Every metric, in the order summaries write them.
+    pub const ALL: [Metric; 13] = [
+        Metric::Ttft,
+        Metric::TtftPerceived,
+        Metric::E2e,
+        Metric::E2ePerceived,
+        Metric::Tpot,
+        Metric::Itl,
+        Metric::Lag,
+        Metric::Queue,
+        Metric::Prefill,
+        Metric::Network,
+        Metric::Decode,
+        Metric::Intermediary,
+        Metric::Client,
+    ];
+
+    /// The name reports, summaries and SLO specs use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Ttft => "ttft",
+            Metric::TtftPerceived => "ttftPerceived",
+            Metric::E2e => "e2e",
+            Metric::E2ePerceived => "e2ePerceived",
+            Metric::Tpot => "tpot",
+            Metric::Itl => "itl",
+            Metric::Lag => "lag",
+            Metric::Queue => "queue",
+            Metric::Prefill => "prefill",
+            Metric::Network => "network",
+            Metric::Decode => "decode",
+            Metric::Intermediary => "intermediary",
+            Metric::Client => "client",
+        }
+    }
+
+    /// The metric a name stands for.
+    pub fn from_name(name: &str) -> Option<Metric> {
+        Metric::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    /// Where the metric sits in [`Metric::ALL`] (and in a summary's sketches).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Output tokens of the timed answer, and where the count comes from.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct TokenCount {
+    /// The count.
+    pub n: u64,
+    /// Whether it is the server's usage (else counted deltas).
+    pub from_usage: bool,
+    /// Why usage was not taken: `no-usage`, `tool-calls`, `several-choices`,
+    /// `reasoning-not-split`.
+    pub counted_because: Option<&'static str>,
+}
+
+/// Everything a report says about one stream that tokenpaint computes (what the stream carried
+/// as is, such as usage or server timings, is read from the timeline when writing).
+#[derive(Debug, Clone, Default)]
+pub struct StreamFigures {
+    /// How the stream turned out.
+    pub status: Status,
+    /// Why it is not `ok`.
+    pub error: Option<ErrorFigure>,
+    /// The format's name (empty while unknown).
+    pub format: &'static str,
+    /// The request URL (no query string).
+    pub url: String,
+    /// The user's label (may be empty).
+    pub label: String,
+    /// Time to first byte.
+    pub ttfb: Option<f64>,
+    /// Time to first chunk (event), whatever it carried.
+    pub ttfc: Option<f64>,
+    /// Measured TTFT: the first answer delta.
+    pub ttft: Option<f64>,
+    /// Measured E2E: the last answer delta.
+    pub e2e: Option<f64>,
+    /// Perceived TTFT: (frame start, after paint) of the first visible answer text.
+    pub ttft_perceived: Option<(f64, f64)>,
+    /// Perceived E2E: (frame start, after paint) of the last visible answer text.
+    pub e2e_perceived: Option<(f64, f64)>,
+    /// Time per output token over the timed answer.
+    pub tpot: Option<f64>,
+    /// Output tokens of the timed answer.
+    pub tokens: TokenCount,
+    /// Gaps between answer deltas.
+    pub itl: Samples,
+    /// Delivery lag per painted delta (hidden intervals left out).
+    pub lag: Samples,
+    /// Lag samples left out because the page was hidden.
+    pub hidden_excluded: u64,
+    /// How long the page was hidden while the stream was open.
+    pub hidden_ms: f64,
+    /// The most characters arrived but not yet painted (`None` when the page was not read).
+    pub backlog_peak: Option<u64>,
+    /// The share of arrived visible text found on screen (%).
+    pub matched: Option<f64>,
+    /// How the page delivered the text.
+    pub delivery: Option<Pattern>,
+    /// Paint-less waits (`None` when the page was not read).
+    pub stalls: Option<Vec<Stall>>,
+    /// The phases of end-to-end latency.
+    pub breakdown: Option<Breakdown>,
+    /// Which part is slow, most important first.
+    pub verdicts: Vec<Verdict>,
+    /// What could not be measured.
+    pub unavailable: Vec<&'static str>,
+    /// Text read late because the module loaded after the stream began: (when, deltas).
+    pub caught_up: Option<(f64, u64)>,
+}
+
+impl StreamFigures {
+    /// The single value of `metric` for this stream (ITL and lag have one per delta: `None`).
+    pub fn value(&self, metric: Metric) -> Option<f64> {
+        let phase = |i: usize| self.breakdown.as_ref().and_then(|b| b.phases[i].ms);
+        match metric {
+            Metric::Ttft => self.ttft,
+            Metric::TtftPerceived => self.ttft_perceived.map(|b| b.1),
+            Metric::E2e => self.e2e,
+            Metric::E2ePerceived => self.e2e_perceived.map(|b| b.1),
+            Metric::Tpot => self.tpot,
+            Metric::Itl | Metric::Lag => None,
+            Metric::Queue => phase(0),
+            Metric::Prefill => phase(1),
+            Metric::Network => phase(2),
+            Metric::Decode => phase(3),
+            Metric::Intermediary => phase(4),
+            Metric::Client => phase(5),
+        }
+    }
+
+    /// The per-delta samples of `metric` (ITL and lag only).
+    pub fn samples(&self, metric: Metric) -> Option<&Samples> {
+        match metric {
+            Metric::Itl => Some(&self.itl),
+            Metric::Lag => Some(&self.lag),
+            _ => None,
+        }
+    }
+
+    /// This stream's value of `metric` for a target: its own `quantile` for ITL and lag.
+    pub fn value_for(&self, metric: Metric, quantile: f64) -> Option<f64> {
+        match self.samples(metric) {
+            Some(s) => s.quantile(quantile),
+            None => self.value(metric),
+        }
+    }
+
+    /// The ITL spread (count, p50, p95, max).
+    pub fn itl_spread(&self) -> Option<Spread> {
+        self.itl.spread()
+    }
+
+    /// The lag spread (count, p50, p95, max).
+    pub fn lag_spread(&self) -> Option<Spread> {
+        self.lag.spread()
+    }
+}
+
+/// What the shell says about a stream besides its timeline.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Context<'a> {
+    /// The request URL.
+    pub url: &'a str,
+    /// The user's label for the stream (may be empty).
+    pub label: &'a str,
+    /// The shell's description of how the body ended (an exception message), if any.
+    pub end_message: &'a str,
+}
+
+fn known(v: f64) -> Option<f64> {
+    v.is_finite().then_some(v)
+}
+
+/// Computes the figures of `tl`.
+pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
+    let rel = |t: f64| t - tl.start;
+    let records = &tl.records;
+    let ttft = records.first().map(|t| rel(t.arrived));
+    let e2e = records.last().map(|t| rel(t.arrived));
+    let tokens = deltas(tl);
+    // TPOT over the timed answer only: from its first to its last delta.
+    let tpot = match (ttft, e2e) {
+        (Some(a), Some(b)) if tokens.n > 1 && tl.deltas > 1 => Some((b - a) / (tokens.n - 1) as f64),
+        _ => None,
+    };
+    let (itl, lag, hidden_excluded) = samples(tl);
+    let arrived = tl.aligner.arrived_len();
+    let matched = (tl.observed && arrived > 0)
+        .then(|| 100.0 * tl.aligner.frontier().min(arrived) as f64 / arrived as f64);
+    let now = tl.end.map_or(f64::INFINITY, |e| e.1);
+    let (status, error) = status(tl, cx.end_message);
+    let mut f = StreamFigures {
+        status,
+        error,
+        format: tl.format.map_or("", |f| f.name()),
+        url: cx.url.into(),
+        label: cx.label.into(),
+        ttfb: tl.first_byte.map(rel),
+        ttfc: tl.first_event.map(rel),
+        ttft,
+        e2e,
+        // Painting follows arrival order: the first visible delta painted is the first visible
+        // one.
+        ttft_perceived: tl.first_visible_paint.map(|(f, p)| (rel(f), rel(p))),
+        e2e_perceived: records
+            .iter()
+            .rev()
+            .find(|t| t.visible > 0)
+            .and_then(|t| known(t.painted).map(|p| (rel(t.frame), rel(p)))),
+        tpot,
+        tokens,
+        itl,
+        lag,
+        hidden_excluded,
+        hidden_ms: tl.hidden.iter().map(|&(a, b)| b.min(now) - a).sum(),
+        backlog_peak: tl.observed.then(|| backlog_peak(records)),
+        matched,
+        delivery: crate::delivery::pattern(records, matched.unwrap_or(0.0)),
+        stalls: tl
+            .observed
+            .then(|| crate::delivery::stalls(records, tl.stall_ms)),
+        breakdown: crate::phases::breakdown(
+            records,
+            tl.start,
+            &tl.server,
+            tl.reasoning.first,
+            tl.reasoning.deltas,
+        ),
+        caught_up: tl.caught_up.map(|at| {
+            let n = records.iter().filter(|t| t.committed == at);
+            (rel(at), n.map(|t| u64::from(t.count)).sum())
+        }),
+        ..StreamFigures::default()
+    };
+    f.verdicts = crate::diagnosis::diagnose(&facts(tl, &f), f.breakdown.as_ref());
+    f.unavailable = unavailable(tl);
+    f
+}
+
+/// Output tokens: the server's count when it covers exactly the timed answer deltas, else
+/// counted deltas. Usage counts tool-call arguments, every choice, and (unless split out)
+/// reasoning: then it is not the count of what was timed.
+fn deltas(tl: &Timeline) -> TokenCount {
+    let usage = tl.usage.unwrap_or_default();
+    let counted_because = if usage.completion_tokens.is_none() {
+        Some("no-usage")
+    } else if tl.tool_calls > 0 {
+        Some("tool-calls")
+    } else if !tl.other_choices.is_empty() {
+        Some("several-choices")
+    } else if tl.reasoning.deltas > 0 && usage.reasoning_tokens.is_none() {
+        Some("reasoning-not-split")
+    } else {
+        None
+    };
+    let from_usage = match (counted_because, usage.completion_tokens) {
+        (None, Some(c)) => Some(c.saturating_sub(usage.reasoning_tokens.unwrap_or(0))),
+        _ => None,
+    };
+    TokenCount {
+        n: from_usage.unwrap_or(tl.deltas),
+        from_usage: from_usage.is_some(),
+        counted_because,
+    }
+}
+
+/// ITL and lag samples, and how many lag samples the hidden page left out. While the page was
+/// hidden nothing painted: such samples are not lag.
+fn samples(tl: &Timeline) -> (Samples, Samples, u64) {
+    let records = &tl.records;
+    let now = tl.end.map_or(f64::INFINITY, |e| e.1);
+    let hidden = |t: &DeltaRecord| {
+        !tl.hidden.is_empty() && crate::delivery::overlaps_hidden(t, &tl.hidden, now)
+    };
+    match &tl.decimated {
+        None => {
+            let mut excluded = 0u64;
+            let itl = records
+                .windows(2)
+                .map(|w| w[1].arrived - w[0].arrived)
+                .collect();
+            let lag = records
+                .iter()
+                .filter(|t| {
+                    let h = hidden(t);
+                    excluded += u64::from(h);
+                    !h
+                })
+                .filter_map(|t| known(t.painted).map(|p| p - t.arrived))
+                .collect();
+            (Samples::Exact(itl), Samples::Exact(lag), excluded)
+        }
+        // Painted deltas were sampled as they painted; the others only count if hidden.
+        Some(d) => {
+            let unpainted: u64 = records
+                .iter()
+                .filter(|t| !t.painted.is_finite() && hidden(t))
+                .map(|t| u64::from(t.count))
+                .sum();
+            (
+                Samples::Sketched(d.itl.clone()),
+                Samples::Sketched(d.lag.clone()),
+                d.hidden_excluded + unpainted,
+            )
+        }
+    }
+}
+
+/// The stream's status and, when it is not `ok`, why.
+fn status(tl: &Timeline, end_message: &str) -> (Status, Option<ErrorFigure>) {
+    let err = |status, kind, code: String, message: &str| {
+        let e = ErrorFigure {
+            kind,
+            code,
+            message: message.into(),
+        };
+        (status, Some(e))
+    };
+    let stream_message = tl.stream_error.as_ref().map_or("", |e| e.message.as_str());
+    match tl.end {
+        Some((EndKind::Aborted, _)) => return err(Status::Aborted, "aborted", String::new(), end_message),
+        Some((EndKind::Failed, _)) => return err(Status::Error, "network", String::new(), end_message),
+        _ => {}
+    }
+    if tl.http_status >= 400 {
+        let mut w = crate::jsonwrite::JsonWriter::new();
+        w.uint(u64::from(tl.http_status));
+        return err(Status::Error, "http", w.finish(), stream_message);
+    }
+    if let Some(e) = &tl.stream_error {
+        return err(Status::Error, "stream", e.code.clone(), &e.message);
+    }
+    if tl.end.is_none() {
+        return err(Status::Incomplete, "not-ended", String::new(), "");
+    }
+    if tl.truncated {
+        return err(Status::Incomplete, "truncated", String::new(), "");
+    }
+    if tl.events == 0 && tl.deltas == 0 && tl.reasoning.deltas == 0 && tl.tool_calls == 0 {
+        // A 200 stream with no event at all: llama.cpp-based servers answer a prompt longer
+        // than their context this way, with the error only in their log.
+        let why = "the server sent no event: check its log (a prompt longer than the context is one cause)";
+        return err(Status::Incomplete, "empty-stream", String::new(), why);
+    }
+    (Status::Ok, None)
+}
+
+/// What diagnosis looks at.
+fn facts(tl: &Timeline, f: &StreamFigures) -> Facts {
+    let itl = f.itl_spread();
+    Facts {
+        ttft: f.ttft,
+        tpot: f.tpot,
+        itl_p50: itl.map(|s| s.p50),
+        itl_p95: itl.map(|s| s.p95),
+        lag_p50: f.lag_spread().map(|s| s.p50),
+        stall_ms: f
+            .stalls
+            .as_ref()
+            .map(|s| s.iter().map(|s| s.end - s.start).sum()),
+        delivery: f.delivery.map(|p| p.name()),
+        throttle: match f.delivery {
+            Some(Pattern::Throttled { interval }) => Some(interval),
+            _ => None,
+        },
+        reasoning_first: tl.reasoning.first.map(|t| t - tl.start),
+        deltas: tl.deltas as usize,
+        observed: tl.observed,
+        painted: tl.records.iter().any(|t| t.painted.is_finite()),
+        matched: f.matched,
+        dom_reason: tl.dom_reason,
+        reveal_rate: match f.delivery {
+            Some(Pattern::Smoothed { rate }) => Some(rate),
+            _ => None,
+        },
+        arrival_rate: match (f.ttft, f.e2e) {
+            (Some(a), Some(b)) if b > a => Some(tl.chars as f64 * 1000.0 / (b - a)),
+            _ => None,
+        },
+        perceived_extra: f.e2e_perceived.zip(f.e2e).map(|(p, l)| p.1 - l),
+        buffer_hint: tl.buffer_hint,
+        busy_share: tl.frame_pace.busy_share(),
+    }
+}
+
+/// What could not be measured.
+fn unavailable(tl: &Timeline) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    if matches!(tl.format, None | Some(crate::wire::Format::Unknown)) && tl.bytes > 0 {
+        out.push("format");
+    }
+    if !tl.observed {
+        out.push("dom");
+    }
+    let unpainted = tl
+        .records
+        .iter()
+        .any(|t| t.committed.is_finite() && !t.painted.is_finite());
+    if tl.paint_missing || unpainted {
+        out.push("paint");
+    }
+    if tl.usage.is_none_or(|u| u.completion_tokens.is_none()) {
+        out.push("usage");
+    }
+    out
+}
+
+/// The most characters that had arrived but were not yet painted at any moment.
+fn backlog_peak(records: &[DeltaRecord]) -> u64 {
+    // Arrivals and paints are each in time order (paints are assigned in record order, from
+    // frames in time order): merge the two sequences.
+    let paints: Vec<(f64, u32)> = records
+        .iter()
+        .filter(|t| t.painted.is_finite())
+        .map(|t| (t.painted, t.chars))
+        .collect();
+    let (mut backlog, mut peak, mut p) = (0i64, 0i64, 0);
+    for t in records {
+        while p < paints.len() && paints[p].0 <= t.arrived {
+            backlog -= i64::from(paints[p].1);
+            p += 1;
+        }
+        backlog += i64::from(t.chars);
+        peak = peak.max(backlog);
+    }
+    peak.max(0) as u64
+}
