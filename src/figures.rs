@@ -191,6 +191,8 @@ pub struct StreamFigures {
     pub delivery: Option<Pattern>,
     /// Paint-less waits (`None` when the page was not read).
     pub stalls: Option<Vec<Stall>>,
+    /// A wait longer than this is a stall (ms).
+    pub stall_threshold: f64,
     /// The phases of end-to-end latency.
     pub breakdown: Option<Breakdown>,
     /// Which part is slow, most important first.
@@ -273,7 +275,9 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
     let tokens = deltas(tl);
     // TPOT over the timed answer only: from its first to its last delta.
     let tpot = match (ttft, e2e) {
-        (Some(a), Some(b)) if tokens.n > 1 && tl.deltas > 1 => Some((b - a) / (tokens.n - 1) as f64),
+        (Some(a), Some(b)) if tokens.n > 1 && tl.deltas > 1 => {
+            Some((b - a) / (tokens.n - 1) as f64)
+        }
         _ => None,
     };
     let (itl, lag, hidden_excluded) = samples(tl);
@@ -309,9 +313,15 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
         backlog_peak: tl.observed.then(|| backlog_peak(records)),
         matched,
         delivery: crate::delivery::pattern(records, matched.unwrap_or(0.0)),
-        stalls: tl
-            .observed
-            .then(|| crate::delivery::stalls(records, tl.stall_ms)),
+        stalls: tl.observed.then(|| {
+            let stalls = crate::delivery::stalls(records, tl.stall_ms);
+            let rel = |s: Stall| Stall {
+                start: rel(s.start),
+                end: rel(s.end),
+            };
+            stalls.into_iter().map(rel).collect()
+        }),
+        stall_threshold: tl.stall_ms,
         breakdown: crate::phases::breakdown(
             records,
             tl.start,
@@ -411,8 +421,12 @@ fn status(tl: &Timeline, end_message: &str) -> (Status, Option<ErrorFigure>) {
     };
     let stream_message = tl.stream_error.as_ref().map_or("", |e| e.message.as_str());
     match tl.end {
-        Some((EndKind::Aborted, _)) => return err(Status::Aborted, "aborted", String::new(), end_message),
-        Some((EndKind::Failed, _)) => return err(Status::Error, "network", String::new(), end_message),
+        Some((EndKind::Aborted, _)) => {
+            return err(Status::Aborted, "aborted", String::new(), end_message)
+        }
+        Some((EndKind::Failed, _)) => {
+            return err(Status::Error, "network", String::new(), end_message)
+        }
         _ => {}
     }
     if tl.http_status >= 400 {

@@ -14,6 +14,7 @@
 pub mod align;
 pub mod delivery;
 pub mod diagnosis;
+pub mod figures;
 pub mod find;
 pub mod jsonscan;
 pub mod jsonwrite;

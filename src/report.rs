@@ -1,102 +1,15 @@
-//! The report of one finished stream: the figures of DESIGN.md's definitions, computed from a
-//! [`Timeline`], written as JSON.
+//! The report of one finished stream, written as JSON from its [`StreamFigures`] and what the
+//! stream carried as is (usage, server timings, reasoning counts). Nothing is computed here:
+//! [`crate::figures`] decides every figure, and the summary aggregates the same values.
 //!
 //! Every time is in ms from the request start. What tokenpaint could not know is `null` and is
 //! named in `unavailable`, never written as zero.
 
+use crate::delivery::Pattern;
+use crate::figures::{Context, StreamFigures};
 use crate::jsonwrite::JsonWriter;
-use crate::session::{EndKind, Timeline};
-use crate::stats::{Samples, Spread};
-
-/// How the stream turned out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
-    /// Read to the end without an error.
-    Ok,
-    /// An HTTP error status, an error sent in the stream, or a network failure.
-    Error,
-    /// Cancelled by the application or an AbortSignal.
-    Aborted,
-    /// Ended inside an event, or never ended before the report was taken.
-    Incomplete,
-}
-
-impl Status {
-    /// The name a report uses.
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Ok => "ok",
-            Status::Error => "error",
-            Status::Aborted => "aborted",
-            Status::Incomplete => "incomplete",
-        }
-    }
-}
-
-/// The figures a summary aggregates, taken from one report.
-#[derive(Debug, Clone, Default)]
-pub struct Metrics {
-    /// The stream's status.
-    pub status: Option<Status>,
-    /// Measured TTFT.
-    pub ttft: Option<f64>,
-    /// Perceived TTFT (after-paint time).
-    pub ttft_perceived: Option<f64>,
-    /// Measured E2E.
-    pub e2e: Option<f64>,
-    /// Perceived E2E (after-paint time).
-    pub e2e_perceived: Option<f64>,
-    /// Time per output token.
-    pub tpot: Option<f64>,
-    /// Gaps between content chunks.
-    pub itl: Samples,
-    /// Delivery lag per painted token.
-    pub lag: Samples,
-    /// Phases: queue, prefill, network, decode, intermediary, client.
-    pub phases: [Option<f64>; 6],
-    /// The format's name.
-    pub format: &'static str,
-    /// The request URL.
-    pub url: String,
-    /// The user's label for the stream.
-    pub label: String,
-}
-
-impl Metrics {
-    /// The single-valued metrics in the order of [`crate::summary::METRICS`] (ITL and lag,
-    /// which have one value per token, are `None` here).
-    pub fn values(&self) -> [Option<f64>; 13] {
-        let p = self.phases;
-        [
-            self.ttft,
-            self.ttft_perceived,
-            self.e2e,
-            self.e2e_perceived,
-            self.tpot,
-            None,
-            None,
-            p[0],
-            p[1],
-            p[2],
-            p[3],
-            p[4],
-            p[5],
-        ]
-    }
-
-    /// This stream's value of metric `i` for a target: its own `quantile` for ITL and lag.
-    pub fn value_for(&self, i: usize, quantile: f64) -> Option<f64> {
-        match i {
-            5 => self.itl.quantile(quantile),
-            6 => self.lag.quantile(quantile),
-            _ => self.values().get(i).copied().flatten(),
-        }
-    }
-}
-
-fn known(v: f64) -> Option<f64> {
-    v.is_finite().then_some(v)
-}
+use crate::session::{DeltaRecord, Reasoning, Timeline};
+use crate::stats::Spread;
 
 /// What the shell tells about a stream besides its timeline.
 pub struct Meta<'a> {
@@ -112,114 +25,38 @@ pub struct Meta<'a> {
     pub label: &'a str,
 }
 
-/// Writes the report of `tl` and returns it with the metrics a summary takes.
-pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
-    let rel = |t: f64| t - tl.start;
-    let tokens = &tl.records;
-    let first = tokens.first().map(|t| rel(t.arrived));
-    let last = tokens.last().map(|t| rel(t.arrived));
-    // Painting follows arrival order: the first visible delta painted is the first visible one.
-    let ttft_p = tl.first_visible_paint.map(|(f, p)| (rel(f), rel(p)));
-    let last_visible = tokens.iter().rev().find(|t| t.visible > 0);
-    let e2e_p = last_visible.and_then(|t| known(t.painted).map(|p| (rel(t.frame), rel(p))));
+/// Computes the figures of `tl` and writes its report; returns both (the summary takes the
+/// figures).
+pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, StreamFigures) {
+    let cx = Context {
+        url: meta.url,
+        label: meta.label,
+        end_message: meta.end_message,
+    };
+    let f = crate::figures::of(tl, &cx);
+    (to_json(tl, &f, meta), f)
+}
 
-    // Output tokens: the server's count when it covers exactly the timed answer deltas, else
-    // counted deltas. Usage counts tool-call arguments, every choice, and (unless split out)
-    // reasoning: then it is not the count of what was timed.
-    let counted = tl.deltas;
-    let usage = tl.usage.unwrap_or_default();
-    let counted_because = if usage.completion_tokens.is_none() {
-        Some("no-usage")
-    } else if tl.tool_calls > 0 {
-        Some("tool-calls")
-    } else if !tl.other_choices.is_empty() {
-        Some("several-choices")
-    } else if tl.reasoning.deltas > 0 && usage.reasoning_tokens.is_none() {
-        Some("reasoning-not-split")
-    } else {
-        None
-    };
-    let from_usage = match (counted_because, usage.completion_tokens) {
-        (None, Some(c)) => Some(c.saturating_sub(usage.reasoning_tokens.unwrap_or(0))),
-        _ => None,
-    };
-    let n_out = from_usage.unwrap_or(counted);
-    // TPOT over the timed answer only: from its first to its last delta.
-    let tpot = match (first, last) {
-        (Some(a), Some(b)) if n_out > 1 && counted > 1 => Some((b - a) / (n_out - 1) as f64),
-        _ => None,
-    };
-    // While the page was hidden nothing painted: such samples are not lag.
-    let now = tl.end.map_or(f64::INFINITY, |e| e.1);
-    let mut hidden_excluded = 0u64;
-    let hidden = |t: &crate::session::DeltaRecord| {
-        !tl.hidden.is_empty() && crate::delivery::overlaps_hidden(t, &tl.hidden, now)
-    };
-    let (itl, lag) = match &tl.decimated {
-        None => {
-            let itl = tokens
-                .windows(2)
-                .map(|w| w[1].arrived - w[0].arrived)
-                .collect();
-            let lag = tokens
-                .iter()
-                .filter(|t| {
-                    let h = hidden(t);
-                    hidden_excluded += u64::from(h);
-                    !h
-                })
-                .filter_map(|t| known(t.painted).map(|p| p - t.arrived))
-                .collect();
-            (Samples::Exact(itl), Samples::Exact(lag))
-        }
-        // Painted deltas were sampled as they painted; the others only count if hidden.
-        Some(d) => {
-            hidden_excluded = d.hidden_excluded
-                + tokens
-                    .iter()
-                    .filter(|t| !t.painted.is_finite() && hidden(t))
-                    .map(|t| u64::from(t.count))
-                    .sum::<u64>();
-            (
-                Samples::Sketched(d.itl.clone()),
-                Samples::Sketched(d.lag.clone()),
-            )
-        }
-    };
-    let itl_spread = itl.spread();
-    let lag_spread = lag.spread();
-
-    let (status, error_kind, error_code, error_message): (Status, &str, String, &str) =
-        if let Some((EndKind::Aborted, _)) = tl.end {
-            (Status::Aborted, "aborted", String::new(), meta.end_message)
-        } else if let Some((EndKind::Failed, _)) = tl.end {
-            (Status::Error, "network", String::new(), meta.end_message)
-        } else if tl.http_status >= 400 {
-            let mut w = JsonWriter::new();
-            w.uint(u64::from(tl.http_status));
-            let message = tl.stream_error.as_ref().map_or("", |e| e.message.as_str());
-            (Status::Error, "http", w.finish(), message)
-        } else if let Some(e) = &tl.stream_error {
-            (Status::Error, "stream", e.code.clone(), e.message.as_str())
-        } else if tl.end.is_none() {
-            (Status::Incomplete, "not-ended", String::new(), "")
-        } else if tl.truncated {
-            (Status::Incomplete, "truncated", String::new(), "")
-        } else if tl.events == 0 && counted == 0 && tl.reasoning.deltas == 0 && tl.tool_calls == 0 {
-            // A 200 stream with no event at all: llama.cpp-based servers answer a prompt longer
-            // than their context this way, with the error only in their log.
-            (
-                Status::Incomplete,
-                "empty-stream",
-                String::new(),
-                "the server sent no event: check its log (a prompt longer than the context is one cause)",
-            )
-        } else {
-            (Status::Ok, "", String::new(), "")
-        };
-
+/// The report of `tl` whose figures are `f`, as JSON.
+pub fn to_json(tl: &Timeline, f: &StreamFigures, meta: &Meta<'_>) -> String {
     let mut w = JsonWriter::new();
     w.open_object();
+    head(&mut w, tl, f, meta);
+    latency(&mut w, tl, f);
+    counts(&mut w, tl, f);
+    page(&mut w, f);
+    phases(&mut w, f);
+    diagnosis(&mut w, f);
+    tail(&mut w, tl, f);
+    if meta.timeline {
+        timeline(&mut w, tl);
+    }
+    w.close_object();
+    w.finish()
+}
+
+/// Identity, status and error.
+fn head(w: &mut JsonWriter, tl: &Timeline, f: &StreamFigures, meta: &Meta<'_>) {
     w.key("id");
     w.uint(u64::from(meta.id));
     w.key("url");
@@ -229,59 +66,69 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
     w.key("format");
     w.opt_str(tl.format.map(|f| f.name()));
     w.key("status");
-    w.str(status.name());
+    w.str(f.status.name());
     w.key("error");
-    if error_kind.is_empty() {
-        w.null();
-    } else {
-        w.open_object();
-        w.key("kind");
-        w.str(error_kind);
-        w.key("code");
-        w.opt_str((!error_code.is_empty()).then_some(error_code.as_str()));
-        w.key("message");
-        w.opt_str((!error_message.is_empty()).then_some(error_message));
-        w.close_object();
+    match &f.error {
+        Some(e) => {
+            w.open_object();
+            w.key("kind");
+            w.str(e.kind);
+            w.key("code");
+            w.opt_str((!e.code.is_empty()).then_some(e.code.as_str()));
+            w.key("message");
+            w.opt_str((!e.message.is_empty()).then_some(e.message.as_str()));
+            w.close_object();
+        }
+        None => w.null(),
     }
     w.key("httpStatus");
     w.uint(u64::from(tl.http_status));
     w.key("startTime");
     w.num(tl.start);
     w.key("headers");
-    w.num(rel(tl.headers_at));
+    w.num(tl.headers_at - tl.start);
+}
+
+/// Measured and perceived latency.
+fn latency(w: &mut JsonWriter, _tl: &Timeline, f: &StreamFigures) {
     w.key("ttfb");
-    w.opt_num(tl.first_byte.map(rel));
+    w.opt_num(f.ttfb);
     w.key("ttfc");
-    w.opt_num(tl.first_event.map(rel));
+    w.opt_num(f.ttfc);
     w.key("ttft");
-    w.opt_num(first);
+    w.opt_num(f.ttft);
     w.key("e2e");
-    w.opt_num(last);
+    w.opt_num(f.e2e);
     w.key("ttftPerceived");
-    bracket(&mut w, ttft_p);
+    bracket(w, f.ttft_perceived);
     w.key("e2ePerceived");
-    bracket(&mut w, e2e_p);
+    bracket(w, f.e2e_perceived);
     w.key("tpot");
-    w.opt_num(tpot);
+    w.opt_num(f.tpot);
     w.key("itl");
-    spread(&mut w, itl_spread);
+    spread(w, f.itl_spread());
+}
+
+/// What was received: tokens, deltas, detail, bytes, usage, reasoning, refusals, tool calls,
+/// choices, the finish reason and the server's timings.
+fn counts(w: &mut JsonWriter, tl: &Timeline, f: &StreamFigures) {
     w.key("tokens");
-    w.uint(n_out);
+    w.uint(f.tokens.n);
     w.key("tokensSource");
-    w.str(if from_usage.is_some() {
+    w.str(if f.tokens.from_usage {
         "usage"
     } else {
         "counted"
     });
     w.key("tokensCountedBecause");
-    w.opt_str(counted_because);
+    w.opt_str(f.tokens.counted_because);
     w.key("deltas");
-    w.uint(counted);
+    w.uint(tl.deltas);
     // Per-token detail: one record per delta, or merged runs past the cap.
     w.key("detail");
     w.open_object();
     w.key("records");
-    w.uint(tokens.len() as u64);
+    w.uint(tl.records.len() as u64);
     w.key("cap");
     w.uint(tl.detail_cap.max(crate::session::MIN_DETAIL_CAP) as u64);
     w.key("decimated");
@@ -297,22 +144,23 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
     match tl.usage {
         Some(u) => {
             w.open_object();
-            w.key("promptTokens");
-            w.opt_num(u.prompt_tokens.map(|v| v as f64));
-            w.key("completionTokens");
-            w.opt_num(u.completion_tokens.map(|v| v as f64));
-            w.key("reasoningTokens");
-            w.opt_num(u.reasoning_tokens.map(|v| v as f64));
-            w.key("cachedTokens");
-            w.opt_num(u.cached_tokens.map(|v| v as f64));
+            for (k, v) in [
+                ("promptTokens", u.prompt_tokens),
+                ("completionTokens", u.completion_tokens),
+                ("reasoningTokens", u.reasoning_tokens),
+                ("cachedTokens", u.cached_tokens),
+            ] {
+                w.key(k);
+                w.opt_num(v.map(|v| v as f64));
+            }
             w.close_object();
         }
         None => w.null(),
     }
     w.key("reasoning");
-    deltas_apart(&mut w, &tl.reasoning, tl.start);
+    deltas_apart(w, &tl.reasoning, tl.start);
     w.key("refusal");
-    deltas_apart(&mut w, &tl.refusal, tl.start);
+    deltas_apart(w, &tl.refusal, tl.start);
     w.key("toolCalls");
     w.uint(u64::from(tl.tool_calls));
     w.key("toolCallSpan");
@@ -320,75 +168,84 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
         Some((a, b)) => {
             w.open_object();
             w.key("first");
-            w.num(rel(a));
+            w.num(a - tl.start);
             w.key("last");
-            w.num(rel(b));
+            w.num(b - tl.start);
             w.close_object();
         }
         None => w.null(),
     }
+    choices(w, tl);
+    w.key("finishReason");
+    w.opt_str(tl.finish_reason.as_deref());
+    server_timings(w, tl);
+}
+
+/// With several choices, each one's delta count (choice 0 is the answer the page shows).
+fn choices(w: &mut JsonWriter, tl: &Timeline) {
     w.key("choices");
     if tl.other_choices.is_empty() {
         w.null();
-    } else {
-        // Choice 0 is the answer the page shows; the others are counted apart.
-        w.open_array();
-        let first = std::iter::once((0, counted));
-        for (index, deltas) in first.chain(tl.other_choices.iter().copied()) {
-            w.open_object();
-            w.key("index");
-            w.uint(u64::from(index));
-            w.key("deltas");
-            w.uint(deltas);
-            w.close_object();
-        }
-        w.close_array();
+        return;
     }
-    w.key("finishReason");
-    w.opt_str(tl.finish_reason.as_deref());
+    w.open_array();
+    let first = std::iter::once((0, tl.deltas));
+    for (index, deltas) in first.chain(tl.other_choices.iter().copied()) {
+        w.open_object();
+        w.key("index");
+        w.uint(u64::from(index));
+        w.key("deltas");
+        w.uint(deltas);
+        w.close_object();
+    }
+    w.close_array();
+}
+
+fn server_timings(w: &mut JsonWriter, tl: &Timeline) {
     w.key("serverTimings");
     if tl.server.is_empty() {
         w.null();
-    } else {
-        let s = &tl.server;
-        w.open_object();
-        for (k, v) in [
-            ("queue", s.queue_ms),
-            ("ttft", s.ttft_ms),
-            ("prefill", s.prefill_ms),
-            ("decode", s.decode_ms),
-            ("itl", s.itl_ms),
-            ("load", s.load_ms),
-            ("total", s.total_ms),
-        ] {
-            w.key(k);
-            w.opt_num(v);
-        }
-        w.close_object();
+        return;
     }
+    let s = &tl.server;
+    w.open_object();
+    for (k, v) in [
+        ("queue", s.queue_ms),
+        ("ttft", s.ttft_ms),
+        ("prefill", s.prefill_ms),
+        ("decode", s.decode_ms),
+        ("itl", s.itl_ms),
+        ("load", s.load_ms),
+        ("total", s.total_ms),
+    ] {
+        w.key(k);
+        w.opt_num(v);
+    }
+    w.close_object();
+}
+
+/// The last mile: lag, backlog, matched share, delivery pattern and stalls.
+fn page(w: &mut JsonWriter, f: &StreamFigures) {
     w.key("lag");
-    spread(&mut w, lag_spread);
+    spread(w, f.lag_spread());
     w.key("backlogPeak");
-    w.opt_num(tl.observed.then(|| backlog_peak(tl) as f64));
+    w.opt_num(f.backlog_peak.map(|b| b as f64));
     w.key("matchedPct");
-    let arrived = tl.aligner.arrived_len();
-    let matched = (tl.observed && arrived > 0)
-        .then(|| 100.0 * tl.aligner.frontier().min(arrived) as f64 / arrived as f64);
-    w.opt_num(matched);
+    w.opt_num(f.matched);
     w.key("delivery");
-    match crate::delivery::pattern(tokens, matched.unwrap_or(0.0)) {
+    match f.delivery {
         Some(p) => {
             w.open_object();
             w.key("pattern");
             w.str(p.name());
             w.key("interval");
             w.opt_num(match p {
-                crate::delivery::Pattern::Throttled { interval } => Some(interval),
+                Pattern::Throttled { interval } => Some(interval),
                 _ => None,
             });
             w.key("rate");
             w.opt_num(match p {
-                crate::delivery::Pattern::Smoothed { rate } => Some(rate),
+                Pattern::Smoothed { rate } => Some(rate),
                 _ => None,
             });
             w.close_object();
@@ -396,39 +253,40 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
         None => w.null(),
     }
     w.key("stalls");
-    if tl.observed {
-        let stalls = crate::delivery::stalls(tokens, tl.stall_ms);
-        w.open_object();
-        w.key("threshold");
-        w.num(tl.stall_ms);
-        w.key("count");
-        w.uint(stalls.len() as u64);
-        w.key("totalMs");
-        w.num(stalls.iter().map(|s| s.end - s.start).sum());
-        w.key("longest");
-        w.opt_num(stalls.iter().map(|s| s.end - s.start).reduce(f64::max));
-        w.key("list");
-        w.open_array();
-        for s in stalls.iter().take(20) {
-            w.open_array();
-            w.num(rel(s.start));
-            w.num(rel(s.end));
-            w.close_array();
-        }
-        w.close_array();
-        w.close_object();
-    } else {
+    stalls(w, f);
+}
+
+fn stalls(w: &mut JsonWriter, f: &StreamFigures) {
+    let Some(stalls) = &f.stalls else {
         w.null();
+        return;
+    };
+    w.open_object();
+    w.key("threshold");
+    w.num(f.stall_threshold);
+    w.key("count");
+    w.uint(stalls.len() as u64);
+    w.key("totalMs");
+    w.num(stalls.iter().map(|s| s.end - s.start).sum());
+    w.key("longest");
+    w.opt_num(stalls.iter().map(|s| s.end - s.start).reduce(f64::max));
+    w.key("list");
+    w.open_array();
+    for s in stalls.iter().take(20) {
+        w.open_array();
+        w.num(s.start);
+        w.num(s.end);
+        w.close_array();
     }
-    let breakdown = crate::phases::breakdown(
-        tokens,
-        tl.start,
-        &tl.server,
-        tl.reasoning.first,
-        tl.reasoning.deltas,
-    );
+    w.close_array();
+    w.close_object();
+}
+
+/// The phases, what they add up to, and the intermediary analysis.
+fn phases(w: &mut JsonWriter, f: &StreamFigures) {
+    let b = f.breakdown.as_ref();
     w.key("phases");
-    match &breakdown {
+    match b {
         Some(b) => {
             w.open_array();
             for p in &b.phases {
@@ -446,7 +304,7 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
         None => w.null(),
     }
     w.key("phasesTotal");
-    match &breakdown {
+    match b {
         Some(b) => {
             w.open_object();
             w.key("ms");
@@ -460,70 +318,37 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
         None => w.null(),
     }
     w.key("intermediary");
-    match breakdown.as_ref().and_then(|b| b.intermediary) {
-        Some(i) => {
-            w.open_object();
-            w.key("pattern");
-            w.str(i.pattern.name());
-            w.key("heldMeanMs");
-            w.num(i.held_mean);
-            w.key("heldFirstMs");
-            w.num(i.held_first);
-            w.key("heldLastMs");
-            w.num(i.held_last);
-            w.key("stepMs");
-            w.num(i.step);
-            w.key("stepSource");
-            w.str(if i.step_from_server {
-                "server"
-            } else {
-                "derived"
-            });
-            w.key("tokensPerBurst");
-            w.num(i.tokens_per_burst);
-            w.close_object();
-        }
-        None => w.null(),
-    }
-    let delivery = crate::delivery::pattern(tokens, matched.unwrap_or(0.0));
-    let facts = crate::diagnosis::Facts {
-        ttft: first,
-        tpot,
-        itl_p50: itl_spread.map(|s| s.p50),
-        itl_p95: itl_spread.map(|s| s.p95),
-        lag_p50: lag_spread.map(|s| s.p50),
-        stall_ms: tl.observed.then(|| {
-            crate::delivery::stalls(tokens, tl.stall_ms)
-                .iter()
-                .map(|s| s.end - s.start)
-                .sum()
-        }),
-        delivery: delivery.map(|p| p.name()),
-        throttle: match delivery {
-            Some(crate::delivery::Pattern::Throttled { interval }) => Some(interval),
-            _ => None,
-        },
-        reasoning_first: tl.reasoning.first.map(rel),
-        deltas: counted as usize,
-        observed: tl.observed,
-        painted: tokens.iter().any(|t| t.painted.is_finite()),
-        matched,
-        dom_reason: tl.dom_reason,
-        reveal_rate: match delivery {
-            Some(crate::delivery::Pattern::Smoothed { rate }) => Some(rate),
-            _ => None,
-        },
-        arrival_rate: match (first, last) {
-            (Some(a), Some(b)) if b > a => Some(tl.chars as f64 * 1000.0 / (b - a)),
-            _ => None,
-        },
-        perceived_extra: e2e_p.zip(last).map(|(p, l)| p.1 - l),
-        buffer_hint: tl.buffer_hint,
-        busy_share: tl.frame_pace.busy_share(),
+    let Some(i) = b.and_then(|b| b.intermediary) else {
+        w.null();
+        return;
     };
+    w.open_object();
+    w.key("pattern");
+    w.str(i.pattern.name());
+    for (k, v) in [
+        ("heldMeanMs", i.held_mean),
+        ("heldFirstMs", i.held_first),
+        ("heldLastMs", i.held_last),
+        ("stepMs", i.step),
+    ] {
+        w.key(k);
+        w.num(v);
+    }
+    w.key("stepSource");
+    w.str(if i.step_from_server {
+        "server"
+    } else {
+        "derived"
+    });
+    w.key("tokensPerBurst");
+    w.num(i.tokens_per_burst);
+    w.close_object();
+}
+
+fn diagnosis(w: &mut JsonWriter, f: &StreamFigures) {
     w.key("diagnosis");
     w.open_array();
-    for v in crate::diagnosis::diagnose(&facts, breakdown.as_ref()) {
+    for v in &f.verdicts {
         w.open_object();
         w.key("verdict");
         w.str(v.verdict);
@@ -553,6 +378,11 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
         w.close_object();
     }
     w.close_array();
+}
+
+/// Hidden intervals, end marker, malformed events, the text (opt-in), what was unavailable and
+/// why, the start's source and a late catch-up.
+fn tail(w: &mut JsonWriter, tl: &Timeline, f: &StreamFigures) {
     w.key("hidden");
     if tl.hidden.is_empty() {
         w.null();
@@ -561,9 +391,9 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
         w.key("intervals");
         w.uint(tl.hidden.len() as u64);
         w.key("ms");
-        w.num(tl.hidden.iter().map(|&(a, b)| b.min(now) - a).sum());
+        w.num(f.hidden_ms);
         w.key("excludedSamples");
-        w.uint(hidden_excluded);
+        w.uint(f.hidden_excluded);
         w.close_object();
     }
     w.key("doneMarker");
@@ -591,20 +421,8 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
     }
     w.key("unavailable");
     w.open_array();
-    if matches!(tl.format, None | Some(crate::wire::Format::Unknown)) && tl.bytes > 0 {
-        w.str("format");
-    }
-    if !tl.observed {
-        w.str("dom");
-    }
-    let unpainted = tokens
-        .iter()
-        .any(|t| t.committed.is_finite() && !t.painted.is_finite());
-    if tl.paint_missing || unpainted {
-        w.str("paint");
-    }
-    if usage.completion_tokens.is_none() {
-        w.str("usage");
+    for u in &f.unavailable {
+        w.str(u);
     }
     w.close_array();
     w.key("domReason");
@@ -614,82 +432,57 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, Metrics) {
     // Text the page showed before the core was ready was read late: its commits carry the
     // time it was read, not their own.
     w.key("caughtUp");
-    match tl.caught_up {
-        Some(at) => {
+    match f.caught_up {
+        Some((at, n)) => {
             w.open_object();
             w.key("at");
-            w.num(rel(at));
+            w.num(at);
             w.key("tokens");
-            w.uint(
-                tokens
-                    .iter()
-                    .filter(|t| t.committed == at)
-                    .map(|t| u64::from(t.count))
-                    .sum(),
-            );
+            w.uint(n);
             w.close_object();
         }
         None => w.null(),
     }
-    if meta.timeline {
-        w.key("timeline");
-        w.open_object();
-        for (name, get) in [
-            (
-                "arrived",
-                (|t| t.arrived) as fn(&crate::session::DeltaRecord) -> f64,
-            ),
-            ("committed", |t| t.committed),
-            ("frame", |t| t.frame),
-            ("painted", |t| t.painted),
-        ] {
-            w.key(name);
-            w.open_array();
-            for t in tokens {
-                w.num(rel(get(t)));
-            }
-            w.close_array();
-        }
-        w.key("chars");
+}
+
+/// The per-record arrays.
+fn timeline(w: &mut JsonWriter, tl: &Timeline) {
+    let rel = |t: f64| t - tl.start;
+    w.key("timeline");
+    w.open_object();
+    for (name, get) in [
+        ("arrived", (|t| t.arrived) as fn(&DeltaRecord) -> f64),
+        ("committed", |t| t.committed),
+        ("frame", |t| t.frame),
+        ("painted", |t| t.painted),
+    ] {
+        w.key(name);
         w.open_array();
-        for t in tokens {
-            w.uint(u64::from(t.chars));
+        for t in &tl.records {
+            w.num(rel(get(t)));
         }
         w.close_array();
-        if tl.decimated.is_some() {
-            w.key("count");
-            w.open_array();
-            for t in tokens {
-                w.uint(u64::from(t.count));
-            }
-            w.close_array();
+    }
+    w.key("chars");
+    w.open_array();
+    for t in &tl.records {
+        w.uint(u64::from(t.chars));
+    }
+    w.close_array();
+    if tl.decimated.is_some() {
+        w.key("count");
+        w.open_array();
+        for t in &tl.records {
+            w.uint(u64::from(t.count));
         }
-        w.close_object();
+        w.close_array();
     }
     w.close_object();
-
-    let metrics = Metrics {
-        status: Some(status),
-        ttft: first,
-        ttft_perceived: ttft_p.map(|b| b.1),
-        e2e: last,
-        e2e_perceived: e2e_p.map(|b| b.1),
-        tpot,
-        itl,
-        lag,
-        phases: breakdown
-            .as_ref()
-            .map_or([None; 6], |b| b.phases.map(|p| p.ms)),
-        format: tl.format.map_or("", |f| f.name()),
-        url: meta.url.into(),
-        label: meta.label.into(),
-    };
-    (w.finish(), metrics)
 }
 
 /// Deltas counted apart from the answer (reasoning, refusal): counts and first and last arrival,
 /// or null when there were none.
-fn deltas_apart(w: &mut JsonWriter, r: &crate::session::Reasoning, start: f64) {
+fn deltas_apart(w: &mut JsonWriter, r: &Reasoning, start: f64) {
     if r.deltas == 0 {
         w.null();
         return;
@@ -738,32 +531,10 @@ fn spread(w: &mut JsonWriter, s: Option<Spread>) {
     }
 }
 
-/// The most characters that had arrived but were not yet painted at any moment.
-fn backlog_peak(tl: &Timeline) -> u64 {
-    // Arrivals and paints are each in time order (paints are assigned in token order, from
-    // frames in time order): merge the two sequences.
-    let tokens = &tl.records;
-    let paints: Vec<(f64, u32)> = tokens
-        .iter()
-        .filter(|t| t.painted.is_finite())
-        .map(|t| (t.painted, t.chars))
-        .collect();
-    let (mut backlog, mut peak, mut p) = (0i64, 0i64, 0);
-    for t in tokens {
-        while p < paints.len() && paints[p].0 <= t.arrived {
-            backlog -= i64::from(paints[p].1);
-            p += 1;
-        }
-        backlog += i64::from(t.chars);
-        peak = peak.max(backlog);
-    }
-    peak.max(0) as u64
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::Session;
+    use crate::session::{EndKind, Session};
 
     fn report(s: &Session) -> String {
         write(

@@ -637,7 +637,8 @@ impl Timeline {
                     d.itl.add(t - last.arrived);
                 }
                 let end = self.aligner.arrived_len() as u32;
-                self.records.push(DeltaRecord::arrived(t, chars, visible, end));
+                self.records
+                    .push(DeltaRecord::arrived(t, chars, visible, end));
             }
             Wire::Reasoning(text) => {
                 let r = &mut self.reasoning;

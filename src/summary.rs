@@ -2,29 +2,11 @@
 //! label; SLO targets with goodput; a diagnosis over the whole; and a compact export that
 //! another summary (another tab, page or user) can merge exactly.
 
+use crate::figures::{Metric, Status, StreamFigures};
 use crate::jsonscan::{Result as JsonResult, Scanner};
 use crate::jsonwrite::JsonWriter;
-use crate::report::{Metrics, Status};
 use crate::sketch::Sketch;
 
-/// The metrics a summary aggregates, in the order of [`Metrics::values`].
-pub const METRICS: [&str; 13] = [
-    "ttft",
-    "ttftPerceived",
-    "e2e",
-    "e2ePerceived",
-    "tpot",
-    "itl",
-    "lag",
-    "queue",
-    "prefill",
-    "network",
-    "decode",
-    "intermediary",
-    "client",
-];
-const ITL: usize = 5;
-const LAG: usize = 6;
 /// Distinct names kept per grouping (format, URL, label); later ones are counted as `other`.
 const MAX_GROUPS: usize = 32;
 
@@ -32,8 +14,8 @@ const MAX_GROUPS: usize = 32;
 /// it when its own value (for ITL and lag, its own quantile) is at most `max`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Slo {
-    /// Index into [`METRICS`].
-    pub metric: usize,
+    /// The metric.
+    pub metric: Metric,
     /// 0..=1.
     pub quantile: f64,
     /// ms.
@@ -47,7 +29,7 @@ pub fn parse_slos(spec: &str) -> Vec<Slo> {
         .filter_map(|entry| {
             let mut it = entry.split_whitespace();
             let name = it.next()?;
-            let metric = METRICS.iter().position(|m| *m == name)?;
+            let metric = Metric::from_name(name)?;
             let quantile = number(it.next()?)?;
             let max = number(it.next()?)?;
             ((0.0..=1.0).contains(&quantile) && max >= 0.0).then_some(Slo {
@@ -79,20 +61,24 @@ pub struct Group {
 
 impl Group {
     fn sketch(&mut self, i: usize) -> &mut Sketch {
-        if self.sketches.len() < METRICS.len() {
-            self.sketches.resize(METRICS.len(), Sketch::new());
+        if self.sketches.len() < Metric::ALL.len() {
+            self.sketches.resize(Metric::ALL.len(), Sketch::new());
         }
         &mut self.sketches[i]
     }
 
-    fn get(&self, i: usize) -> Option<&Sketch> {
-        self.sketches.get(i).filter(|s| s.count() > 0)
+    fn get(&self, m: Metric) -> Option<&Sketch> {
+        self.sketches.get(m.index()).filter(|s| s.count() > 0)
     }
 
-    fn add(&mut self, m: &Metrics, slos: &[Slo]) {
-        let status = m.status.unwrap_or(Status::Incomplete);
-        self.statuses[status as usize] += 1;
-        if status != Status::Ok {
+    /// The `q` quantile of metric `m` over this group's streams.
+    fn q(&self, m: Metric, q: f64) -> Option<f64> {
+        self.get(m).and_then(|s| s.quantile(q))
+    }
+
+    fn add(&mut self, f: &StreamFigures, slos: &[Slo]) {
+        self.statuses[f.status as usize] += 1;
+        if f.status != Status::Ok {
             // A stream that failed, was abandoned or ended early met no target: it lowers
             // goodput (its figures stay out of the percentiles, which describe answers).
             if !slos.is_empty() {
@@ -100,17 +86,17 @@ impl Group {
             }
             return;
         }
-        for (i, v) in m.values().into_iter().enumerate() {
-            if let Some(v) = v {
-                self.sketch(i).add(v);
+        for m in Metric::ALL {
+            if let Some(v) = f.value(m) {
+                self.sketch(m.index()).add(v);
+            } else if let Some(samples) = f.samples(m) {
+                samples.add_to(self.sketch(m.index()));
             }
         }
-        m.itl.add_to(self.sketch(ITL));
-        m.lag.add_to(self.sketch(LAG));
         if !slos.is_empty() {
             self.judged += 1;
             if slos.iter().all(|s| {
-                m.value_for(s.metric, s.quantile)
+                f.value_for(s.metric, s.quantile)
                     .is_some_and(|v| v <= s.max)
             }) {
                 self.met += 1;
@@ -145,10 +131,10 @@ impl Group {
             w.uint(self.statuses[s as usize]);
         }
         w.close_object();
-        for (i, name) in METRICS.iter().enumerate() {
-            w.key(name);
+        for m in Metric::ALL {
+            w.key(m.name());
             w.open_object();
-            let s = self.get(i);
+            let s = self.get(m);
             w.key("count");
             w.uint(s.map_or(0, Sketch::count));
             for (q, k) in [(0.5, "p50"), (0.9, "p90"), (0.95, "p95"), (0.99, "p99")] {
@@ -162,10 +148,10 @@ impl Group {
         w.key("slo");
         w.open_array();
         for slo in slos {
-            let value = self.get(slo.metric).and_then(|s| s.quantile(slo.quantile));
+            let value = self.q(slo.metric, slo.quantile);
             w.open_object();
             w.key("metric");
-            w.str(METRICS[slo.metric]);
+            w.str(slo.metric.name());
             w.key("quantile");
             w.num(slo.quantile);
             w.key("max");
@@ -220,16 +206,16 @@ impl Group {
     /// "components fine, E2E high" (capacity).
     #[allow(clippy::type_complexity)]
     fn diagnose(&self) -> Vec<(&'static str, Vec<(&'static str, Option<f64>)>, &'static str)> {
-        let q = |i: usize, p: f64| self.get(i).and_then(|s| s.quantile(p));
+        let q = |m: Metric, p: f64| self.q(m, p);
         let n = self.statuses[Status::Ok as usize];
         let mut out = Vec::new();
         if n < 5 {
             return out;
         }
-        let (ttft50, ttft95) = (q(0, 0.5), q(0, 0.95));
-        let (tpot50, tpot95) = (q(4, 0.5), q(4, 0.95));
-        let (queue50, queue95) = (q(7, 0.5), q(7, 0.95));
-        let (prefill95, decode95) = (q(8, 0.95), q(10, 0.95));
+        let (ttft50, ttft95) = (q(Metric::Ttft, 0.5), q(Metric::Ttft, 0.95));
+        let (tpot50, tpot95) = (q(Metric::Tpot, 0.5), q(Metric::Tpot, 0.95));
+        let (queue50, queue95) = (q(Metric::Queue, 0.5), q(Metric::Queue, 0.95));
+        let (prefill95, decode95) = (q(Metric::Prefill, 0.95), q(Metric::Decode, 0.95));
         let tail = matches!((ttft50, ttft95), (Some(a), Some(b)) if b > 2.0 * a && b > 1000.0);
         let decode_steady = matches!((tpot50, tpot95), (Some(a), Some(b)) if b <= 1.5 * a);
         // The server says the slow streams waited: queue time that matters (over 200 ms) and is
@@ -245,11 +231,11 @@ impl Group {
         } else if tail {
             out.push((
                 "tail",
-                vec![("ttftP50", ttft50), ("ttftP95", ttft95), ("ttftP99", q(0, 0.99))],
+                vec![("ttftP50", ttft50), ("ttftP95", ttft95), ("ttftP99", q(Metric::Ttft, 0.99))],
                 "The median is fine but the slowest streams are not: look at the p95/p99 streams' own diagnoses (queueing bursts, cold caches, long prompts).",
             ));
         }
-        let (lag50, lag95) = (q(LAG, 0.5), q(LAG, 0.95));
+        let (lag50, lag95) = (q(Metric::Lag, 0.5), q(Metric::Lag, 0.95));
         if matches!((lag50, lag95), (Some(a), Some(b)) if b > 200.0 && b > 4.0 * a.max(1.0)) {
             out.push((
                 "client-tail",
@@ -294,7 +280,7 @@ impl Group {
         g.statuses.copy_from_slice(&nums[..4]);
         g.met = nums[4];
         g.judged = nums[5];
-        g.sketches.truncate(METRICS.len());
+        g.sketches.truncate(Metric::ALL.len());
         Ok(g)
     }
 }
@@ -337,7 +323,7 @@ impl Summary {
 
     /// Takes in one stream. Latency figures come from streams that completed (`ok`): a failed
     /// or cancelled stream's E2E is not an E2E. Every stream is counted by status.
-    pub fn add(&mut self, m: &Metrics) {
+    pub fn add(&mut self, m: &StreamFigures) {
         self.all.add(m, &self.slos);
         for (i, key) in [m.format, m.url.as_str(), m.label.as_str()]
             .into_iter()
@@ -446,18 +432,39 @@ mod tests {
         queue: Option<f64>,
         format: &'static str,
         label: &str,
-    ) -> Metrics {
-        Metrics {
-            status: Some(Status::Ok),
+    ) -> StreamFigures {
+        use crate::phases::{Breakdown, Phase};
+        let ms = [queue, Some(100.0), None, Some(500.0), None, Some(8.0)];
+        let names = [
+            "queue",
+            "prefill",
+            "network",
+            "decode",
+            "intermediary",
+            "client",
+        ];
+        let phases = std::array::from_fn(|i| Phase {
+            name: names[i],
+            ms: ms[i],
+            source: None,
+        });
+        StreamFigures {
+            status: Status::Ok,
             ttft: Some(ttft),
-            ttft_perceived: Some(ttft + 10.0),
+            ttft_perceived: Some((ttft + 5.0, ttft + 10.0)),
             tpot: Some(tpot),
             lag: crate::stats::Samples::Exact(vec![5.0, 15.0]),
-            phases: [queue, Some(100.0), None, Some(500.0), None, Some(8.0)],
+            breakdown: Some(Breakdown {
+                phases,
+                total: 0.0,
+                perceived: false,
+                unattributed: 0.0,
+                intermediary: None,
+            }),
             format,
             url: "http://x/v1/chat/completions".into(),
             label: label.into(),
-            ..Metrics::default()
+            ..StreamFigures::default()
         }
     }
 
@@ -479,10 +486,10 @@ mod tests {
         for i in 1..=100 {
             s.add(&stream(f64::from(i), 20.0, None, "openai-chat", ""));
         }
-        s.add(&Metrics {
-            status: Some(Status::Error),
+        s.add(&StreamFigures {
+            status: Status::Error,
             ttft: Some(1e6),
-            ..Metrics::default()
+            ..StreamFigures::default()
         });
         let j = s.to_json();
         assert!(
@@ -550,8 +557,8 @@ mod tests {
             s.add(&stream(400.0, 20.0, None, "openai-chat", ""));
         }
         for status in [Status::Aborted, Status::Error] {
-            s.add(&Metrics {
-                status: Some(status),
+            s.add(&StreamFigures {
+                status,
                 ..stream(400.0, 20.0, None, "openai-chat", "")
             });
         }
