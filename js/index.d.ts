@@ -299,6 +299,10 @@ export type SummaryGroup = {
   /** Streams that met every target; streams not `ok` count as missed (`notOk` of them). */
   goodput: { met: number; of: number; share: number; notOk: number } | null;
   diagnosis: { verdict: 'capacity' | 'tail' | 'client-tail'; evidence: Record<string, number | null>; fix: string }[];
+  /** Streams by the headline verdict (the first) their reports gave. */
+  verdicts: Record<string, number>;
+  /** Tokens painted late, over the streams (as their reports' `latePaints.tokens`). */
+  latePaintTokens: number;
 } & Record<SummaryMetric, Percentiles>;
 
 /** The summary: overall, and by format, URL and label. */

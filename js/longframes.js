@@ -1,6 +1,6 @@
-// Late paints, explained: a long-animation-frame observer keeps the recent long frames (> 50 ms)
-// with the scripts that ran in them, and each token whose delivery lag passed a threshold is
-// attributed to the long frames that overlapped its way to the screen.
+// Long animation frames (over 50 ms), with the scripts that ran in them: a PerformanceObserver
+// keeps the recent ones, and the profiler hands those it has not handed yet to the core, which
+// attributes each late paint to the frames that overlapped its way to the screen.
 // Feature-detected (Chromium 123+: https://w3c.github.io/long-animation-frames/); where it is
 // missing, reports say so in `unavailable` and attribute nothing.
 
@@ -12,6 +12,7 @@ export class LongFrames {
     this.frames = [];
     this.supported = false;
     this.observer = null;
+    this.seq = 0; // frames seen so far; each frame carries its number
     this.connect();
   }
 
@@ -22,7 +23,7 @@ export class LongFrames {
       const types = (globalThis.PerformanceObserver && PerformanceObserver.supportedEntryTypes) || [];
       if (!types.includes('long-animation-frame')) return;
       this.observer = new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) this.frames.push(summarize(e));
+        for (const e of list.getEntries()) this.frames.push(summarize(e, ++this.seq));
         if (this.frames.length > KEEP) this.frames.splice(0, this.frames.length - KEEP);
       });
       // Frames from before the first connect are useful; on a reconnect they are already kept.
@@ -33,9 +34,19 @@ export class LongFrames {
     }
   }
 
-  /** Long frames overlapping [start, end] (absolute ms). */
-  overlapping(start, end) {
-    return this.frames.filter((f) => f.start < end && f.start + f.duration > start);
+  /** The frames numbered after `seq`, oldest first. */
+  since(seq) {
+    return this.frames.filter((f) => f.seq > seq);
+  }
+
+  /** Puts each late frame's scripts in place of its number (`seq`) in a report's `latePaints`. */
+  expand(late) {
+    if (!late || !Array.isArray(late.frames)) return;
+    for (const f of late.frames) {
+      const kept = this.frames.find((k) => k.seq === f.seq);
+      f.scripts = kept ? kept.scripts : [];
+      delete f.seq;
+    }
   }
 
   disconnect() {
@@ -44,59 +55,15 @@ export class LongFrames {
   }
 }
 
-function summarize(e) {
+function summarize(e, seq) {
   const scripts = Array.from(e.scripts || [], (s) => ({
     invoker: s.invoker || null,
     invokerType: s.invokerType || null,
     sourceURL: s.sourceURL || null,
     sourceFunctionName: s.sourceFunctionName || null,
-    duration: round(s.duration),
+    duration: Math.round(s.duration * 100) / 100,
   }))
     .sort((a, b) => b.duration - a.duration)
     .slice(0, SCRIPTS);
-  return { start: e.startTime, duration: e.duration, blockingDuration: e.blockingDuration, scripts };
-}
-
-const round = (v) => Math.round(v * 100) / 100;
-
-/**
- * Adds `latePaints` to `report`: the tokens whose lag passed `threshold` ms, how many overlap a
- * long frame, and those frames (relative times) with the scripts that ran in them, the frames
- * that delayed the most tokens first. Tokens whose way to the screen overlaps a hidden interval
- * are not late, they were not visible.
- */
-export function attributeLatePaints(report, frames, threshold, hidden) {
-  const tl = report.timeline;
-  if (!tl) return;
-  const t0 = report.startTime;
-  const byFrame = new Map();
-  let late = 0;
-  let attributed = 0;
-  for (let i = 0; i < tl.arrived.length; i++) {
-    const a = tl.arrived[i];
-    const p = tl.painted[i];
-    if (a === null || p === null || p - a <= threshold) continue;
-    const start = t0 + a;
-    const end = t0 + p;
-    if (hidden.some(([hs, he]) => hs < end && start < he)) continue;
-    late++;
-    const over = frames ? frames.overlapping(start, end) : [];
-    if (over.length) attributed++;
-    for (const f of over) byFrame.set(f, (byFrame.get(f) || 0) + 1);
-  }
-  report.latePaints = {
-    threshold,
-    tokens: late,
-    attributed: frames && frames.supported ? attributed : null,
-    frames: [...byFrame.entries()]
-      .sort((x, y) => y[1] - x[1] || y[0].duration - x[0].duration)
-      .slice(0, 10)
-      .map(([f, tokens]) => ({
-        start: round(f.start - t0),
-        duration: round(f.duration),
-        blockingDuration: round(f.blockingDuration),
-        tokens,
-        scripts: f.scripts,
-      })),
-  };
+  return { seq, start: e.startTime, duration: e.duration, blockingDuration: e.blockingDuration, scripts };
 }

@@ -9,9 +9,9 @@ import { load, ready, createCore, call as callCore, failure, generationOf } from
 import { tap } from './tap.js';
 import { PaintClock } from './paint.js';
 import { touched, changes, resumeAt, appendedText } from './dom.js';
-import { LongFrames, attributeLatePaints } from './longframes.js';
-import { THRESHOLDS, metricsOf, sloSpec } from './ratings.js';
-import { joinResourceTiming, refineNetworkVerdict, findEntry } from './resource.js';
+import { LongFrames } from './longframes.js';
+import { THRESHOLDS, metricsOf, sloSpec, thresholdSpec } from './ratings.js';
+import { ResourceEntries, entryStrings } from './resource.js';
 import { eachShadowRoot, addedElements, whyUnseen } from './shadow.js';
 import { measure, summaryText } from './devtools.js';
 import { OtlpExporter } from './otlp.js';
@@ -78,6 +78,8 @@ export class Profiler {
     this.track = this.track.bind(this);
     this._core = null;
     this._frames = new LongFrames();
+    this._framesSent = 0; // long frames handed to the core, by number
+    this._resources = new ResourceEntries();
     // Hidden intervals: nothing paints while the page is hidden, so those samples are not lag.
     this._hidden = [];
     this._hiddenSince = null;
@@ -192,6 +194,11 @@ export class Profiler {
       if (this._core) callCore(this._core, (c) => c.configure(stall, Math.min(detail, 2 ** 31)));
       const slo = sloSpec(this.options.slo);
       if (this._core && slo) callCore(this._core, (c) => c.configure_slo(slo));
+      // What this engine gives, and how figures are rated: the core writes the whole report.
+      const late = Number.isFinite(this.options.lateMs) ? this.options.lateMs : 50;
+      const spec = thresholdSpec(this.options.thresholds);
+      if (this._core) callCore(this._core, (c) => c.configure_shell(late, this._frames.supported, this._paint.available, spec));
+      this._framesSent = 0;
     }
     return callCore(this._core, fn, fallback);
   }
@@ -338,6 +345,7 @@ export class Profiler {
    * twice).
    */
   disconnect() {
+    this._disconnecting = true;
     this._flushSoon();
     for (const mo of this._roots.values()) mo.disconnect();
     this._roots.clear();
@@ -353,6 +361,7 @@ export class Profiler {
       document.removeEventListener('visibilitychange', this._onVisibility);
       this._listening = false;
     }
+    this._disconnecting = false;
   }
 
   /** Disconnects for good: the profiler observes nothing more and its exporter is closed. */
@@ -360,6 +369,7 @@ export class Profiler {
     this.disconnect();
     this._closed = true;
     this._paint.close();
+    this._resources.disconnect();
     if (this._otlp) this._otlp.close();
   }
 
@@ -494,6 +504,7 @@ export class Profiler {
       };
       s.lastActivity = performance.now();
       this._streams.add(s);
+      this._resources.want(o.fullUrl);
       this._watchIdle();
       if (s.target && typeof MutationObserver === 'function') {
         s.mo = new MutationObserver((records) => this._onMutations(records, s.target, s));
@@ -627,6 +638,7 @@ export class Profiler {
   _end(s, kind, t, message) {
     if (s.ended) return;
     s.ended = true;
+    s.endKind = kind;
     s.endedAt = t;
     this._call((c) => c.end(s.id, kind, t, message || ''), undefined, s);
     this._checkSettled(s);
@@ -651,7 +663,8 @@ export class Profiler {
   }
 
   // What only the browser can tell, handed to the core before the report is made: why the
-  // answer's element was not found, and the request start of a tracked response.
+  // answer's element was not found, the request's Resource Timing entry (and from it the start
+  // of a tracked response), and the long animation frames seen since the last report.
   _beforeReport(s) {
     try {
       if (!s.scope && !s.lastCommit) {
@@ -659,12 +672,18 @@ export class Profiler {
         const reason = roots.length ? whyUnseen(roots) : 'not-observed';
         this._call((c) => c.dom_reason(s.id, reason), undefined, s);
       }
-      if (Number.isNaN(s.start)) {
-        const entry = findEntry(s.fullUrl, NaN, s.endedAt, s.headersAt);
-        if (entry) {
-          s.start = entry.startTime;
-          this._call((c) => c.set_start(s.id, entry.startTime), undefined, s);
+      const e = s.entry !== undefined ? s.entry : this._resources.find(s.fullUrl, s.start, s.endedAt, s.headersAt);
+      if (e) {
+        if (Number.isNaN(s.start)) {
+          s.start = e.startTime;
+          this._call((c) => c.set_start(s.id, e.startTime), undefined, s);
         }
+        const args = [e.startTime, e.domainLookupStart, e.domainLookupEnd, e.connectStart, e.connectEnd, e.requestStart, e.responseStart, e.responseEnd];
+        this._call((c) => c.resource(s.id, ...args), undefined, s);
+      }
+      for (const f of this._frames.since(this._framesSent)) {
+        this._call((c) => c.long_frame(f.seq, f.start, f.duration, f.blockingDuration));
+        this._framesSent = f.seq;
       }
     } catch {
       /* the report goes without */
@@ -683,14 +702,26 @@ export class Profiler {
     clearTimeout(s.timer);
     if (s.mo) s.mo.disconnect();
     this._streams.delete(s);
-    this._emit(s.id, s);
+    const stillOpen = [...this._streams].some((o) => o.fullUrl === s.fullUrl);
+    const emit = (entry) => {
+      s.entry = entry;
+      this._emit(s.id, s);
+      this._resources.release(s.fullUrl, stillOpen || [...this._streams].some((o) => o.fullUrl === s.fullUrl));
+    };
+    // The Resource Timing entry comes in a task of its own after the body's end: a stream read
+    // to its end waits for it, within a bound (a cancelled or failed one may never get one).
+    const complete = s.ended && s.endKind === 0;
+    const entry = this._resources.find(s.fullUrl, s.start, s.endedAt, s.headersAt);
+    if (entry || !complete || !this._resources.observer || this._disconnecting) emit(entry);
+    else this._resources.wait(s.fullUrl, s.start, s.endedAt, emit);
   }
 
   _emit(id, s) {
     // Still hidden: what is not painted yet could not be.
     if (this._hiddenSince !== null) this._call((c) => c.hidden(this._hiddenSince, Infinity));
     if (s && s.gen !== undefined) this._beforeReport(s);
-    const json = this._call((c) => c.finish(id, true), '', s && s.gen !== undefined ? s : null);
+    const timeline = this.options.timeline !== false;
+    const json = this._call((c) => c.finish(id, timeline), '', s && s.gen !== undefined ? s : null);
     let report = null;
     if (json) {
       try {
@@ -705,21 +736,21 @@ export class Profiler {
       // The core failed: say so rather than stay silent.
       report = { id, url: s.url, status: 'failed', error: { kind: 'internal', code: null, message: reason } };
     } else {
+      // The core decided every figure; the shell only puts back the browser's own strings it
+      // kept (the scripts of long frames, the entry's protocol and Server-Timing).
       try {
-        const hidden = this._hiddenSince === null ? this._hidden : [...this._hidden, [this._hiddenSince, Infinity]];
-        attributeLatePaints(report, this._frames, this.options.lateMs, hidden);
-        joinResourceTiming(report, s.fullUrl, s.start, s.endedAt);
-        refineNetworkVerdict(report);
+        this._frames.expand(report.latePaints);
+        if (report.resourceTiming) Object.assign(report.resourceTiming, entryStrings(s && s.entry));
+      } catch {
+        /* the figures stand without them */
+      }
+      // Exporters only read the report.
+      try {
         if (this.options.devtools) measure(report);
         if (this._otlp) this._otlp.add(report);
-        report.ratings = {};
-        for (const m of metricsOf(report, this.options.thresholds)) report.ratings[m.name] = m.rating;
-        report.paintSource = this._paint.available ? 'raf' : null;
-        if (!this._frames.supported) report.unavailable.push('long-animation-frame');
       } catch {
-        /* a report without attribution is still a report */
+        /* an exporter's failure is not the report's */
       }
-      if (this.options.timeline === false) delete report.timeline;
     }
     this._reports.push(report);
     if (this._reports.length > this.options.maxReports) this._reports.shift();

@@ -1,5 +1,6 @@
 // Ratings, web-vitals style: each headline metric of a report is `good`, `needs-improvement` or
-// `poor` against thresholds (ms) the app may override. No browser API here: unit-tested in Node.
+// `poor` against thresholds (ms) the app may override. The core rates (a report's `ratings`);
+// here are the defaults, the spec the core reads, and the metrics `onMetric` hands out.
 
 /** [good up to, poor above], in ms. Perceived figures are what users feel. */
 export const THRESHOLDS = Object.freeze({
@@ -10,13 +11,26 @@ export const THRESHOLDS = Object.freeze({
   lag: [50, 200],
 });
 
-/** The rating of `value` against `[good, poor]`. */
+/** Thresholds as the core reads them: `ttft 1000 3000; …` (unknown metrics are left out). */
+export function thresholdSpec(thresholds) {
+  const parts = [];
+  for (const name of Object.keys(THRESHOLDS)) {
+    const t = thresholds && thresholds[name];
+    if (Array.isArray(t) && t.length === 2 && t.every(Number.isFinite)) parts.push(`${name} ${t[0]} ${t[1]}`);
+  }
+  return parts.join('; ');
+}
+
+/** The rating of `value` against `[good, poor]` (the core's rule, for code without a core). */
 export function rate(value, [good, poor]) {
   if (value === null || value === undefined || !Number.isFinite(value)) return null;
   return value <= good ? 'good' : value <= poor ? 'needs-improvement' : 'poor';
 }
 
-/** The headline metrics of a report, each `{ name, value, rating, id, attribution }`. */
+/**
+ * The headline metrics of a report, each `{ name, value, rating, id, attribution }`: the
+ * core's rating when the report has one, else rated here against `thresholds`.
+ */
 export function metricsOf(report, thresholds = THRESHOLDS) {
   const values = {
     ttft: report.ttft,
@@ -25,14 +39,14 @@ export function metricsOf(report, thresholds = THRESHOLDS) {
     tpot: report.tpot,
     lag: report.lag ? report.lag.p50 : null,
   };
+  const ratings = report.ratings || {};
   const out = [];
   for (const [name, value] of Object.entries(values)) {
     if (value === null || value === undefined) continue;
-    const t = (thresholds && thresholds[name]) || THRESHOLDS[name];
     out.push({
       name,
       value,
-      rating: rate(value, t),
+      rating: ratings[name] || rate(value, (thresholds && thresholds[name]) || THRESHOLDS[name]),
       id: report.id,
       attribution: { diagnosis: report.diagnosis ? report.diagnosis[0] : null, phases: report.phases || null, format: report.format },
     });

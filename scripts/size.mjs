@@ -15,9 +15,11 @@ export const BUDGET = 40 * 1024;
  * Raised from 82 to 86 KB for the evidence checks of issue 13 (verdicts that name what is
  * missing and where buffering is, per-choice and tool-call figures, the shadow-root and
  * rendering-cutoff shell): about 5.5 KB gzip, mostly verdict texts and report fields, which
- * issue 17 moves out of the wasm.
+ * issue 17 moves out of the wasm. Raised again to 92 KB for issue 14: the figures the shell used
+ * to add (late-paint attribution, the Resource Timing join and browser-queued, ratings) are now
+ * computed in the core, so the summary sees what the reports say (about 5 KB gzip).
  */
-export const CEILING = 86 * 1024;
+export const CEILING = 92 * 1024;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => readFileSync(path.join(root, p));

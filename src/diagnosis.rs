@@ -76,6 +76,8 @@ pub struct Facts {
     pub buffer_hint: Option<crate::wire::BufferHint>,
     /// The share of frames that came late while the stream was shown (a busy main thread).
     pub busy_share: Option<f64>,
+    /// How long the request waited in the browser before it was sent (Resource Timing).
+    pub browser_queue: Option<f64>,
 }
 
 /// Thresholds (ms unless said otherwise).
@@ -156,7 +158,12 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
         out.push(Verdict::new("prefill-bound", vec![("prefillMs", p), ("ttft", ttft)], "Reading the prompt dominates the wait: shorten it, enable prefix caching for shared prefixes, use chunked prefill."));
     }
     if let Some(n) = phase("network").filter(|&n| n > NETWORK) {
-        out.push(Verdict::new("network-bound", vec![("networkMs", n), ("ttft", ttft)], "The network adds the delay: serve closer to users, reuse connections (HTTP/2, keep-alive), remove extra hops."));
+        // A request that waited in the browser for a connection (6 per host over HTTP/1.1)
+        // looks like network time: Resource Timing's queueing part tells them apart.
+        match f.browser_queue.filter(|&q| q > 100.0 && q >= SHARE * n) {
+            Some(q) => out.push(Verdict::new("browser-queued", vec![("browserQueueMs", q), ("networkMs", n)], "The request waited in the browser before it was sent: browsers open at most 6 HTTP/1.1 connections per host. Serve the API over HTTP/2 or HTTP/3, or run fewer streams at once.")),
+            None => out.push(Verdict::new("network-bound", vec![("networkMs", n), ("ttft", ttft)], "The network adds the delay: serve closer to users, reuse connections (HTTP/2, keep-alive), remove extra hops.")),
+        }
     }
     let steady = b
         .and_then(|b| b.intermediary)

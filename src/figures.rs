@@ -3,6 +3,7 @@
 //! aggregates the same values by field. Every time is in ms from the request start; what
 //! tokenpaint could not know is `None`, never zero.
 
+use crate::browser::{LongFrames, Shell};
 use crate::delivery::{Pattern, Stall};
 use crate::diagnosis::{Facts, Verdict};
 use crate::phases::Breakdown;
@@ -201,6 +202,71 @@ pub struct StreamFigures {
     pub unavailable: Vec<&'static str>,
     /// Text read late because the module loaded after the stream began: (when, deltas).
     pub caught_up: Option<(f64, u64)>,
+    /// What only the browser could tell, when a shell told it.
+    pub browser: Option<BrowserFigures>,
+}
+
+/// The figures that rest on what the browser told: Resource Timing, long animation frames,
+/// ratings and the paint source.
+#[derive(Debug, Clone, Default)]
+pub struct BrowserFigures {
+    /// The request's Resource Timing, from the request start (`None`: no entry).
+    pub resource: Option<ResourceFigure>,
+    /// Tokens painted late and the long frames that overlapped them.
+    pub late: LatePaints,
+    /// The rating of each headline metric that has a value: (metric, rating).
+    pub ratings: Vec<(&'static str, &'static str)>,
+    /// `raf` when paint brackets could be taken.
+    pub paint_source: Option<&'static str>,
+}
+
+/// A Resource Timing entry, in ms from the request start (rounded to 0.01 ms).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ResourceFigure {
+    /// The entry's start.
+    pub start: Option<f64>,
+    /// DNS lookup.
+    pub dns: Option<f64>,
+    /// Connection set-up.
+    pub connect: Option<f64>,
+    /// The request left.
+    pub request_start: Option<f64>,
+    /// The network's first byte.
+    pub response_start: Option<f64>,
+    /// The body's end.
+    pub response_end: Option<f64>,
+    /// Waiting in the browser, less DNS and connection set-up.
+    pub browser_queue: Option<f64>,
+}
+
+/// Tokens painted more than `threshold` ms after they arrived, and the long animation frames
+/// on their way to the screen, the frames that delayed the most tokens first.
+#[derive(Debug, Clone, Default)]
+pub struct LatePaints {
+    /// The threshold (ms).
+    pub threshold: f64,
+    /// Late records.
+    pub tokens: u64,
+    /// Late records that overlap a long frame (`None`: the engine has no long frames).
+    pub attributed: Option<u64>,
+    /// At most 10 frames.
+    pub frames: Vec<LateFrame>,
+}
+
+/// A long animation frame that delayed late tokens (the shell adds the scripts that ran in it,
+/// which it knows by `seq`).
+#[derive(Debug, Clone, Default)]
+pub struct LateFrame {
+    /// The shell's number for the frame.
+    pub seq: u32,
+    /// Its start, from the request start (ms).
+    pub start: f64,
+    /// Its duration (ms).
+    pub duration: f64,
+    /// Its blocking duration (ms).
+    pub blocking: f64,
+    /// Late tokens it overlapped.
+    pub tokens: u64,
 }
 
 impl StreamFigures {
@@ -260,6 +326,10 @@ pub struct Context<'a> {
     pub label: &'a str,
     /// The shell's description of how the body ended (an exception message), if any.
     pub end_message: &'a str,
+    /// What the engine gives and the rating thresholds; `None` outside a browser.
+    pub shell: Option<&'a Shell>,
+    /// The page's recent long animation frames.
+    pub frames: Option<&'a LongFrames>,
 }
 
 fn known(v: f64) -> Option<f64> {
@@ -337,7 +407,116 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
     };
     f.verdicts = crate::diagnosis::diagnose(&facts(tl, &f), f.breakdown.as_ref());
     f.unavailable = unavailable(tl);
+    if let Some(shell) = cx.shell {
+        f.browser = Some(browser(tl, &f, shell, cx.frames));
+        if shell.resource_timing && tl.resource.is_none() {
+            f.unavailable.push("resource-timing");
+        }
+        if !shell.long_frames {
+            f.unavailable.push("long-animation-frame");
+        }
+    }
     f
+}
+
+fn round(v: f64) -> f64 {
+    (v * 100.0).round() / 100.0
+}
+
+/// The figures that rest on what the browser told.
+fn browser(
+    tl: &Timeline,
+    f: &StreamFigures,
+    shell: &Shell,
+    frames: Option<&LongFrames>,
+) -> BrowserFigures {
+    let rel = |v: Option<f64>| v.map(|v| round(v - tl.start));
+    let span = |(a, b): (Option<f64>, Option<f64>)| a.zip(b).map(|(a, b)| round(b - a));
+    let resource = tl.resource.as_ref().map(|e| ResourceFigure {
+        start: rel(Some(e.start)),
+        dns: span(e.dns),
+        connect: span(e.connect),
+        request_start: rel(e.request_start),
+        response_start: rel(e.response_start),
+        response_end: rel(e.response_end),
+        browser_queue: e.browser_queue().map(round),
+    });
+    let values = [
+        f.ttft,
+        f.ttft_perceived.map(|b| b.1),
+        f.e2e_perceived.map(|b| b.1),
+        f.tpot,
+        f.lag_spread().map(|s| s.p50),
+    ];
+    let ratings = crate::browser::RATED
+        .iter()
+        .zip(values)
+        .zip(shell.thresholds)
+        .filter_map(|((name, v), t)| v.map(|v| (*name, crate::browser::rate(v, t))))
+        .collect();
+    BrowserFigures {
+        resource,
+        late: late_paints(tl, shell, frames),
+        ratings,
+        paint_source: shell.paint.then_some("raf"),
+    }
+}
+
+/// The records painted more than `late_ms` after they arrived (not while the page was
+/// hidden), and the long frames that overlapped their way to the screen.
+fn late_paints(tl: &Timeline, shell: &Shell, frames: Option<&LongFrames>) -> LatePaints {
+    let mut by_frame: Vec<(usize, u64)> = Vec::new();
+    let (mut late, mut attributed) = (0u64, 0u64);
+    for t in &tl.records {
+        let (start, end) = (t.arrived, t.painted);
+        if !end.is_finite() || end - start <= shell.late_ms {
+            continue;
+        }
+        if tl.hidden.iter().any(|&(hs, he)| hs < end && start < he) {
+            continue;
+        }
+        late += 1;
+        let mut any = false;
+        for (i, _) in frames.into_iter().flat_map(|f| f.overlapping(start, end)) {
+            any = true;
+            match by_frame.iter_mut().find(|(j, _)| *j == i) {
+                Some((_, n)) => *n += 1,
+                None => by_frame.push((i, 1)),
+            }
+        }
+        attributed += u64::from(any);
+    }
+    let all = frames.map(|f| &f.frames);
+    let frame = |i: usize| all.and_then(|f| f.get(i));
+    // The frames that delayed the most tokens first, then the longest. An insertion sort: the
+    // list is short, and the standard sort would add 3 KB of wasm.
+    let d = |i| frame(i).map_or(0.0, |f| f.duration);
+    let before = |a: (usize, u64), b: (usize, u64)| a.1 > b.1 || (a.1 == b.1 && d(a.0) > d(b.0));
+    for i in 1..by_frame.len() {
+        let mut j = i;
+        while j > 0 && before(by_frame[j], by_frame[j - 1]) {
+            by_frame.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+    LatePaints {
+        threshold: shell.late_ms,
+        tokens: late,
+        attributed: shell.long_frames.then_some(attributed),
+        frames: by_frame
+            .iter()
+            .take(10)
+            .filter_map(|&(i, tokens)| {
+                frame(i).map(|f| LateFrame {
+                    seq: f.seq,
+                    start: round(f.start - tl.start),
+                    duration: round(f.duration),
+                    blocking: round(f.blocking),
+                    tokens,
+                })
+            })
+            .collect(),
+    }
 }
 
 /// Output tokens: the server's count when it covers exactly the timed answer deltas, else
@@ -487,6 +666,7 @@ fn facts(tl: &Timeline, f: &StreamFigures) -> Facts {
         perceived_extra: f.e2e_perceived.zip(f.e2e).map(|(p, l)| p.1 - l),
         buffer_hint: tl.buffer_hint,
         busy_share: tl.frame_pace.busy_share(),
+        browser_queue: tl.resource.as_ref().and_then(|e| e.browser_queue()),
     }
 }
 

@@ -12,6 +12,7 @@
 #![forbid(unsafe_code)]
 
 pub mod align;
+pub mod browser;
 pub mod delivery;
 pub mod diagnosis;
 pub mod figures;

@@ -5,8 +5,9 @@
 //! Every time is in ms from the request start. What tokenpaint could not know is `null` and is
 //! named in `unavailable`, never written as zero.
 
+use crate::browser::{LongFrames, Shell};
 use crate::delivery::Pattern;
-use crate::figures::{Context, StreamFigures};
+use crate::figures::{BrowserFigures, Context, StreamFigures};
 use crate::jsonwrite::JsonWriter;
 use crate::session::{DeltaRecord, Reasoning, Timeline};
 use crate::stats::Spread;
@@ -26,12 +27,25 @@ pub struct Meta<'a> {
 }
 
 /// Computes the figures of `tl` and writes its report; returns both (the summary takes the
-/// figures).
+/// figures). Outside a browser: nothing of Resource Timing, long frames or ratings.
 pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, StreamFigures) {
+    write_with(tl, meta, None, None)
+}
+
+/// [`write`], with what the browser told: the engine's abilities and thresholds, and the
+/// page's long animation frames.
+pub fn write_with(
+    tl: &Timeline,
+    meta: &Meta<'_>,
+    shell: Option<&Shell>,
+    frames: Option<&LongFrames>,
+) -> (String, StreamFigures) {
     let cx = Context {
         url: meta.url,
         label: meta.label,
         end_message: meta.end_message,
+        shell,
+        frames,
     };
     let f = crate::figures::of(tl, &cx);
     (to_json(tl, &f, meta), f)
@@ -48,6 +62,9 @@ pub fn to_json(tl: &Timeline, f: &StreamFigures, meta: &Meta<'_>) -> String {
     phases(&mut w, f);
     diagnosis(&mut w, f);
     tail(&mut w, tl, f);
+    if let Some(b) = &f.browser {
+        browser(&mut w, b);
+    }
     if meta.timeline {
         timeline(&mut w, tl);
     }
@@ -443,6 +460,70 @@ fn tail(w: &mut JsonWriter, tl: &Timeline, f: &StreamFigures) {
         }
         None => w.null(),
     }
+}
+
+/// What rests on what the browser told: late paints, Resource Timing, ratings, paint source.
+fn browser(w: &mut JsonWriter, b: &BrowserFigures) {
+    let l = &b.late;
+    w.key("latePaints");
+    w.open_object();
+    w.key("threshold");
+    w.num(l.threshold);
+    w.key("tokens");
+    w.uint(l.tokens);
+    w.key("attributed");
+    w.opt_num(l.attributed.map(|a| a as f64));
+    w.key("frames");
+    w.open_array();
+    for f in &l.frames {
+        w.open_object();
+        for (k, v) in [
+            ("start", f.start),
+            ("duration", f.duration),
+            ("blockingDuration", f.blocking),
+        ] {
+            w.key(k);
+            w.num(v);
+        }
+        w.key("tokens");
+        w.uint(f.tokens);
+        // The shell puts the frame's scripts in place of its number.
+        w.key("seq");
+        w.uint(u64::from(f.seq));
+        w.close_object();
+    }
+    w.close_array();
+    w.close_object();
+    w.key("resourceTiming");
+    match &b.resource {
+        Some(r) => {
+            w.open_object();
+            for (k, v) in [
+                ("startTime", r.start),
+                ("dns", r.dns),
+                ("connect", r.connect),
+                ("requestStart", r.request_start),
+                ("responseStart", r.response_start),
+                ("responseEnd", r.response_end),
+                ("browserQueue", r.browser_queue),
+            ] {
+                w.key(k);
+                w.opt_num(v);
+            }
+            // `protocol` and `serverTiming`, the entry's own strings, are added by the shell.
+            w.close_object();
+        }
+        None => w.null(),
+    }
+    w.key("ratings");
+    w.open_object();
+    for (k, v) in &b.ratings {
+        w.key(k);
+        w.str(v);
+    }
+    w.close_object();
+    w.key("paintSource");
+    w.opt_str(b.paint_source);
 }
 
 /// The per-record arrays.

@@ -203,6 +203,8 @@ pub struct Timeline {
     /// When the shell caught up with text the page showed before the core was ready: commits
     /// up to then carry that time, not their own.
     pub caught_up: Option<f64>,
+    /// The request's Resource Timing entry, when the shell found it.
+    pub resource: Option<crate::browser::ResourceEntry>,
     /// The server's token counts.
     pub usage: Option<Usage>,
     /// The first error the server sent in the stream.
@@ -348,6 +350,7 @@ impl Session {
                 buffer_hint: wire::buffering_hint(headers),
                 dom_reason: None,
                 caught_up: None,
+                resource: None,
                 usage: None,
                 stream_error: None,
                 malformed: 0,
@@ -535,6 +538,11 @@ impl Session {
     /// began before the module loaded): the commits made up to now are stamped `t`.
     pub fn caught_up(&mut self, t: f64) {
         self.tl.caught_up.get_or_insert(t);
+    }
+
+    /// The request's Resource Timing entry.
+    pub fn resource(&mut self, entry: crate::browser::ResourceEntry) {
+        self.tl.resource = Some(entry);
     }
 
     /// The request start, learned after the stream was opened (from Resource Timing, for a

@@ -42,7 +42,9 @@ pub fn parse_slos(spec: &str) -> Vec<Slo> {
         .collect()
 }
 
-fn number(s: &str) -> Option<f64> {
+/// A JSON number alone in `s` (the scanner's parser: `str::parse::<f64>` would link the
+/// standard float parser, about 20 KB of wasm).
+pub fn number(s: &str) -> Option<f64> {
     let mut sc = Scanner::new(s);
     let v = sc.number().ok()?;
     sc.end().ok()?;
@@ -57,6 +59,10 @@ pub struct Group {
     /// Streams that met every target, of those judged.
     met: u64,
     judged: u64,
+    /// Streams by their headline verdict (the report's first), at most [`MAX_GROUPS`] names.
+    verdicts: Vec<(String, u64)>,
+    /// Tokens painted late, over all streams.
+    late_tokens: u64,
 }
 
 impl Group {
@@ -76,8 +82,22 @@ impl Group {
         self.get(m).and_then(|s| s.quantile(q))
     }
 
+    fn count_verdict(&mut self, name: &str, n: u64) {
+        let full = self.verdicts.len() >= MAX_GROUPS;
+        match self.verdicts.iter_mut().find(|(v, _)| v == name) {
+            Some((_, c)) => *c += n,
+            None if !full => self.verdicts.push((name.into(), n)),
+            None => {}
+        }
+    }
+
     fn add(&mut self, f: &StreamFigures, slos: &[Slo]) {
         self.statuses[f.status as usize] += 1;
+        // The same headline verdict and late paints the stream's report says.
+        if let Some(v) = f.verdicts.first() {
+            self.count_verdict(v.verdict, 1);
+        }
+        self.late_tokens += f.browser.as_ref().map_or(0, |b| b.late.tokens);
         if f.status != Status::Ok {
             // A stream that failed, was abandoned or ended early met no target: it lowers
             // goodput (its figures stay out of the percentiles, which describe answers).
@@ -105,6 +125,10 @@ impl Group {
     }
 
     fn merge(&mut self, other: &Group) {
+        for (v, n) in &other.verdicts {
+            self.count_verdict(v, *n);
+        }
+        self.late_tokens += other.late_tokens;
         for i in 0..4 {
             self.statuses[i] += other.statuses[i];
         }
@@ -199,6 +223,16 @@ impl Group {
             w.close_object();
         }
         w.close_array();
+        // Each stream's headline verdict, as its report gave it, and its late paints.
+        w.key("verdicts");
+        w.open_object();
+        for (v, n) in &self.verdicts {
+            w.key_str(v);
+            w.uint(*n);
+        }
+        w.close_object();
+        w.key("latePaintTokens");
+        w.uint(self.late_tokens);
         w.close_object();
     }
 
@@ -258,6 +292,15 @@ impl Group {
             s.export(w);
         }
         w.close_array();
+        w.open_array();
+        for (v, n) in &self.verdicts {
+            w.open_array();
+            w.str(v);
+            w.uint(*n);
+            w.close_array();
+        }
+        w.close_array();
+        w.uint(self.late_tokens);
         w.close_array();
     }
 
@@ -273,6 +316,24 @@ impl Group {
                     g.sketches.push(Sketch::import(sc)?);
                     Ok(())
                 })
+            } else if i == 7 {
+                // Verdict counts (absent from exports made before they were counted).
+                sc.array(&mut |sc, _| {
+                    let (mut name, mut n) = (String::new(), 0u64);
+                    sc.array(&mut |sc, j| match j {
+                        0 => sc.string_or_skip(&mut name).map(drop),
+                        1 => {
+                            n = sc.number()?.max(0.0) as u64;
+                            Ok(())
+                        }
+                        _ => sc.skip(),
+                    })?;
+                    g.count_verdict(&name, n);
+                    Ok(())
+                })
+            } else if i == 8 {
+                g.late_tokens = sc.number()?.max(0.0) as u64;
+                Ok(())
             } else {
                 sc.skip()
             }

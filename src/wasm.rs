@@ -4,6 +4,7 @@
 
 use wasm_bindgen::prelude::*;
 
+use crate::browser::{LongFrame, LongFrames, ResourceEntry, Shell};
 use crate::report::{self, Meta};
 use crate::session::{EndKind, Session};
 use crate::summary::Summary;
@@ -26,6 +27,8 @@ pub struct Core {
     summary: Summary,
     stall_ms: f64,
     detail_cap: usize,
+    shell: Shell,
+    frames: LongFrames,
 }
 
 impl Default for Core {
@@ -36,6 +39,11 @@ impl Default for Core {
             summary: Summary::default(),
             stall_ms: 100.0,
             detail_cap: crate::session::DEFAULT_DETAIL_CAP,
+            shell: Shell {
+                resource_timing: true,
+                ..Shell::default()
+            },
+            frames: LongFrames::default(),
         }
     }
 }
@@ -46,6 +54,62 @@ impl Core {
     #[wasm_bindgen(constructor)]
     pub fn new() -> Core {
         Core::default()
+    }
+
+    /// What the engine gives (long animation frames, paint brackets), the late-paint threshold
+    /// (ms), and rating thresholds written `metric good poor; …`.
+    pub fn configure_shell(
+        &mut self,
+        late_ms: f64,
+        long_frames: bool,
+        paint: bool,
+        thresholds: &str,
+    ) {
+        if late_ms.is_finite() && late_ms >= 0.0 {
+            self.shell.late_ms = late_ms;
+        }
+        self.shell.long_frames = long_frames;
+        self.shell.paint = paint;
+        self.shell.set_thresholds(thresholds);
+    }
+
+    /// A long animation frame the page had (absolute ms), numbered by the shell.
+    pub fn long_frame(&mut self, seq: u32, start: f64, duration: f64, blocking: f64) {
+        self.frames.push(LongFrame {
+            seq,
+            start,
+            duration,
+            blocking,
+        });
+    }
+
+    /// The Resource Timing entry of stream `id`'s request (absolute ms; zero for a field the
+    /// browser withheld).
+    #[allow(clippy::too_many_arguments)]
+    pub fn resource(
+        &mut self,
+        id: u32,
+        start: f64,
+        dns_start: f64,
+        dns_end: f64,
+        connect_start: f64,
+        connect_end: f64,
+        request_start: f64,
+        response_start: f64,
+        response_end: f64,
+    ) {
+        let known = |v: f64| (v > 0.0 && v.is_finite()).then_some(v);
+        let entry = ResourceEntry {
+            start,
+            dns: (known(dns_start), known(dns_end)),
+            connect: (known(connect_start), known(connect_end)),
+            request_start: known(request_start),
+            response_start: known(response_start),
+            response_end: known(response_end),
+        };
+        if let Some(o) = self.get(id) {
+            o.session.resource(entry);
+        }
     }
 
     /// Sets the SLO targets: `metric quantile max; …` (e.g. `ttftPerceived 0.95 1000`).
@@ -236,7 +300,8 @@ impl Core {
             timeline,
             label: &o.label,
         };
-        let (json, metrics) = report::write(&o.session.tl, &meta);
+        let (json, metrics) =
+            report::write_with(&o.session.tl, &meta, Some(&self.shell), Some(&self.frames));
         self.summary.add(&metrics);
         json
     }

@@ -112,7 +112,7 @@ test('track() without a start takes the request start from Resource Timing', asy
 });
 
 test('8 streams to one HTTP/1.1 host: the ones that waited for a connection are browser-queued', async (t) => {
-  const reports = await page.evaluate(() => window.runQueued({ n: 8 }));
+  const { reports, summary } = await page.evaluate(() => window.runQueued({ n: 8 }));
   const queued = reports.filter((r) => r.resourceTiming && r.resourceTiming.browserQueue > 300);
   t.diagnostic(`browser queue: ${reports.map((r) => r.resourceTiming?.browserQueue).join(', ')} ms; verdicts: ${reports.map((r) => r.diagnosis[0].verdict).join(', ')}`);
   assert.ok(queued.length >= 2, 'at least two streams waited');
@@ -121,6 +121,20 @@ test('8 streams to one HTTP/1.1 host: the ones that waited for a connection are 
   for (const r of reports.filter((x) => x.resourceTiming && x.resourceTiming.browserQueue < 50)) {
     assert.ok(!r.diagnosis.some((v) => v.verdict === 'browser-queued'));
   }
+  // The summary counts the verdicts the reports gave (issue 14: one computation for both).
+  const counted = {};
+  for (const r of reports) counted[r.diagnosis[0].verdict] = (counted[r.diagnosis[0].verdict] || 0) + 1;
+  assert.deepEqual(summary.verdicts, counted);
+});
+
+test('late paints: the summary counts the late tokens and verdicts the report gave', async (t) => {
+  const { report: r, summary } = await page.evaluate(() => window.runLate());
+  t.diagnostic(`${r.latePaints.tokens} late tokens, ${r.latePaints.attributed} attributed; summary ${summary.latePaintTokens}; ${JSON.stringify(summary.verdicts)}`);
+  assert.ok(r.latePaints.tokens >= 2, `${r.latePaints.tokens} late tokens`);
+  assert.equal(r.latePaints.attributed, r.latePaints.tokens, 'each overlaps the long frame');
+  assert.ok(r.latePaints.frames[0].scripts.length >= 1, 'the frame names its scripts');
+  assert.equal(summary.latePaintTokens, r.latePaints.tokens);
+  assert.deepEqual(summary.verdicts, { [r.diagnosis[0].verdict]: 1 });
 });
 
 test('no page error in any of them', () => {

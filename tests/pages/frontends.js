@@ -279,8 +279,39 @@ window.runQueued = async ({ n = 8, query = 'ttft_ms=100&token_ms=10&tokens=60&me
     }),
   );
   await all;
+  const summary = profiler.summary();
   (profiler.close || profiler.disconnect).call(profiler); // close() is new in issue 13
-  return reports;
+  return { reports, summary };
+};
+
+/** One answer appended as it comes, with a `busyMs` loop at `busyAt` ms: late paints. */
+window.runLate = async ({ busyAt = 300, busyMs = 200, options = { lateMs: 100 } } = {}) => {
+  const host = document.getElementById('app');
+  host.replaceChildren();
+  const out = document.createElement('div');
+  host.append(out);
+  const profiler = new Profiler(options);
+  profiler.observe(host);
+  const report = new Promise((resolve) => profiler.onReport(resolve));
+  const t0 = performance.now();
+  const res = await profiler.fetch('/v1/chat/completions?ttft_ms=20&token_ms=15&tokens=60', { method: 'POST', body: '{}' });
+  let busy = false;
+  for await (const { content } of deltas(res.body)) {
+    setTimeout(() => out.append(content), 50);
+    if (!busy && performance.now() - t0 > busyAt) {
+      busy = true;
+      setTimeout(() => {
+        const until = performance.now() + busyMs;
+        while (performance.now() < until) {
+          /* busy */
+        }
+      }, 0);
+    }
+  }
+  const r = await report;
+  const summary = profiler.summary();
+  (profiler.close || profiler.disconnect).call(profiler); // close() is new in issue 13
+  return { report: r, summary };
 };
 
 // --- an answer shown in a cross-origin frame --------------------------------------------------
