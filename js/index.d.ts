@@ -109,13 +109,13 @@ export interface StreamErrorInfo {
 }
 
 /** One finished stream. Times are ms from the request start; `null` means unknown. */
-export interface Report {
+export interface StreamReport {
   id: number;
   /** The request URL without query string or fragment. */
   url: string;
   /** The detected or given format; `unknown` for JSON events of no known shape. */
   format: Exclude<Format, 'auto'> | 'unknown' | null;
-  status: 'ok' | 'error' | 'aborted' | 'incomplete' | 'failed';
+  status: 'ok' | 'error' | 'aborted' | 'incomplete';
   error: StreamErrorInfo | null;
   httpStatus: number;
   /** performance.now() at the request start. */
@@ -281,6 +281,25 @@ export interface Report {
     count?: number[];
   };
 }
+
+/** The figures a failed report cannot know (tokenpaint itself failed: nothing was measured). */
+type UnknownWhenFailed = Exclude<
+  keyof StreamReport,
+  'id' | 'url' | 'status' | 'error' | 'diagnosis' | 'unavailable' | 'latePaints' | 'ratings' | 'resourceTiming' | 'paintSource' | 'text' | 'reasoningText' | 'timeline'
+>;
+
+/** tokenpaint itself failed during the stream (the app was unaffected): every figure is null. */
+export type FailedReport = {
+  id: number;
+  url: string;
+  status: 'failed';
+  error: StreamErrorInfo;
+  diagnosis: StreamReport['diagnosis'];
+  unavailable: string[];
+} & { [K in UnknownWhenFailed]: null };
+
+/** A report: a stream's, or (when tokenpaint failed) one that says so. */
+export type Report = StreamReport | FailedReport;
 
 export interface Percentiles {
   count: number;

@@ -733,8 +733,9 @@ export class Profiler {
     if (!report) {
       const reason = failure();
       if (!reason) return;
-      // The core failed: say so rather than stay silent.
-      report = { id, url: s.url, status: 'failed', error: { kind: 'internal', code: null, message: reason } };
+      // The core failed: say so rather than stay silent, with every figure unknown.
+      report = { id, url: s.url, status: 'failed', error: { kind: 'internal', code: null, message: reason }, diagnosis: [], unavailable: ['report'] };
+      for (const k of UNKNOWN_WHEN_FAILED) report[k] = null;
     } else {
       // The core decided every figure; the shell only puts back the browser's own strings it
       // kept (the scripts of long frames, the entry's protocol and Server-Timing).
@@ -776,6 +777,15 @@ export class Profiler {
     }
   }
 }
+
+// The fields of a report that a failed one cannot know (index.d.ts: FailedReport; the type test
+// holds the two to the same keys).
+const UNKNOWN_WHEN_FAILED = (
+  'label format httpStatus startTime headers ttfb ttfc ttft e2e ttftPerceived e2ePerceived tpot itl tokens tokensSource ' +
+  'tokensCountedBecause deltas detail chars bytes chunks usage reasoning refusal toolCalls toolCallSpan choices finishReason ' +
+  'serverTimings lag backlogPeak matchedPct delivery stalls phases phasesTotal intermediary hidden doneMarker truncated ' +
+  'malformed domReason startSource caughtUp'
+).split(' ');
 
 // The response headers the core reads (format detection now, server timings later), as
 // `name: value` lines. Only these are passed: nothing else leaves the page's JS objects.

@@ -336,4 +336,49 @@ window.runFrame = async ({ src, query = 'ttft_ms=50&token_ms=20&tokens=30' }) =>
   return r;
 };
 
+// --- reports of every status, for the type drift test ----------------------------------------------
+
+/** One report per status the core writes, one `failed` report, and the summary. */
+window.everyStatus = async () => {
+  const host = document.getElementById('app');
+  host.replaceChildren();
+  const profiler = new Profiler({ includeText: true });
+  profiler.observe(host);
+  const out = [];
+  const run = async (query, { render = true, abort = false } = {}) => {
+    const el = document.createElement('div');
+    host.append(el);
+    const report = new Promise((resolve) => {
+      const off = profiler.onReport((r) => (off(), resolve(r)));
+    });
+    const ctrl = new AbortController();
+    try {
+      const res = await profiler.fetch(`/v1/chat/completions?${query}`, { method: 'POST', body: '{}', signal: ctrl.signal });
+      if (abort) setTimeout(() => ctrl.abort(), 150);
+      for await (const { content } of deltas(res.body)) if (render) el.append(content);
+    } catch {
+      /* aborted, or an HTTP error body that is no stream */
+    }
+    out.push(await report);
+  };
+  await run('ttft_ms=20&token_ms=10&tokens=20&metrics=vllm&reasoning=3');
+  await run('status=500&ttft_ms=10');
+  await run('ttft_ms=20&token_ms=20&tokens=100', { abort: true });
+  await run('ttft_ms=20&token_ms=5&tokens=30&end_after=10');
+  await run('empty=1');
+  await run('ttft_ms=10&token_ms=5&tokens=20&server_hold=1', { render: false });
+  // A panic inside the core: the report is `failed` (the test hook arms it).
+  const failed = new Promise((resolve) => {
+    const off = profiler.onReport((r) => (off(), resolve(r)));
+  });
+  const res = await profiler.fetch('/v1/chat/completions?body_bytes=20000&seed=5', { method: 'POST', body: '{}' });
+  profiler._core.arm_test_trap([...profiler._streams][0].id);
+  await res.arrayBuffer();
+  out.push(await failed);
+  await run('ttft_ms=10&token_ms=5&tokens=10');
+  const summary = profiler.summary();
+  (profiler.close || profiler.disconnect).call(profiler); // close() is new in issue 13
+  return { reports: out, summary };
+};
+
 window.frontendsReady = true;
