@@ -1,4 +1,4 @@
-use tokenpaint::align::Aligner;
+use tokenpaint::timeline::align::Aligner;
 fn main() {
     let mut a = Aligner::new();
     let n = a.push_arrived("```python\nprint('&lt;x&gt;')\n```\nDone &amp; dusted");

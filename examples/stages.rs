@@ -1,9 +1,9 @@
 //! Where reading a stream costs time, stage by stage (native; for relative figures):
 //! `cargo run --release --example stages`.
 use std::time::Instant;
-use tokenpaint::session::{EndKind, Session};
-use tokenpaint::sse::{SseFramer, SseItem};
-use tokenpaint::wire::{Adapter, Format};
+use tokenpaint::read::sse::{SseFramer, SseItem};
+use tokenpaint::read::wire::{Adapter, Format};
+use tokenpaint::timeline::session::{EndKind, Session};
 
 fn main() {
     let mut body = String::new();

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds pkg/: cargo (wasm32, release) → wasm-bindgen --target web → wasm-opt -Oz (npm binaryen;
-# Debian's binaryen 108 makes modules that fail to load, see TOOLCHAIN.md).
+# Debian's binaryen 108 makes modules that fail to load with an externref table error).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build -q --release --target wasm32-unknown-unknown --lib

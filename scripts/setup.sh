@@ -16,7 +16,7 @@ fi
 have_bindgen() { command -v wasm-bindgen >/dev/null && [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" = "$WASM_BINDGEN_VERSION" ]; }
 if ! have_bindgen || ! command -v wasm-bindgen-test-runner >/dev/null; then
   say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 2 minutes)"
-  # No --locked: the registry lacks one locked dependency version (see TOOLCHAIN.md).
+  # No --locked: the registry here lacks one locked dependency version, and the install fails.
   cargo install -q wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force >/dev/null
 fi
 

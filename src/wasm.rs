@@ -4,10 +4,10 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::browser::{LongFrame, LongFrames, ResourceEntry, Shell};
-use crate::report::{self, Meta};
-use crate::session::{EndKind, Session};
-use crate::summary::Summary;
+use crate::aggregate::summary::Summary;
+use crate::figures::browser::{LongFrame, LongFrames, ResourceEntry, Shell};
+use crate::figures::report::{self, Meta};
+use crate::timeline::session::{EndKind, Session};
 
 struct Open {
     /// Test hook: the next chunk panics (see [`Core::arm_test_trap`]).
@@ -38,7 +38,7 @@ impl Default for Core {
             next_id: 0,
             summary: Summary::default(),
             stall_ms: 100.0,
-            detail_cap: crate::session::DEFAULT_DETAIL_CAP,
+            detail_cap: crate::timeline::session::DEFAULT_DETAIL_CAP,
             shell: Shell {
                 resource_timing: true,
                 ..Shell::default()
@@ -114,7 +114,8 @@ impl Core {
 
     /// Sets the SLO targets: `metric quantile max; …` (e.g. `ttftPerceived 0.95 1000`).
     pub fn configure_slo(&mut self, spec: &str) {
-        self.summary.set_slos(crate::summary::parse_slos(spec));
+        self.summary
+            .set_slos(crate::aggregate::summary::parse_slos(spec));
     }
 
     /// The summary in a compact form another profiler (tab, page, user) can merge.
@@ -226,7 +227,10 @@ impl Core {
                 2 => EndKind::Failed,
                 _ => EndKind::Complete,
             };
-            o.end_message = message.chars().take(crate::wire::MAX_MESSAGE).collect();
+            o.end_message = message
+                .chars()
+                .take(crate::read::wire::MAX_MESSAGE)
+                .collect();
             o.session.end(kind, t);
         }
     }

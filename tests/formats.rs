@@ -10,7 +10,7 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use tokenpaint::session::{EndKind, Session};
+use tokenpaint::timeline::session::{EndKind, Session};
 
 struct Fixture {
     format: String,

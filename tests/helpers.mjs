@@ -4,7 +4,8 @@ import { startServer } from '../scripts/demo-server.mjs';
 
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
-// The background-networking flags matter: the network here is closed (TOOLCHAIN.md).
+// The background-networking flags matter: the machines that run the tests have no network
+// beyond package registries, and Chromium's background requests would hang or fail.
 export const ARGS = [
   '--headless',
   '--no-sandbox',

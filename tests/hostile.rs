@@ -2,8 +2,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::time::Instant;
-use tokenpaint::report::{write, Meta};
-use tokenpaint::session::{EndKind, Session};
+use tokenpaint::figures::report::{write, Meta};
+use tokenpaint::timeline::session::{EndKind, Session};
 
 fn report(s: &Session) -> String {
     write(
@@ -54,7 +54,7 @@ fn a_million_tiny_events_are_read_in_bounded_time() {
     s.end(EndKind::Complete, 100.0);
     assert_eq!(s.tl.deltas, 1_000_000);
     // Per-token detail is capped; the counts stay exact.
-    assert!(s.tl.records.len() <= tokenpaint::session::DEFAULT_DETAIL_CAP);
+    assert!(s.tl.records.len() <= tokenpaint::timeline::session::DEFAULT_DETAIL_CAP);
     let r = report(&s);
     assert!(r.contains("\"deltas\":1000000,"), "{r:.400}");
     assert!(r.contains("\"chars\":1000000,"), "{r:.400}");

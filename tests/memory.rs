@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicIsize, Ordering};
 use std::sync::Mutex;
 
 use serde_json::Value;
-use tokenpaint::report::{write, Meta};
-use tokenpaint::session::{EndKind, Session};
+use tokenpaint::figures::report::{write, Meta};
+use tokenpaint::timeline::session::{EndKind, Session};
 
 struct Counting;
 
@@ -113,7 +113,7 @@ fn a_100000_token_answer_retains_less_than_64_bytes_per_token() {
     println!("retained {retained} bytes: {per_token:.1} per token");
     assert!(per_token <= 64.0, "{per_token:.1} bytes per token");
     assert!(s.tl.decimated.is_some());
-    assert!(s.tl.records.len() <= tokenpaint::session::DEFAULT_DETAIL_CAP);
+    assert!(s.tl.records.len() <= tokenpaint::timeline::session::DEFAULT_DETAIL_CAP);
 }
 
 #[test]

@@ -3,10 +3,10 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
-use tokenpaint::align::{Aligner, CHECKPOINT};
-use tokenpaint::lines::{LineFramer, LineItem};
-use tokenpaint::session::{EndKind, Session};
-use tokenpaint::sse::{SseFramer, SseItem};
+use tokenpaint::read::lines::{LineFramer, LineItem};
+use tokenpaint::read::sse::{SseFramer, SseItem};
+use tokenpaint::timeline::align::{Aligner, CHECKPOINT};
+use tokenpaint::timeline::session::{EndKind, Session};
 
 fn sse_events(input: &[u8], cuts: &[usize], max: usize) -> Vec<String> {
     let mut f = SseFramer::new(max);
@@ -110,7 +110,7 @@ proptest! {
             s.painted(i as f64 + 0.6, i as f64 + 0.7, i as f64 + 0.8);
         }
         s.end(EndKind::Complete, 100.0);
-        let (json, _) = tokenpaint::report::write(&s.tl, &tokenpaint::report::Meta { id: 1, url: "u", end_message: "", timeline: true, label: "" });
+        let (json, _) = tokenpaint::figures::report::write(&s.tl, &tokenpaint::figures::report::Meta { id: 1, url: "u", end_message: "", timeline: true, label: "" });
         let parsed: Result<serde_json::Value, _> = serde_json::from_str(&json);
         prop_assert!(parsed.is_ok(), "the report is valid JSON: {}", json);
     }

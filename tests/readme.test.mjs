@@ -34,3 +34,10 @@ test('every profiler method the README calls exists', () => {
   for (const name of called) assert.equal(typeof p[name], 'function', `profiler.${name}`);
   p.disconnect();
 });
+
+test('every file the README names exists', async () => {
+  const { existsSync } = await import('node:fs');
+  const named = [...readme.matchAll(/`((?:src|js|scripts|tests|bench|www)\/[\w./-]+)`/g)].map((m) => m[1]);
+  assert.ok(named.length >= 20, `${named.length} paths`);
+  for (const p of named) assert.ok(existsSync(path.join(root, p)), `${p} is named in the README but does not exist`);
+});

@@ -5,8 +5,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use serde_json::Value;
-use tokenpaint::report::{write, Meta};
-use tokenpaint::session::{EndKind, Session};
+use tokenpaint::figures::report::{write, Meta};
+use tokenpaint::timeline::session::{EndKind, Session};
 
 fn report(s: &Session) -> Value {
     let meta = Meta {

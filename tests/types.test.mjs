@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -69,4 +69,18 @@ test('the drift test fails when the core writes a field index.d.ts lacks', async
   assert.match(typecheck(source(drifted, summary)), /newFigure/);
   const missing = reports.map(({ ttfc, ...r }) => r);
   assert.match(typecheck(source(missing, summary)), /ttfc/);
+});
+
+test("the README's report table names exactly the fields reports have", async () => {
+  const { reports } = await page.evaluate(() => window.everyStatus());
+  const keys = new Set();
+  for (const r of reports) if (r.status !== 'failed') for (const k of Object.keys(r)) keys.add(k);
+  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  const table = readme.slice(readme.indexOf('## Reading a report'), readme.indexOf('How to read it:'));
+  const named = new Set();
+  for (const line of table.split('\n')) {
+    if (line.startsWith('| `')) for (const m of line.split('|')[1].matchAll(/`(\w+)`/g)) named.add(m[1]);
+  }
+  assert.deepEqual([...keys].filter((k) => !named.has(k)), [], 'report fields the README table lacks');
+  assert.deepEqual([...named].filter((k) => !keys.has(k)), [], 'README table names that no report has');
 });

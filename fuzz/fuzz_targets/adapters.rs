@@ -1,7 +1,7 @@
 //! Every adapter on arbitrary event data (JSON-ish or not): no panic, bounded error texts.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use tokenpaint::wire::{Adapter, Format, Wire, MAX_MESSAGE};
+use tokenpaint::read::wire::{Adapter, Format, Wire, MAX_MESSAGE};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&sel, rest)) = data.split_first() else { return };

@@ -2,7 +2,7 @@
 //! never passes what arrived.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use tokenpaint::align::Aligner;
+use tokenpaint::timeline::align::Aligner;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
         assert!(f <= pieces.arrived_len());
     }
     let units: Vec<u16> = rendered.encode_utf16().collect();
-    let mut k = tokenpaint::align::CHECKPOINT as usize;
+    let mut k = tokenpaint::timeline::align::CHECKPOINT as usize;
     while k < units.len() {
         if let Ok(rest) = String::from_utf16(&units[k..]) {
             let mut again = a.clone();
@@ -30,6 +30,6 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(f, whole, "resumed at {k}");
             }
         }
-        k += tokenpaint::align::CHECKPOINT as usize;
+        k += tokenpaint::timeline::align::CHECKPOINT as usize;
     }
 });

@@ -1,7 +1,7 @@
 //! The line framer on arbitrary bytes: no panic, bounded buffer, chunking does not matter.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use tokenpaint::lines::{LineFramer, LineItem};
+use tokenpaint::read::lines::{LineFramer, LineItem};
 
 fn lines(data: &[u8], step: usize) -> Vec<String> {
     let mut f = LineFramer::new(128);

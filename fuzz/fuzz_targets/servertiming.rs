@@ -1,7 +1,7 @@
 //! The Server-Timing parser on arbitrary text: no panic, bounded output, durations finite.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use tokenpaint::servertiming::{parse, timings};
+use tokenpaint::read::servertiming::{parse, timings};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

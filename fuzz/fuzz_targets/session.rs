@@ -2,8 +2,8 @@
 //! bytes: no panic, and the report is valid JSON.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use tokenpaint::report::{write, Meta};
-use tokenpaint::session::{EndKind, Session};
+use tokenpaint::figures::report::{write, Meta};
+use tokenpaint::timeline::session::{EndKind, Session};
 
 const FORMATS: [&str; 13] = [
     "auto", "openai-chat", "openai-responses", "anthropic", "ollama", "tgi", "llamacpp",

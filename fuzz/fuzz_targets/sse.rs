@@ -2,7 +2,7 @@
 //! same events however the input is chunked.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use tokenpaint::sse::{SseFramer, SseItem};
+use tokenpaint::read::sse::{SseFramer, SseItem};
 
 fn events(data: &[u8], step: usize) -> Vec<String> {
     let mut f = SseFramer::new(256);

@@ -3,7 +3,7 @@
 //! `choices[0].message.content` is the answer, arriving all at once; `usage` is usage.
 
 use super::{read_error, read_usage, Bufs, Wire};
-use crate::jsonscan::{Result, Scanner};
+use crate::read::jsonscan::{Result, Scanner};
 
 pub(super) fn read(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> Result<()> {
     let Bufs {

@@ -3,7 +3,7 @@
 //! generation time). There is no `[DONE]`. Errors are `{"error": {"code", "message", "type"}}`.
 
 use super::{count, emit_end, read_error, read_llamacpp_timings, Bufs, ServerTimings, Usage, Wire};
-use crate::jsonscan::{Result, Scanner};
+use crate::read::jsonscan::{Result, Scanner};
 
 pub(super) fn event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> Result<()> {
     let Bufs {

@@ -453,6 +453,15 @@ impl<'a> Scanner<'a> {
     }
 }
 
+/// A JSON number alone in `s` (the scanner's parser: `str::parse::<f64>` would link the
+/// standard float parser, about 20 KB of wasm).
+pub fn number_in(s: &str) -> Option<f64> {
+    let mut sc = Scanner::new(s);
+    let v = sc.number().ok()?;
+    sc.end().ok()?;
+    Some(v)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

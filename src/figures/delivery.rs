@@ -11,8 +11,8 @@
 //! - samples whose time on the way to the screen overlaps a *hidden* interval of the page are
 //!   left out of lag statistics: while a page is hidden, rAF does not run and nothing paints.
 
-use crate::session::DeltaRecord;
-use crate::stats::quantile_sorted;
+use crate::aggregate::stats::quantile_sorted;
+use crate::timeline::session::DeltaRecord;
 
 /// A time when text waited without a paint.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -198,19 +198,14 @@ fn steady_rate(batches: &[(f64, u64)]) -> Option<f64> {
 
 fn median(v: &[f64]) -> f64 {
     let mut s = v.to_vec();
-    crate::stats::sort(&mut s);
+    crate::aggregate::stats::sort(&mut s);
     quantile_sorted(&s, 0.5).unwrap_or(f64::NAN)
 }
 
-/// Whether the token's way to the screen (arrival to paint, or to `now` when not painted)
-/// overlaps a hidden interval.
+/// Whether the record's way to the screen overlaps a hidden interval (see
+/// [`DeltaRecord::overlaps_hidden`]: it lives with the record, which the session needs too).
 pub fn overlaps_hidden(t: &DeltaRecord, hidden: &[(f64, f64)], now: f64) -> bool {
-    let end = if t.painted.is_finite() {
-        t.painted
-    } else {
-        now
-    };
-    hidden.iter().any(|&(a, b)| a < end && t.arrived < b)
+    t.overlaps_hidden(hidden, now)
 }
 
 #[cfg(test)]

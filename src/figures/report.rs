@@ -5,12 +5,12 @@
 //! Every time is in ms from the request start. What tokenpaint could not know is `null` and is
 //! named in `unavailable`, never written as zero.
 
-use crate::browser::{LongFrames, Shell};
-use crate::delivery::Pattern;
+use crate::aggregate::stats::Spread;
+use crate::figures::browser::{LongFrames, Shell};
+use crate::figures::delivery::Pattern;
 use crate::figures::{BrowserFigures, Context, StreamFigures};
 use crate::jsonwrite::JsonWriter;
-use crate::session::{DeltaRecord, Reasoning, Timeline};
-use crate::stats::Spread;
+use crate::timeline::session::{DeltaRecord, Reasoning, Timeline};
 
 /// What the shell tells about a stream besides its timeline.
 pub struct Meta<'a> {
@@ -32,7 +32,7 @@ pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, StreamFigures) {
     write_with(tl, meta, None, None)
 }
 
-/// [`write`], with what the browser told: the engine's abilities and thresholds, and the
+/// [`write()`], with what the browser told: the engine's abilities and thresholds, and the
 /// page's long animation frames.
 pub fn write_with(
     tl: &Timeline,
@@ -147,7 +147,7 @@ fn counts(w: &mut JsonWriter, tl: &Timeline, f: &StreamFigures) {
     w.key("records");
     w.uint(tl.records.len() as u64);
     w.key("cap");
-    w.uint(tl.detail_cap.max(crate::session::MIN_DETAIL_CAP) as u64);
+    w.uint(tl.detail_cap.max(crate::timeline::session::MIN_DETAIL_CAP) as u64);
     w.key("decimated");
     w.bool(tl.decimated.is_some());
     w.close_object();
@@ -615,7 +615,7 @@ fn spread(w: &mut JsonWriter, s: Option<Spread>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::{EndKind, Session};
+    use crate::timeline::session::{EndKind, Session};
 
     fn report(s: &Session) -> String {
         write(

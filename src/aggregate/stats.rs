@@ -11,17 +11,7 @@ pub fn quantile_sorted(sorted: &[f64], q: f64) -> Option<f64> {
     Some(sorted[lo] + (sorted[hi] - sorted[lo]) * frac)
 }
 
-/// `q` limited to 0..=1. Not `f64::clamp`: its panic message formats floats, which alone would
-/// add ~15 KB to the wasm module.
-pub fn unit(q: f64) -> f64 {
-    if q > 1.0 {
-        1.0
-    } else if q > 0.0 {
-        q
-    } else {
-        0.0
-    }
-}
+pub use crate::aggregate::sketch::unit;
 
 /// p50, p95 and max of a set of samples.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -50,14 +40,14 @@ impl Spread {
 }
 
 /// Per-token samples of one stream (gaps between deltas, delivery lag): exact while the
-/// stream keeps per-token detail, sketched (within [`crate::sketch::ALPHA`]) once it was
+/// stream keeps per-token detail, sketched (within [`crate::aggregate::sketch::ALPHA`]) once it was
 /// decimated.
 #[derive(Debug, Clone)]
 pub enum Samples {
     /// Every sample.
     Exact(Vec<f64>),
     /// A sketch of every sample.
-    Sketched(crate::sketch::Sketch),
+    Sketched(crate::aggregate::sketch::Sketch),
 }
 
 impl Default for Samples {
@@ -93,7 +83,7 @@ impl Samples {
     }
 
     /// Adds every sample to `sketch`.
-    pub fn add_to(&self, sketch: &mut crate::sketch::Sketch) {
+    pub fn add_to(&self, sketch: &mut crate::aggregate::sketch::Sketch) {
         match self {
             Samples::Exact(v) => v.iter().for_each(|&x| sketch.add(x)),
             Samples::Sketched(s) => sketch.merge(s),

@@ -2,10 +2,10 @@
 //! label; SLO targets with goodput; a diagnosis over the whole; and a compact export that
 //! another summary (another tab, page or user) can merge exactly.
 
+use crate::aggregate::sketch::Sketch;
 use crate::figures::{Metric, Status, StreamFigures};
-use crate::jsonscan::{Result as JsonResult, Scanner};
 use crate::jsonwrite::JsonWriter;
-use crate::sketch::Sketch;
+use crate::read::jsonscan::{Result as JsonResult, Scanner};
 
 /// Distinct names kept per grouping (format, URL, label); later ones are counted as `other`.
 const MAX_GROUPS: usize = 32;
@@ -30,8 +30,8 @@ pub fn parse_slos(spec: &str) -> Vec<Slo> {
             let mut it = entry.split_whitespace();
             let name = it.next()?;
             let metric = Metric::from_name(name)?;
-            let quantile = number(it.next()?)?;
-            let max = number(it.next()?)?;
+            let quantile = crate::read::jsonscan::number_in(it.next()?)?;
+            let max = crate::read::jsonscan::number_in(it.next()?)?;
             ((0.0..=1.0).contains(&quantile) && max >= 0.0).then_some(Slo {
                 metric,
                 quantile,
@@ -40,15 +40,6 @@ pub fn parse_slos(spec: &str) -> Vec<Slo> {
         })
         .take(16)
         .collect()
-}
-
-/// A JSON number alone in `s` (the scanner's parser: `str::parse::<f64>` would link the
-/// standard float parser, about 20 KB of wasm).
-pub fn number(s: &str) -> Option<f64> {
-    let mut sc = Scanner::new(s);
-    let v = sc.number().ok()?;
-    sc.end().ok()?;
-    Some(v)
 }
 
 /// The aggregates of one group of streams.
@@ -494,7 +485,7 @@ mod tests {
         format: &'static str,
         label: &str,
     ) -> StreamFigures {
-        use crate::phases::{Breakdown, Phase};
+        use crate::figures::phases::{Breakdown, Phase};
         let ms = [queue, Some(100.0), None, Some(500.0), None, Some(8.0)];
         let names = [
             "queue",
@@ -514,7 +505,7 @@ mod tests {
             ttft: Some(ttft),
             ttft_perceived: Some((ttft + 5.0, ttft + 10.0)),
             tpot: Some(tpot),
-            lag: crate::stats::Samples::Exact(vec![5.0, 15.0]),
+            lag: crate::aggregate::stats::Samples::Exact(vec![5.0, 15.0]),
             breakdown: Some(Breakdown {
                 phases,
                 total: 0.0,

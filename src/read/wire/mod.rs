@@ -2,7 +2,7 @@
 //! server timings, finish reasons and in-stream errors out.
 //!
 //! One file per provider's wire format. Each adapter walks only the fields it needs with the
-//! [`Scanner`](crate::jsonscan::Scanner) and emits [`Wire`] items through a callback. Detection
+//! [`Scanner`] and emits [`Wire`] items through a callback. Detection
 //! ([`detect_event`]) reads the first event's shape when no format was given.
 
 mod aisdk;
@@ -19,7 +19,7 @@ mod tgi;
 pub use detect::{detect_event, sniff_framing, Detected};
 pub use hops::{buffering_hint, BufferHint};
 
-use crate::jsonscan::{Result, Scanner};
+use crate::read::jsonscan::{Result, Scanner};
 
 /// A stream format tokenpaint reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 //! `done: true`, the token counts and the durations in nanoseconds; `{"error": …}` is an error.
 
 use super::{count, emit_end, Bufs, ServerTimings, StreamError, Usage, Wire};
-use crate::jsonscan::{Result, Scanner};
+use crate::read::jsonscan::{Result, Scanner};
 
 pub(super) fn event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> Result<()> {
     let Bufs {

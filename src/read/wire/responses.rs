@@ -7,7 +7,7 @@
 
 use super::{read_code, read_error, read_usage, read_vllm_metrics};
 use super::{Bufs, ServerTimings, StreamError, Wire};
-use crate::jsonscan::{Result, Scanner};
+use crate::read::jsonscan::{Result, Scanner};
 
 pub(super) fn event(
     kind: &str,

@@ -1,8 +1,8 @@
-//! Which part is slow, with its evidence and the fix it points to (DESIGN.md's rules, made
+//! Which part is slow, with its evidence and the fix it points to (the README's diagnosis rules, made
 //! testable). Every verdict carries the numbers it was decided on; when the data cannot decide,
 //! the verdict is `insufficient-evidence`, never a confident guess.
 
-use crate::phases::{ArrivalPattern, Breakdown};
+use crate::figures::phases::{ArrivalPattern, Breakdown};
 
 /// One verdict.
 #[derive(Debug, Clone, PartialEq)]
@@ -73,7 +73,7 @@ pub struct Facts {
     /// Perceived E2E minus measured E2E (ms).
     pub perceived_extra: Option<f64>,
     /// Where the response headers say buffering may be.
-    pub buffer_hint: Option<crate::wire::BufferHint>,
+    pub buffer_hint: Option<crate::read::wire::BufferHint>,
     /// The share of frames that came late while the stream was shown (a busy main thread).
     pub busy_share: Option<f64>,
     /// How long the request waited in the browser before it was sent (Resource Timing).
@@ -224,7 +224,10 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
 }
 
 /// The buffering verdict, named after where the headers say the buffering most likely is.
-fn buffered(i: crate::phases::Intermediary, hint: Option<crate::wire::BufferHint>) -> Verdict {
+fn buffered(
+    i: crate::figures::phases::Intermediary,
+    hint: Option<crate::read::wire::BufferHint>,
+) -> Verdict {
     let evidence = vec![
         ("heldMeanMs", i.held_mean),
         ("heldFirstMs", i.held_first),
@@ -261,9 +264,9 @@ fn insufficient_fix(missing: &str, dom_reason: Option<&str>) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::phases::{breakdown, Breakdown};
-    use crate::session::DeltaRecord;
-    use crate::wire::ServerTimings;
+    use crate::figures::phases::{breakdown, Breakdown};
+    use crate::read::wire::ServerTimings;
+    use crate::timeline::session::DeltaRecord;
 
     /// A synthetic stream: `n` tokens from `first` every `step` ms, released by `hold`,
     /// painted `lag` ms after arrival.
@@ -292,12 +295,12 @@ mod tests {
         let ttft = t[0].arrived;
         let e2e = t[n - 1].arrived;
         let mut gaps: Vec<f64> = t.windows(2).map(|w| w[1].arrived - w[0].arrived).collect();
-        crate::stats::sort(&mut gaps);
+        crate::aggregate::stats::sort(&mut gaps);
         Facts {
             ttft: Some(ttft),
             tpot: Some((e2e - ttft) / (n - 1) as f64),
-            itl_p50: crate::stats::quantile_sorted(&gaps, 0.5),
-            itl_p95: itl_p95.or(crate::stats::quantile_sorted(&gaps, 0.95)),
+            itl_p50: crate::aggregate::stats::quantile_sorted(&gaps, 0.5),
+            itl_p95: itl_p95.or(crate::aggregate::stats::quantile_sorted(&gaps, 0.95)),
             lag_p50: Some(t[0].painted - t[0].arrived),
             deltas: n,
             observed: true,

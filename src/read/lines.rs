@@ -28,7 +28,7 @@ pub struct LineFramer {
 
 impl Default for LineFramer {
     fn default() -> Self {
-        Self::new(crate::sse::DEFAULT_MAX_LINE)
+        Self::new(crate::read::sse::DEFAULT_MAX_LINE)
     }
 }
 

@@ -9,7 +9,7 @@
 //! `usage` (`promptTokens`, `completionTokens`); `d` ends the message.
 
 use super::{count, emit_end, Bufs, ServerTimings, StreamError, Usage, Wire};
-use crate::jsonscan::{Result, Scanner};
+use crate::read::jsonscan::{Result, Scanner};
 
 pub(super) fn ui_event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> Result<()> {
     if data.trim() == "[DONE]" {
@@ -50,7 +50,7 @@ pub(super) fn ui_event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) 
 
 pub(super) fn data_line(line: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> Result<()> {
     let Some((code, json)) = line.split_once(':') else {
-        return Err(crate::jsonscan::JsonError::Unexpected(0));
+        return Err(crate::read::jsonscan::JsonError::Unexpected(0));
     };
     let Bufs {
         answer: text,

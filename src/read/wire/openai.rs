@@ -9,7 +9,7 @@
 
 use super::{read_code, read_error, read_llamacpp_timings, read_usage, read_vllm_metrics};
 use super::{Bufs, ServerTimings, StreamError, Usage, Wire};
-use crate::jsonscan::{Result, Scanner};
+use crate::read::jsonscan::{Result, Scanner};
 
 pub(super) fn event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> Result<()> {
     if data.trim() == "[DONE]" {
@@ -155,7 +155,7 @@ fn choice(
 mod tests {
     use super::super::testing::*;
     use super::super::{Format, ServerTimings, Usage};
-    use crate::jsonscan::JsonError;
+    use crate::read::jsonscan::JsonError;
 
     fn oa(data: &str) -> Vec<Out> {
         read(Format::OpenAiChat, "message", data)

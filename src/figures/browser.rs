@@ -124,8 +124,8 @@ impl Shell {
             };
             let (Some(i), Some(good), Some(poor)) = (
                 RATED.iter().position(|m| *m == name),
-                crate::summary::number(good),
-                crate::summary::number(poor),
+                crate::read::jsonscan::number_in(good),
+                crate::read::jsonscan::number_in(poor),
             ) else {
                 continue;
             };

@@ -13,15 +13,15 @@
 //! All times are `performance.now()` milliseconds; a report states them relative to the
 //! request start. A time not known is NaN inside and `null` in a report.
 
-use crate::align::Aligner;
+use crate::aggregate::sketch::Sketch;
+use crate::read::lines::{LineFramer, LineItem};
+use crate::read::sse::{SseError, SseFramer, SseItem};
+use crate::read::utf8::Utf8Decoder;
+use crate::read::wire::{self, Adapter, Detected, Format, Framing, ServerTimings, StreamError};
+use crate::read::wire::{Usage, Wire};
+use crate::timeline::align::Aligner;
 #[allow(unused_imports)] // for the doc link
-use crate::align::CHECKPOINT;
-use crate::lines::{LineFramer, LineItem};
-use crate::sketch::Sketch;
-use crate::sse::{SseError, SseFramer, SseItem};
-use crate::utf8::Utf8Decoder;
-use crate::wire::{self, Adapter, Detected, Format, Framing, ServerTimings, StreamError};
-use crate::wire::{Usage, Wire};
+use crate::timeline::align::CHECKPOINT;
 
 /// The largest JSON document (an error body, a non-streamed answer) read whole.
 pub const MAX_DOCUMENT: usize = 1 << 20;
@@ -54,7 +54,7 @@ pub struct Text {
 
 /// The record of one answer delta (a content-bearing event), or, once a stream passes its
 /// detail cap ([`DEFAULT_DETAIL_CAP`]), of a run of `count` consecutive deltas: times are the
-/// last delta's, characters are summed (see [`Timeline::decimate`]). Not a model token: a
+/// last delta's, characters are summed (see `Timeline::decimate`). Not a model token: a
 /// delta may carry several tokens, and `tokens` in a report is the server's count when known.
 #[derive(Debug, Clone, Copy)]
 pub struct DeltaRecord {
@@ -94,6 +94,17 @@ pub struct Decimated {
 }
 
 impl DeltaRecord {
+    /// Whether the record's way to the screen (arrival to paint, or to `now` when not painted)
+    /// overlaps a hidden interval of the page.
+    pub fn overlaps_hidden(&self, hidden: &[(f64, f64)], now: f64) -> bool {
+        let end = if self.painted.is_finite() {
+            self.painted
+        } else {
+            now
+        };
+        hidden.iter().any(|&(a, b)| a < end && self.arrived < b)
+    }
+
     /// One delta that arrived at `arrived`, not yet committed or painted.
     pub fn arrived(arrived: f64, chars: u32, visible: u32, visible_end: u32) -> DeltaRecord {
         DeltaRecord {
@@ -204,7 +215,7 @@ pub struct Timeline {
     /// up to then carry that time, not their own.
     pub caught_up: Option<f64>,
     /// The request's Resource Timing entry, when the shell found it.
-    pub resource: Option<crate::browser::ResourceEntry>,
+    pub resource: Option<crate::figures::browser::ResourceEntry>,
     /// The server's token counts.
     pub usage: Option<Usage>,
     /// The first error the server sent in the stream.
@@ -306,11 +317,11 @@ impl Session {
             }
         };
         // Server timings sent in headers: Server-Timing (possibly several lines) and TGI's.
-        let mut server = crate::servertiming::tgi_headers(headers);
+        let mut server = crate::read::servertiming::tgi_headers(headers);
         for line in headers.lines() {
             if let Some((name, value)) = line.split_once(':') {
                 if name.trim().eq_ignore_ascii_case("server-timing") {
-                    server.merge(crate::servertiming::timings(value));
+                    server.merge(crate::read::servertiming::timings(value));
                 }
             }
         }
@@ -541,7 +552,7 @@ impl Session {
     }
 
     /// The request's Resource Timing entry.
-    pub fn resource(&mut self, entry: crate::browser::ResourceEntry) {
+    pub fn resource(&mut self, entry: crate::figures::browser::ResourceEntry) {
         self.tl.resource = Some(entry);
     }
 
@@ -581,7 +592,7 @@ impl Decimated {
     /// The lag of a painted record: each of its deltas waited from its arrival to the paint
     /// (the run's mean arrival stands for them).
     fn lag_sample(&mut self, t: &DeltaRecord, hidden: &[(f64, f64)]) {
-        if !hidden.is_empty() && crate::delivery::overlaps_hidden(t, hidden, t.painted) {
+        if !hidden.is_empty() && t.overlaps_hidden(hidden, t.painted) {
             self.hidden_excluded += u64::from(t.count);
         } else {
             let lag = t.painted - (t.arrived - f64::from(t.gap));
@@ -596,7 +607,7 @@ impl Timeline {
         // A convention for servers that know their timings only at the end: an SSE event of
         // type `server-timing` whose data uses the Server-Timing header's syntax.
         if kind == "server-timing" {
-            self.server.merge(crate::servertiming::timings(data));
+            self.server.merge(crate::read::servertiming::timings(data));
             return;
         }
         self.events += 1;

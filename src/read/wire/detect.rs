@@ -2,7 +2,7 @@
 //! the shape of the first event.
 
 use super::{Format, Framing};
-use crate::jsonscan::Scanner;
+use crate::read::jsonscan::Scanner;
 
 /// What the response headers say about framing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,7 +9,7 @@
 //! syntax is accepted in an SSE event of type `server-timing`, for servers that can only say
 //! how long generation took once it is over.
 
-use crate::wire::ServerTimings;
+use crate::read::wire::ServerTimings;
 
 /// One metric: its name, duration (ms) if given as a number, description if any.
 #[derive(Debug, Clone, PartialEq)]
@@ -107,7 +107,7 @@ fn number(s: &str) -> Option<f64> {
     if s.is_empty() || s.len() > 32 {
         return None;
     }
-    let mut sc = crate::jsonscan::Scanner::new(s);
+    let mut sc = crate::read::jsonscan::Scanner::new(s);
     let v = sc.number().ok()?;
     sc.end().ok()?;
     v.is_finite().then_some(v)

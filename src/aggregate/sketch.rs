@@ -135,14 +135,14 @@ impl Sketch {
     }
 
     /// The `q` quantile (0..=1), within relative error [`ALPHA`]; `None` when empty. Like
-    /// [`crate::stats::quantile_sorted`], it interpolates between the two closest ranks, so a
+    /// the exact quantile of sorted samples, it interpolates between the two closest ranks, so a
     /// summary and a single stream's report follow the same convention (and the p99 of three
     /// streams is near the slowest, not the middle one).
     pub fn quantile(&self, q: f64) -> Option<f64> {
         if self.count == 0 {
             return None;
         }
-        let rank = crate::stats::unit(q) * (self.count - 1) as f64;
+        let rank = unit(q) * (self.count - 1) as f64;
         let lo = rank.floor();
         let a = self.at_rank(lo as u64);
         let b = self.at_rank(rank.ceil() as u64);
@@ -196,7 +196,9 @@ impl Sketch {
     }
 
     /// Reads what [`Sketch::export`] wrote.
-    pub fn import(sc: &mut crate::jsonscan::Scanner<'_>) -> crate::jsonscan::Result<Sketch> {
+    pub fn import(
+        sc: &mut crate::read::jsonscan::Scanner<'_>,
+    ) -> crate::read::jsonscan::Result<Sketch> {
         let mut s = Sketch::new();
         if sc.is_null() {
             sc.skip()?;
@@ -230,10 +232,22 @@ impl Sketch {
     }
 }
 
+/// `q` limited to 0..=1. Not `f64::clamp`: its panic message formats floats, which alone would
+/// add ~15 KB to the wasm module.
+pub fn unit(q: f64) -> f64 {
+    if q > 1.0 {
+        1.0
+    } else if q > 0.0 {
+        q
+    } else {
+        0.0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::quantile_sorted;
+    use crate::aggregate::stats::quantile_sorted;
 
     struct Rng(u64);
     impl Rng {

@@ -4,7 +4,7 @@
 //! ends the stream; `ping` is a keep-alive; `error` is an error.
 
 use super::{count, read_error, Bufs, Usage, Wire};
-use crate::jsonscan::{Result, Scanner};
+use crate::read::jsonscan::{Result, Scanner};
 
 pub(super) fn event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> Result<()> {
     let Bufs {

@@ -2,7 +2,7 @@
 //!
 //! The rendered text is read from the DOM (`textContent`) each time it changes. The question is
 //! how far into the arrived text the screen has got: the *frontier*, in visible characters
-//! (see [`crate::visible`]). Rendered text is matched as a subsequence of the arrived text,
+//! (see [`crate::timeline::visible`]). Rendered text is matched as a subsequence of the arrived text,
 //! because renderers drop markup (`**`, `#`, fences and their info strings, link URLs, table
 //! pipes), decode entities and re-flow whitespace, but show the words in order:
 //! - a rendered character equal to the next arrived one advances the frontier;
@@ -18,7 +18,7 @@
 //! re-renders, the shell finds how much of the old text is unchanged and matching resumes from
 //! the checkpoint before the change. Each update costs what changed, not the message's length.
 
-use crate::visible::is_visible;
+use crate::timeline::visible::is_visible;
 
 /// Markdown syntax: characters that renderers turn into structure (emphasis, headings, lists,
 /// tables, code, links, quotes, escapes) rather than show. They are left out on both sides, so

@@ -18,8 +18,8 @@
 //! What cannot be known is `None` (unknown), never zero; what the known phases leave of the
 //! total is `unattributed`.
 
-use crate::session::DeltaRecord;
-use crate::wire::ServerTimings;
+use crate::read::wire::ServerTimings;
+use crate::timeline::session::DeltaRecord;
 
 /// Where a phase's figure comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,14 +1,20 @@
 //! The figures of one finished stream, computed once from its [`Timeline`] and typed: the
-//! report ([`crate::report`]) only writes them out, and the summary ([`crate::summary`])
+//! report ([`crate::figures::report`]) only writes them out, and the summary ([`crate::aggregate::summary`])
 //! aggregates the same values by field. Every time is in ms from the request start; what
 //! tokenpaint could not know is `None`, never zero.
 
-use crate::browser::{LongFrames, Shell};
-use crate::delivery::{Pattern, Stall};
-use crate::diagnosis::{Facts, Verdict};
-use crate::phases::Breakdown;
-use crate::session::{DeltaRecord, EndKind, Timeline};
-use crate::stats::{Samples, Spread};
+pub mod browser;
+pub mod delivery;
+pub mod diagnosis;
+pub mod phases;
+pub mod report;
+
+use crate::aggregate::stats::{Samples, Spread};
+use crate::figures::browser::{LongFrames, Shell};
+use crate::figures::delivery::{Pattern, Stall};
+use crate::figures::diagnosis::{Facts, Verdict};
+use crate::figures::phases::Breakdown;
+use crate::timeline::session::{DeltaRecord, EndKind, Timeline};
 
 /// How the stream turned out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -382,9 +388,9 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
         hidden_ms: tl.hidden.iter().map(|&(a, b)| b.min(now) - a).sum(),
         backlog_peak: tl.observed.then(|| backlog_peak(records)),
         matched,
-        delivery: crate::delivery::pattern(records, matched.unwrap_or(0.0)),
+        delivery: crate::figures::delivery::pattern(records, matched.unwrap_or(0.0)),
         stalls: tl.observed.then(|| {
-            let stalls = crate::delivery::stalls(records, tl.stall_ms);
+            let stalls = crate::figures::delivery::stalls(records, tl.stall_ms);
             let rel = |s: Stall| Stall {
                 start: rel(s.start),
                 end: rel(s.end),
@@ -392,7 +398,7 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
             stalls.into_iter().map(rel).collect()
         }),
         stall_threshold: tl.stall_ms,
-        breakdown: crate::phases::breakdown(
+        breakdown: crate::figures::phases::breakdown(
             records,
             tl.start,
             &tl.server,
@@ -405,7 +411,7 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
         }),
         ..StreamFigures::default()
     };
-    f.verdicts = crate::diagnosis::diagnose(&facts(tl, &f), f.breakdown.as_ref());
+    f.verdicts = crate::figures::diagnosis::diagnose(&facts(tl, &f), f.breakdown.as_ref());
     f.unavailable = unavailable(tl);
     if let Some(shell) = cx.shell {
         f.browser = Some(browser(tl, &f, shell, cx.frames));
@@ -448,11 +454,11 @@ fn browser(
         f.tpot,
         f.lag_spread().map(|s| s.p50),
     ];
-    let ratings = crate::browser::RATED
+    let ratings = crate::figures::browser::RATED
         .iter()
         .zip(values)
         .zip(shell.thresholds)
-        .filter_map(|((name, v), t)| v.map(|v| (*name, crate::browser::rate(v, t))))
+        .filter_map(|((name, v), t)| v.map(|v| (*name, crate::figures::browser::rate(v, t))))
         .collect();
     BrowserFigures {
         resource,
@@ -551,9 +557,7 @@ fn deltas(tl: &Timeline) -> TokenCount {
 fn samples(tl: &Timeline) -> (Samples, Samples, u64) {
     let records = &tl.records;
     let now = tl.end.map_or(f64::INFINITY, |e| e.1);
-    let hidden = |t: &DeltaRecord| {
-        !tl.hidden.is_empty() && crate::delivery::overlaps_hidden(t, &tl.hidden, now)
-    };
+    let hidden = |t: &DeltaRecord| !tl.hidden.is_empty() && t.overlaps_hidden(&tl.hidden, now);
     match &tl.decimated {
         None => {
             let mut excluded = 0u64;
@@ -673,7 +677,7 @@ fn facts(tl: &Timeline, f: &StreamFigures) -> Facts {
 /// What could not be measured.
 fn unavailable(tl: &Timeline) -> Vec<&'static str> {
     let mut out = Vec::new();
-    if matches!(tl.format, None | Some(crate::wire::Format::Unknown)) && tl.bytes > 0 {
+    if matches!(tl.format, None | Some(crate::read::wire::Format::Unknown)) && tl.bytes > 0 {
         out.push("format");
     }
     if !tl.observed {

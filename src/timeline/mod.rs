@@ -1,0 +1,5 @@
+//! One stream's timeline: when each delta arrived, was committed to the DOM, and was painted.
+
+pub mod align;
+pub mod session;
+pub mod visible;
