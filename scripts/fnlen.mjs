@@ -51,7 +51,7 @@ export function lengths(file) {
       }
     }
     if (!opened) continue;
-    const reasonLine = text[i - 1] || '';
+    const reasonLine = (text[i - 1] || "") + (text[i - 2] || "");
     const reason = /long-function:\s*(.+)/.exec(reasonLine);
     out.push({ file: path.relative(root, file), name, line: i + 1, lines: end - i + 1, reason: reason ? reason[1] : null });
   }

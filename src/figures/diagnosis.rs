@@ -323,6 +323,7 @@ mod tests {
         }
     }
 
+    // long-function: a table of cases, one verdict each; splitting it would scatter the table.
     #[test]
     fn table_of_verdicts() {
         struct Case {
