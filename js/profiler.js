@@ -1,20 +1,24 @@
 // The public Profiler: a drop-in fetch, DOM observation, one report per finished stream.
 //
-// Data flows one way: the tap stamps body chunks, the MutationObserver stamps DOM commits, the
-// paint clock stamps frames, and all of it goes into the wasm core, which owns the timeline and
-// writes the report. Every call into the core is guarded (core.js): whatever happens inside
-// tokenpaint, the app's fetch, body and DOM behave exactly as without it.
+// Data flows one way: the tap stamps body chunks (tap.js), the MutationObserver stamps DOM
+// commits (claim.js), the paint clock stamps frames (paint.js); all of it waits in one queue
+// (batch.js) and goes into the wasm core, which owns the timeline and writes the report; a
+// stream's life, from its response to its report, is stream.js. This file is the public API and
+// the state those rooms share. Every call into the core is guarded (core.js): whatever happens
+// inside tokenpaint, the app's fetch, body and DOM behave exactly as without it.
 
-import { load, ready, createCore, call as callCore, failure, generationOf } from './core.js';
-import { tap } from './tap.js';
+import { load, createCore, call as callCore, generationOf } from './core.js';
 import { PaintClock } from './paint.js';
-import { touched, changes, resumeAt, appendedText } from './dom.js';
 import { LongFrames } from './longframes.js';
-import { THRESHOLDS, metricsOf, sloSpec, thresholdSpec } from './ratings.js';
-import { ResourceEntries, entryStrings } from './resource.js';
-import { eachShadowRoot, addedElements, whyUnseen } from './shadow.js';
-import { measure, summaryText } from './devtools.js';
+import { THRESHOLDS, sloSpec, thresholdSpec } from './ratings.js';
+import { ResourceEntries } from './resource.js';
+import { summaryText } from './devtools.js';
 import { OtlpExporter } from './otlp.js';
+import * as batch from './batch.js';
+import * as claim from './claim.js';
+import * as stream from './stream.js';
+import { OBSERVE } from './claim.js';
+import { urlOf, fullUrlOf } from './stream.js';
 
 /** Default options. */
 export const DEFAULTS = Object.freeze({
@@ -36,14 +40,6 @@ export const DEFAULTS = Object.freeze({
   idleMs: 120000,
 });
 
-const OBSERVE = { childList: true, subtree: true, characterData: true };
-// Chunks kept for a stream that started before the module loaded.
-const MAX_EARLY = 4096;
-const MAX_EARLY_BYTES = 4 * 1024 * 1024;
-// Deferred chunks, appends and frames: at most this many wait, at most this long.
-const MAX_QUEUE = 1024;
-const MAX_QUEUED_BYTES = 256 * 1024;
-const FLUSH_MS = 250;
 
 export class Profiler {
   constructor(options) {
@@ -127,51 +123,12 @@ export class Profiler {
     }
   }
 
-  // Chunks and appended text wait in a queue and cross into the core together, once per frame
-  // (or when the queue is long, or before any other call into the core, which keeps the order):
-  // one warm pass through the core per frame costs far less than one cold call per token.
   _defer(op) {
-    const q = this._queue;
-    q.push(op);
-    if (op.bytes) this._queuedBytes += op.bytes.byteLength;
-    // A long queue is flushed in a microtask: never inside the app's own read.
-    if (q.length >= MAX_QUEUE || this._queuedBytes >= MAX_QUEUED_BYTES) {
-      if (!this._flushQueued) {
-        this._flushQueued = true;
-        queueMicrotask(this._flushSoon);
-      }
-    } else if (!this._flushTimer) this._flushTimer = setTimeout(this._flushSoon, FLUSH_MS);
+    return batch.defer(this, op);
   }
 
   _flush() {
-    if (this._flushTimer) {
-      clearTimeout(this._flushTimer);
-      this._flushTimer = 0;
-    }
-    this._flushQueued = false;
-    const q = this._queue;
-    if (!q.length) return;
-    this._queue = [];
-    this._queuedBytes = 0;
-    for (const op of q) {
-      const s = op.s;
-      if (s === null) {
-        this._callNow((c) => c.painted(op.frame, op.cutoff, op.after), 0);
-        continue;
-      }
-      if (op.bytes) {
-        if (!s.scope && !s.target) this._rescanShadows();
-        this._callNow((c) => c.chunk(s.id, op.bytes, op.t), undefined, s);
-        continue;
-      }
-      if (s.done) continue;
-      const n = this._callNow((c) => c.rendered(s.id, op.text, op.from, op.t), 0, s);
-      if (n < 0) s.prevText = ''; // out of step: the next change reads the whole text
-      if (n > 0) {
-        s.lastCommit = op.t;
-        if (s.ended) this._armSettle(s);
-      }
-    }
+    return batch.flush(this);
   }
 
   // Each profiler has its own core (its own streams and summary), made once the module is ready.
@@ -235,29 +192,12 @@ export class Profiler {
     }
   }
 
-  // Observes the open shadow roots in `node` (under the observed element `owner`) not yet
-  // observed; text they already show is read as if it had just been added.
   _findShadows(node, owner) {
-    eachShadowRoot(node, (root) => {
-      if (this._shadows.has(root)) return false;
-      const mo = new MutationObserver((records) => this._onMutations(records, root, null));
-      mo.observe(root, OBSERVE);
-      this._shadows.set(root, { mo, owner });
-      if (root.childNodes.length && this._streams.size) {
-        this._onMutations([{ target: root, type: 'childList', addedNodes: [...root.childNodes], removedNodes: [] }], root, null);
-      }
-      return true;
-    });
+    return claim.findShadows(this, node, owner);
   }
 
-  // A stream with text but no element yet: shadow roots attached without a DOM change the
-  // observers saw (a component that attaches its root late) are looked for, at most every
-  // 250 ms.
   _rescanShadows() {
-    const now = performance.now();
-    if (now - this._lastShadowScan < FLUSH_MS) return;
-    this._lastShadowScan = now;
-    for (const root of this._roots.keys()) this._findShadows(root, root);
+    return claim.rescanShadows(this);
   }
 
   /**
@@ -387,468 +327,67 @@ export class Profiler {
   }
 
   _wrap(res, o) {
-    try {
-      if (!res || !res.body) return res;
-      const headersAt = performance.now();
-      // Before the module has loaded (a stream started right after the page did), the chunks
-      // and the end are kept with their times and replayed into the core once it is ready.
-      let s = ready() ? this._open(res, o, headersAt) : undefined;
-      if (s === null) return res;
-      const early = [];
-      let earlyBytes = 0;
-      const out = tap(res, {
-        chunk: (bytes, t) => {
-          if (s) {
-            s.lastActivity = t;
-            // A copy: the app may transfer or reuse its buffer before the queue is flushed.
-            this._defer({ s, bytes: bytes.slice(), t });
-          } else if (s === undefined) {
-            earlyBytes += bytes.byteLength;
-            if (early.length < MAX_EARLY && earlyBytes <= MAX_EARLY_BYTES) early.push([bytes.slice(), t]);
-            else {
-              s = null; // the module takes too long: this stream goes unprofiled
-              early.length = 0;
-            }
-          }
-        },
-        end: (kind, t, message) => {
-          if (s) this._end(s, kind, t, message);
-          else if (s === undefined) early.push([null, t, kind, message]);
-        },
-      });
-      if (out === res) {
-        if (s) this._discard(s);
-        return res;
-      }
-      if (s === undefined) {
-        load().then(
-          () => {
-            if (s !== undefined) return;
-            s = (ready() && this._open(res, o, headersAt)) || null;
-            for (const [bytes, t, kind, message] of s ? early : []) {
-              if (bytes) this._call((c) => c.chunk(s.id, bytes, t), undefined, s);
-              else this._end(s, kind, t, message);
-            }
-            early.length = 0;
-            // Text the page showed in the meantime: read it now (its commits are late by the
-            // wait, at most, and the report says so).
-            if (s) this._catchUp(s);
-          },
-          () => {
-            s = null;
-            early.length = 0;
-          },
-        );
-      }
-      return out;
-    } catch {
-      return res;
-    }
+    return stream.wrap(this, res, o);
   }
 
-  // Reads what the page already shows for a stream opened late.
   _catchUp(s) {
-    try {
-      const t = performance.now();
-      this._call((c) => c.caught_up(s.id, t), undefined, s);
-      let commits = 0;
-      if (s.target) commits = this._read(s, s.target, t);
-      else {
-        for (const root of this._roots.keys()) {
-          const all = { target: root, type: 'childList', addedNodes: [...root.childNodes], removedNodes: [] };
-          this._onMutations([all], root, null, t);
-        }
-      }
-      if (commits > 0) this._paint.request();
-      if (s.ended) this._checkSettled(s);
-    } catch {
-      /* never into the page */
-    }
+    return claim.catchUp(this, s);
   }
 
-  // Opens the core's session for a response; null when the core cannot.
   _open(res, o, headersAt) {
-    try {
-      const contentType = (res.headers && res.headers.get('content-type')) || '';
-      const format = o.format || this.options.format || 'auto';
-      let hints = headerHints(res.headers);
-      // The app's own mapping of its server's timings (headers it controls).
-      if (typeof this.options.serverTiming === 'function') {
-        try {
-          hints += serverTimingLine(this.options.serverTiming(res));
-        } catch {
-          /* the app's mapping failed: go on without it */
-        }
-      }
-      const id = this._call((c) => c.open(format, contentType, hints, o.url, o.start, headersAt, res.status), 0);
-      if (!id) return null;
-      const gen = generationOf();
-      if (this.options.includeText === true) this._call((c) => c.keep_text(id));
-      if (o.label) this._call((c) => c.label(id, o.label));
-      const s = {
-        id,
-        gen,
-        url: o.url,
-        fullUrl: o.fullUrl,
-        start: o.start,
-        headersAt,
-        target: o.target,
-        scope: null,
-        prevText: '',
-        ended: false,
-        endedAt: 0,
-        lastCommit: 0,
-        timer: 0,
-        mo: null,
-        done: false,
-      };
-      s.lastActivity = performance.now();
-      this._streams.add(s);
-      this._resources.want(o.fullUrl);
-      this._watchIdle();
-      if (s.target && typeof MutationObserver === 'function') {
-        s.mo = new MutationObserver((records) => this._onMutations(records, s.target, s));
-        s.mo.observe(s.target, OBSERVE);
-      }
-      return s;
-    } catch {
-      return null;
-    }
+    return stream.open(this, res, o, headersAt);
   }
 
   _failedBeforeResponse(input, start, e) {
-    const id = this._call((c) => c.open(this.options.format, '', '', urlOf(input, null), start, NaN, 0), 0);
-    if (!id) return;
-    const aborted = e && e.name === 'AbortError';
-    this._call((c) => c.end(id, aborted ? 1 : 2, performance.now(), String((e && e.message) || e)));
-    this._emit(id, { url: urlOf(input, null), start });
+    return stream.failedBeforeResponse(this, input, start, e);
   }
 
-  // DOM: find each stream's element, read its text when it changed, time the commit.
   _onMutations(records, root, only, at) {
-    try {
-      const t = at === undefined ? performance.now() : at;
-      // Elements added here may bring open shadow roots (a chat component's own tree).
-      const owner = this._roots.has(root) ? root : this._shadows.has(root) ? this._shadows.get(root).owner : null;
-      const added = owner && addedElements(records);
-      if (added) for (const el of added) this._findShadows(el, owner);
-      let commits = 0;
-      let candidates = null;
-      for (const s of only ? [only] : this._streams) {
-        if (s.done || (!only && s.target)) continue;
-        if (only) {
-          commits += this._read(s, s.target, t, records);
-          continue;
-        }
-        if (s.scope && !s.scope.isConnected) {
-          s.scope = null; // replaced by the app: find the new one
-          s.prevText = '';
-        }
-        if (!s.scope) {
-          candidates = candidates || touched(records, root);
-          for (const el of candidates) {
-            if (this._claimedByOther(el, s)) continue;
-            const text = el.textContent || '';
-            if (this._call((c) => c.claims(s.id, text), false, s)) {
-              s.scope = el;
-              break;
-            }
-          }
-          if (s.scope) commits += this._read(s, s.scope, t);
-        } else {
-          commits += this._read(s, s.scope, t, records);
-        }
-      }
-      if (commits > 0) this._paint.request();
-    } catch {
-      /* never into the page */
-    }
+    return claim.onMutations(this, records, root, only, at);
   }
 
-  // A stream that nobody reads any more (the app stopped without cancelling) is reported as
-  // incomplete after `idleMs` without a chunk; its bytes keep flowing to the app untouched.
   _watchIdle() {
-    if (this._idleTimer || !(this.options.idleMs > 0)) return;
-    const every = Math.max(50, Math.min(5000, this.options.idleMs / 4));
-    this._idleTimer = setInterval(() => {
-      const now = performance.now();
-      for (const s of [...this._streams]) {
-        if (!s.ended && now - s.lastActivity > this.options.idleMs) this._finish(s);
-      }
-      if (this._streams.size === 0) {
-        clearInterval(this._idleTimer);
-        this._idleTimer = null;
-      }
-    }, every);
-    // In Node, do not keep the process alive for it.
-    if (this._idleTimer && typeof this._idleTimer.unref === 'function') this._idleTimer.unref();
+    return stream.watchIdle(this);
   }
 
   _claimedByOther(el, s) {
-    for (const o of this._streams) if (o !== s && !o.done && (o.scope === el || o.target === el)) return true;
-    return false;
+    return claim.claimedByOther(this, el, s);
   }
 
-  // Reads `el`'s change for stream `s`; `records` (when a mutation batch caused it) tell whether
-  // `el` changed at all, and whether only nodes were added at its end.
   _read(s, el, t, records) {
-    const prev = s.prevText;
-    // Nodes added at the end: only they are read (the whole text is not). Nothing in `el`
-    // changed: '' as well.
-    const added = prev && records ? appendedText(records, el) : null;
-    if (added !== null) {
-      if (!added) return 0;
-      s.prevText = prev + added;
-      this._defer({ s, text: added, from: prev.length, t });
-      this._changed = true;
-      return 1; // commits are counted when the queue is flushed; the frame is watched meanwhile
-    }
-    if (records && !prev && !changes(records, el)) return 0;
-    const text = el.textContent || '';
-    if (text === prev) return 0;
-    s.prevText = text;
-    // Only the changed text crosses into the core: an append from the old end, a re-render
-    // from the checkpoint before the first change (see resumeAt in dom.js).
-    const from = resumeAt(prev, text, this._call((c) => c.resume_limit(s.id), 0, s));
-    let n = this._call((c) => c.rendered(s.id, from ? text.slice(from) : text, from, t), 0, s);
-    if (n < 0) n = this._call((c) => c.rendered(s.id, text, 0, t), 0, s);
-    if (n > 0) {
-      this._changed = true;
-      s.lastCommit = t;
-      if (s.ended) this._armSettle(s);
-    }
-    return n;
+    return claim.read(this, s, el, t, records);
   }
 
   _onPaint(frame, cutoff, after) {
-    // The frame waits in the queue with the commits before it. The clock keeps running while
-    // the page keeps changing.
-    const changed = this._changed;
-    this._changed = false;
-    this._defer({ s: null, frame, cutoff, after });
-    for (const s of this._streams) {
-      if (s.ended) {
-        for (const e of [...this._streams]) if (e.ended) this._checkSettled(e);
-        break;
-      }
-    }
-    return changed ? 1 : 0;
+    return stream.onPaint(this, frame, cutoff, after);
   }
 
   _end(s, kind, t, message) {
-    if (s.ended) return;
-    s.ended = true;
-    s.endKind = kind;
-    s.endedAt = t;
-    this._call((c) => c.end(s.id, kind, t, message || ''), undefined, s);
-    this._checkSettled(s);
+    return stream.end(this, s, kind, t, message);
   }
 
-  // A report is taken once the stream ended and all its text is painted, or once the page has
-  // been quiet for settleMs after the end (text never rendered, a hidden page), at most
-  // maxSettleMs after the end.
   _checkSettled(s) {
-    if (s.done) return;
-    const watched = s.target || this._roots.size > 0;
-    if (!watched || this._call((c) => c.settled(s.id), true, s)) this._finish(s);
-    else this._armSettle(s);
+    return stream.checkSettled(this, s);
   }
 
   _armSettle(s) {
-    clearTimeout(s.timer);
-    const quietUntil = Math.max(s.endedAt, s.lastCommit) + this.options.settleMs;
-    const deadline = s.endedAt + this.options.maxSettleMs;
-    const wait = Math.max(0, Math.min(quietUntil, deadline) - performance.now());
-    s.timer = setTimeout(() => this._finish(s), wait);
+    return stream.armSettle(this, s);
   }
 
-  // What only the browser can tell, handed to the core before the report is made: why the
-  // answer's element was not found, the request's Resource Timing entry (and from it the start
-  // of a tracked response), and the long animation frames seen since the last report.
   _beforeReport(s) {
-    try {
-      if (!s.scope && !s.lastCommit) {
-        const roots = s.target ? [s.target] : [...this._roots.keys(), ...this._shadows.keys()];
-        const reason = roots.length ? whyUnseen(roots) : 'not-observed';
-        this._call((c) => c.dom_reason(s.id, reason), undefined, s);
-      }
-      const e = s.entry !== undefined ? s.entry : this._resources.find(s.fullUrl, s.start, s.endedAt, s.headersAt);
-      if (e) {
-        if (Number.isNaN(s.start)) {
-          s.start = e.startTime;
-          this._call((c) => c.set_start(s.id, e.startTime), undefined, s);
-        }
-        const args = [e.startTime, e.domainLookupStart, e.domainLookupEnd, e.connectStart, e.connectEnd, e.requestStart, e.responseStart, e.responseEnd];
-        this._call((c) => c.resource(s.id, ...args), undefined, s);
-      }
-      for (const f of this._frames.since(this._framesSent)) {
-        this._call((c) => c.long_frame(f.seq, f.start, f.duration, f.blockingDuration));
-        this._framesSent = f.seq;
-      }
-    } catch {
-      /* the report goes without */
-    }
+    return stream.beforeReport(this, s);
   }
 
   _discard(s) {
-    s.done = true;
-    this._streams.delete(s);
-    this._call((c) => c.finish(s.id, false), '', s);
+    return stream.discard(this, s);
   }
 
   _finish(s) {
-    if (s.done) return;
-    s.done = true;
-    clearTimeout(s.timer);
-    if (s.mo) s.mo.disconnect();
-    this._streams.delete(s);
-    const stillOpen = [...this._streams].some((o) => o.fullUrl === s.fullUrl);
-    const emit = (entry) => {
-      s.entry = entry;
-      this._emit(s.id, s);
-      this._resources.release(s.fullUrl, stillOpen || [...this._streams].some((o) => o.fullUrl === s.fullUrl));
-    };
-    // The Resource Timing entry comes in a task of its own after the body's end: a stream read
-    // to its end waits for it, within a bound (a cancelled or failed one may never get one).
-    const complete = s.ended && s.endKind === 0;
-    const entry = this._resources.find(s.fullUrl, s.start, s.endedAt, s.headersAt);
-    if (entry || !complete || !this._resources.observer || this._disconnecting) emit(entry);
-    else this._resources.wait(s.fullUrl, s.start, s.endedAt, emit);
+    return stream.finish(this, s);
   }
 
   _emit(id, s) {
-    // Still hidden: what is not painted yet could not be.
-    if (this._hiddenSince !== null) this._call((c) => c.hidden(this._hiddenSince, Infinity));
-    if (s && s.gen !== undefined) this._beforeReport(s);
-    const timeline = this.options.timeline !== false;
-    const json = this._call((c) => c.finish(id, timeline), '', s && s.gen !== undefined ? s : null);
-    let report = null;
-    if (json) {
-      try {
-        report = JSON.parse(json);
-      } catch {
-        report = null;
-      }
-    }
-    if (!report) {
-      const reason = failure();
-      if (!reason) return;
-      // The core failed: say so rather than stay silent, with every figure unknown.
-      report = { id, url: s.url, status: 'failed', error: { kind: 'internal', code: null, message: reason }, diagnosis: [], unavailable: ['report'] };
-      for (const k of UNKNOWN_WHEN_FAILED) report[k] = null;
-    } else {
-      // The core decided every figure; the shell only puts back the browser's own strings it
-      // kept (the scripts of long frames, the entry's protocol and Server-Timing).
-      try {
-        this._frames.expand(report.latePaints);
-        if (report.resourceTiming) Object.assign(report.resourceTiming, entryStrings(s && s.entry));
-      } catch {
-        /* the figures stand without them */
-      }
-      // Exporters only read the report.
-      try {
-        if (this.options.devtools) measure(report);
-        if (this._otlp) this._otlp.add(report);
-      } catch {
-        /* an exporter's failure is not the report's */
-      }
-    }
-    this._reports.push(report);
-    if (this._reports.length > this.options.maxReports) this._reports.shift();
-    for (const cb of [...this._listeners]) {
-      try {
-        cb(report);
-      } catch (e) {
-        // The callback is the app's code: report its error as the browser would, without
-        // stopping the other callbacks.
-        if (typeof reportError === 'function') reportError(e);
-      }
-    }
-    if (this._metricListeners.size && report.status !== 'failed') {
-      for (const m of metricsOf(report, this.options.thresholds)) {
-        for (const cb of [...this._metricListeners]) {
-          try {
-            cb(m);
-          } catch (e) {
-            if (typeof reportError === 'function') reportError(e);
-          }
-        }
-      }
-    }
+    return stream.emit(this, id, s);
   }
 }
 
-// The fields of a report that a failed one cannot know (index.d.ts: FailedReport; the type test
-// holds the two to the same keys).
-const UNKNOWN_WHEN_FAILED = (
-  'label format httpStatus startTime headers ttfb ttfc ttft e2e ttftPerceived e2ePerceived tpot itl tokens tokensSource ' +
-  'tokensCountedBecause deltas detail chars bytes chunks usage reasoning refusal toolCalls toolCallSpan choices finishReason ' +
-  'serverTimings lag backlogPeak matchedPct delivery stalls phases phasesTotal intermediary hidden doneMarker truncated ' +
-  'malformed domReason startSource caughtUp'
-).split(' ');
-
-// The response headers the core reads (format detection now, server timings later), as
-// `name: value` lines. Only these are passed: nothing else leaves the page's JS objects.
-const HINT_HEADERS = [
-  'x-vercel-ai-ui-message-stream',
-  'x-vercel-ai-data-stream',
-  'server-timing',
-  'x-queue-time',
-  'x-inference-time',
-  'x-time-per-token',
-  // Where a buffering hop may be (src/wire/hops.rs): compression, a CDN, a proxy, or none.
-  'content-encoding',
-  'via',
-  'server',
-  'cf-ray',
-  'x-cache',
-  'x-served-by',
-  'x-amz-cf-id',
-  'cdn-loop',
-  'x-vercel-id',
-];
-
-function headerHints(headers) {
-  if (!headers || typeof headers.get !== 'function') return '';
-  let out = '';
-  for (const name of HINT_HEADERS) {
-    const v = headers.get(name);
-    if (v !== null) out += `${name}: ${v}\n`;
-  }
-  return out;
-}
-
-/** `{ queue: 12, prefill: 80 }` (ms) → a Server-Timing line the core reads. */
-function serverTimingLine(t) {
-  if (!t || typeof t !== 'object') return '';
-  const parts = [];
-  for (const [name, dur] of Object.entries(t)) {
-    if (/^[a-zA-Z]+$/.test(name) && Number.isFinite(dur)) parts.push(`${name};dur=${dur}`);
-  }
-  return parts.length ? `server-timing: ${parts.join(', ')}\n` : '';
-}
-
-/** The request URL in full, to find its Resource Timing entry (never put in a report). */
-function fullUrlOf(input, res) {
-  let u = (res && res.url) || '';
-  if (!u && input !== undefined && input !== null) u = typeof input === 'string' ? input : input.url || String(input);
-  try {
-    return new URL(u, globalThis.location ? globalThis.location.href : undefined).href;
-  } catch {
-    return u;
-  }
-}
-
-// Reports name the endpoint, not its query string or fragment, which may carry keys or tokens.
-function urlOf(input, res) {
-  let u = (res && res.url) || '';
-  if (!u && input !== undefined && input !== null) {
-    u = typeof input === 'string' ? input : input.url || String(input);
-  }
-  try {
-    const parsed = new URL(u, globalThis.location ? globalThis.location.href : undefined);
-    return parsed.origin + parsed.pathname;
-  } catch {
-    return String(u).split(/[?#]/)[0];
-  }
-}

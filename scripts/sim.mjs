@@ -345,7 +345,9 @@ export async function handleChat(req, res, url, body) {
     write(frame(k.format, reasoning ? 'reasoning' : 'answer', text, i), !reasoning);
     if (k.destroyAfter && i + 1 >= k.destroyAfter) {
       release();
-      res.socket.destroy(); // mid-stream: the client sees a network error
+      // Mid-stream: the client sees a network error. A moment first, so that what was sent is
+      // read before the reset (a reset makes the kernel drop data not yet read).
+      setTimeout(() => res.socket.destroy(), 50);
       return;
     }
     if (k.endAfter && i + 1 >= k.endAfter) {

@@ -1,0 +1,57 @@
+// The batch: chunks, appended text and frames wait in one ordered queue and cross into the core
+// together, once per FLUSH_MS (or when the queue is long, or before any other call into the
+// core, which keeps the order): one warm pass through the core costs far less than one cold call
+// per token. Chunks are copied when queued (stream.js), so an app that transfers or reuses its
+// buffer loses nothing.
+
+// Deferred chunks, appends and frames: at most this many wait, at most this long.
+const MAX_QUEUE = 1024;
+const MAX_QUEUED_BYTES = 256 * 1024;
+export const FLUSH_MS = 250;
+
+// Chunks and appended text wait in a queue and cross into the core together, once per frame
+// (or when the queue is long, or before any other call into the core, which keeps the order):
+// one warm pass through the core per frame costs far less than one cold call per token.
+export function defer(p, op) {
+  const q = p._queue;
+  q.push(op);
+  if (op.bytes) p._queuedBytes += op.bytes.byteLength;
+  // A long queue is flushed in a microtask: never inside the app's own read.
+  if (q.length >= MAX_QUEUE || p._queuedBytes >= MAX_QUEUED_BYTES) {
+    if (!p._flushQueued) {
+      p._flushQueued = true;
+      queueMicrotask(p._flushSoon);
+    }
+  } else if (!p._flushTimer) p._flushTimer = setTimeout(p._flushSoon, FLUSH_MS);
+}
+
+export function flush(p) {
+  if (p._flushTimer) {
+    clearTimeout(p._flushTimer);
+    p._flushTimer = 0;
+  }
+  p._flushQueued = false;
+  const q = p._queue;
+  if (!q.length) return;
+  p._queue = [];
+  p._queuedBytes = 0;
+  for (const op of q) {
+    const s = op.s;
+    if (s === null) {
+      p._callNow((c) => c.painted(op.frame, op.cutoff, op.after), 0);
+      continue;
+    }
+    if (op.bytes) {
+      if (!s.scope && !s.target) p._rescanShadows();
+      p._callNow((c) => c.chunk(s.id, op.bytes, op.t), undefined, s);
+      continue;
+    }
+    if (s.done) continue;
+    const n = p._callNow((c) => c.rendered(s.id, op.text, op.from, op.t), 0, s);
+    if (n < 0) s.prevText = ''; // out of step: the next change reads the whole text
+    if (n > 0) {
+      s.lastCommit = op.t;
+      if (s.ended) p._armSettle(s);
+    }
+  }
+}

@@ -1,0 +1,385 @@
+// The life of one stream: opened when its response arrives (or replayed once the module has
+// loaded, for a stream that began before), its chunks noted by the tap, ended by the body, settled
+// once its text is painted (or the page is quiet), then reported: the shell hands the core what
+// only the browser knows, the core writes the report, and the listeners get it.
+
+import { load, ready, failure, generationOf } from './core.js';
+import { tap } from './tap.js';
+import { whyUnseen } from './shadow.js';
+import { entryStrings } from './resource.js';
+import { measure } from './devtools.js';
+import { metricsOf } from './ratings.js';
+import { OBSERVE } from './claim.js';
+
+// Chunks kept for a stream that started before the module loaded.
+const MAX_EARLY = 4096;
+const MAX_EARLY_BYTES = 4 * 1024 * 1024;
+
+export function wrap(p, res, o) {
+  try {
+    if (!res || !res.body) return res;
+    const headersAt = performance.now();
+    // Before the module has loaded (a stream started right after the page did), the chunks
+    // and the end are kept with their times and replayed into the core once it is ready.
+    let s = ready() ? p._open(res, o, headersAt) : undefined;
+    if (s === null) return res;
+    const early = [];
+    let earlyBytes = 0;
+    const out = tap(res, {
+      chunk: (bytes, t) => {
+        if (s) {
+          s.lastActivity = t;
+          // A copy: the app may transfer or reuse its buffer before the queue is flushed.
+          p._defer({ s, bytes: bytes.slice(), t });
+        } else if (s === undefined) {
+          earlyBytes += bytes.byteLength;
+          if (early.length < MAX_EARLY && earlyBytes <= MAX_EARLY_BYTES) early.push([bytes.slice(), t]);
+          else {
+            s = null; // the module takes too long: p stream goes unprofiled
+            early.length = 0;
+          }
+        }
+      },
+      end: (kind, t, message) => {
+        if (s) p._end(s, kind, t, message);
+        else if (s === undefined) early.push([null, t, kind, message]);
+      },
+    });
+    if (out === res) {
+      if (s) p._discard(s);
+      return res;
+    }
+    if (s === undefined) {
+      load().then(
+        () => {
+          if (s !== undefined) return;
+          s = (ready() && p._open(res, o, headersAt)) || null;
+          for (const [bytes, t, kind, message] of s ? early : []) {
+            if (bytes) p._call((c) => c.chunk(s.id, bytes, t), undefined, s);
+            else p._end(s, kind, t, message);
+          }
+          early.length = 0;
+          // Text the page showed in the meantime: read it now (its commits are late by the
+          // wait, at most, and the report says so).
+          if (s) p._catchUp(s);
+        },
+        () => {
+          s = null;
+          early.length = 0;
+        },
+      );
+    }
+    return out;
+  } catch {
+    return res;
+  }
+}
+
+// Opens the core's session for a response; null when the core cannot.
+export function open(p, res, o, headersAt) {
+  try {
+    const contentType = (res.headers && res.headers.get('content-type')) || '';
+    const format = o.format || p.options.format || 'auto';
+    let hints = headerHints(res.headers);
+    // The app's own mapping of its server's timings (headers it controls).
+    if (typeof p.options.serverTiming === 'function') {
+      try {
+        hints += serverTimingLine(p.options.serverTiming(res));
+      } catch {
+        /* the app's mapping failed: go on without it */
+      }
+    }
+    const id = p._call((c) => c.open(format, contentType, hints, o.url, o.start, headersAt, res.status), 0);
+    if (!id) return null;
+    const gen = generationOf();
+    if (p.options.includeText === true) p._call((c) => c.keep_text(id));
+    if (o.label) p._call((c) => c.label(id, o.label));
+    const s = {
+      id,
+      gen,
+      url: o.url,
+      fullUrl: o.fullUrl,
+      start: o.start,
+      headersAt,
+      target: o.target,
+      scope: null,
+      prevText: '',
+      ended: false,
+      endedAt: 0,
+      lastCommit: 0,
+      timer: 0,
+      mo: null,
+      done: false,
+    };
+    s.lastActivity = performance.now();
+    p._streams.add(s);
+    p._resources.want(o.fullUrl);
+    p._watchIdle();
+    if (s.target && typeof MutationObserver === 'function') {
+      s.mo = new MutationObserver((records) => p._onMutations(records, s.target, s));
+      s.mo.observe(s.target, OBSERVE);
+    }
+    return s;
+  } catch {
+    return null;
+  }
+}
+
+export function failedBeforeResponse(p, input, start, e) {
+  const id = p._call((c) => c.open(p.options.format, '', '', urlOf(input, null), start, NaN, 0), 0);
+  if (!id) return;
+  const aborted = e && e.name === 'AbortError';
+  p._call((c) => c.end(id, aborted ? 1 : 2, performance.now(), String((e && e.message) || e)));
+  p._emit(id, { url: urlOf(input, null), start });
+}
+
+// A stream that nobody reads any more (the app stopped without cancelling) is reported as
+// incomplete after `idleMs` without a chunk; its bytes keep flowing to the app untouched.
+export function watchIdle(p) {
+  if (p._idleTimer || !(p.options.idleMs > 0)) return;
+  const every = Math.max(50, Math.min(5000, p.options.idleMs / 4));
+  p._idleTimer = setInterval(() => {
+    const now = performance.now();
+    for (const s of [...p._streams]) {
+      if (!s.ended && now - s.lastActivity > p.options.idleMs) p._finish(s);
+    }
+    if (p._streams.size === 0) {
+      clearInterval(p._idleTimer);
+      p._idleTimer = null;
+    }
+  }, every);
+  // In Node, do not keep the process alive for it.
+  if (p._idleTimer && typeof p._idleTimer.unref === 'function') p._idleTimer.unref();
+}
+
+export function onPaint(p, frame, cutoff, after) {
+  // The frame waits in the queue with the commits before it. The clock keeps running while
+  // the page keeps changing.
+  const changed = p._changed;
+  p._changed = false;
+  p._defer({ s: null, frame, cutoff, after });
+  for (const s of p._streams) {
+    if (s.ended) {
+      for (const e of [...p._streams]) if (e.ended) p._checkSettled(e);
+      break;
+    }
+  }
+  return changed ? 1 : 0;
+}
+
+export function end(p, s, kind, t, message) {
+  if (s.ended) return;
+  s.ended = true;
+  s.endKind = kind;
+  s.endedAt = t;
+  p._call((c) => c.end(s.id, kind, t, message || ''), undefined, s);
+  p._checkSettled(s);
+}
+
+// A report is taken once the stream ended and all its text is painted, or once the page has
+// been quiet for settleMs after the end (text never rendered, a hidden page), at most
+// maxSettleMs after the end.
+export function checkSettled(p, s) {
+  if (s.done) return;
+  const watched = s.target || p._roots.size > 0;
+  if (!watched || p._call((c) => c.settled(s.id), true, s)) p._finish(s);
+  else p._armSettle(s);
+}
+
+export function armSettle(p, s) {
+  clearTimeout(s.timer);
+  const quietUntil = Math.max(s.endedAt, s.lastCommit) + p.options.settleMs;
+  const deadline = s.endedAt + p.options.maxSettleMs;
+  const wait = Math.max(0, Math.min(quietUntil, deadline) - performance.now());
+  s.timer = setTimeout(() => p._finish(s), wait);
+}
+
+// What only the browser can tell, handed to the core before the report is made: why the
+// answer's element was not found, the request's Resource Timing entry (and from it the start
+// of a tracked response), and the long animation frames seen since the last report.
+export function beforeReport(p, s) {
+  try {
+    if (!s.scope && !s.lastCommit) {
+      const roots = s.target ? [s.target] : [...p._roots.keys(), ...p._shadows.keys()];
+      const reason = roots.length ? whyUnseen(roots) : 'not-observed';
+      p._call((c) => c.dom_reason(s.id, reason), undefined, s);
+    }
+    const e = s.entry !== undefined ? s.entry : p._resources.find(s.fullUrl, s.start, s.endedAt, s.headersAt);
+    if (e) {
+      if (Number.isNaN(s.start)) {
+        s.start = e.startTime;
+        p._call((c) => c.set_start(s.id, e.startTime), undefined, s);
+      }
+      const args = [e.startTime, e.domainLookupStart, e.domainLookupEnd, e.connectStart, e.connectEnd, e.requestStart, e.responseStart, e.responseEnd];
+      p._call((c) => c.resource(s.id, ...args), undefined, s);
+    }
+    for (const f of p._frames.since(p._framesSent)) {
+      p._call((c) => c.long_frame(f.seq, f.start, f.duration, f.blockingDuration));
+      p._framesSent = f.seq;
+    }
+  } catch {
+    /* the report goes without */
+  }
+}
+
+export function discard(p, s) {
+  s.done = true;
+  p._streams.delete(s);
+  p._call((c) => c.finish(s.id, false), '', s);
+}
+
+export function finish(p, s) {
+  if (s.done) return;
+  s.done = true;
+  clearTimeout(s.timer);
+  if (s.mo) s.mo.disconnect();
+  p._streams.delete(s);
+  const stillOpen = [...p._streams].some((o) => o.fullUrl === s.fullUrl);
+  const emit = (entry) => {
+    s.entry = entry;
+    p._emit(s.id, s);
+    p._resources.release(s.fullUrl, stillOpen || [...p._streams].some((o) => o.fullUrl === s.fullUrl));
+  };
+  // The Resource Timing entry comes in a task of its own after the body's end: a stream read
+  // to its end waits for it, within a bound (a cancelled or failed one may never get one).
+  const complete = s.ended && s.endKind === 0;
+  const entry = p._resources.find(s.fullUrl, s.start, s.endedAt, s.headersAt);
+  if (entry || !complete || !p._resources.observer || p._disconnecting) emit(entry);
+  else p._resources.wait(s.fullUrl, s.start, s.endedAt, emit);
+}
+
+export function emit(p, id, s) {
+  // Still hidden: what is not painted yet could not be.
+  if (p._hiddenSince !== null) p._call((c) => c.hidden(p._hiddenSince, Infinity));
+  if (s && s.gen !== undefined) p._beforeReport(s);
+  const timeline = p.options.timeline !== false;
+  const json = p._call((c) => c.finish(id, timeline), '', s && s.gen !== undefined ? s : null);
+  let report = null;
+  if (json) {
+    try {
+      report = JSON.parse(json);
+    } catch {
+      report = null;
+    }
+  }
+  if (!report) {
+    const reason = failure();
+    if (!reason) return;
+    // The core failed: say so rather than stay silent, with every figure unknown.
+    report = { id, url: s.url, status: 'failed', error: { kind: 'internal', code: null, message: reason }, diagnosis: [], unavailable: ['report'] };
+    for (const k of UNKNOWN_WHEN_FAILED) report[k] = null;
+  } else {
+    // The core decided every figure; the shell only puts back the browser's own strings it
+    // kept (the scripts of long frames, the entry's protocol and Server-Timing).
+    try {
+      p._frames.expand(report.latePaints);
+      if (report.resourceTiming) Object.assign(report.resourceTiming, entryStrings(s && s.entry));
+    } catch {
+      /* the figures stand without them */
+    }
+    // Exporters only read the report.
+    try {
+      if (p.options.devtools) measure(report);
+      if (p._otlp) p._otlp.add(report);
+    } catch {
+      /* an exporter's failure is not the report's */
+    }
+  }
+  p._reports.push(report);
+  if (p._reports.length > p.options.maxReports) p._reports.shift();
+  for (const cb of [...p._listeners]) {
+    try {
+      cb(report);
+    } catch (e) {
+      // The callback is the app's code: report its error as the browser would, without
+      // stopping the other callbacks.
+      if (typeof reportError === 'function') reportError(e);
+    }
+  }
+  if (p._metricListeners.size && report.status !== 'failed') {
+    for (const m of metricsOf(report, p.options.thresholds)) {
+      for (const cb of [...p._metricListeners]) {
+        try {
+          cb(m);
+        } catch (e) {
+          if (typeof reportError === 'function') reportError(e);
+        }
+      }
+    }
+  }
+}
+
+// The fields of a report that a failed one cannot know (index.d.ts: FailedReport; the type test
+// holds the two to the same keys).
+const UNKNOWN_WHEN_FAILED = (
+  'label format httpStatus startTime headers ttfb ttfc ttft e2e ttftPerceived e2ePerceived tpot itl tokens tokensSource ' +
+  'tokensCountedBecause deltas detail chars bytes chunks usage reasoning refusal toolCalls toolCallSpan choices finishReason ' +
+  'serverTimings lag backlogPeak matchedPct delivery stalls phases phasesTotal intermediary hidden doneMarker truncated ' +
+  'malformed domReason startSource caughtUp'
+).split(' ');
+
+// The response headers the core reads (format detection now, server timings later), as
+// `name: value` lines. Only these are passed: nothing else leaves the page's JS objects.
+const HINT_HEADERS = [
+  'x-vercel-ai-ui-message-stream',
+  'x-vercel-ai-data-stream',
+  'server-timing',
+  'x-queue-time',
+  'x-inference-time',
+  'x-time-per-token',
+  // Where a buffering hop may be (src/wire/hops.rs): compression, a CDN, a proxy, or none.
+  'content-encoding',
+  'via',
+  'server',
+  'cf-ray',
+  'x-cache',
+  'x-served-by',
+  'x-amz-cf-id',
+  'cdn-loop',
+  'x-vercel-id',
+];
+
+function headerHints(headers) {
+  if (!headers || typeof headers.get !== 'function') return '';
+  let out = '';
+  for (const name of HINT_HEADERS) {
+    const v = headers.get(name);
+    if (v !== null) out += `${name}: ${v}\n`;
+  }
+  return out;
+}
+
+/** `{ queue: 12, prefill: 80 }` (ms) → a Server-Timing line the core reads. */
+function serverTimingLine(t) {
+  if (!t || typeof t !== 'object') return '';
+  const parts = [];
+  for (const [name, dur] of Object.entries(t)) {
+    if (/^[a-zA-Z]+$/.test(name) && Number.isFinite(dur)) parts.push(`${name};dur=${dur}`);
+  }
+  return parts.length ? `server-timing: ${parts.join(', ')}\n` : '';
+}
+
+/** The request URL in full, to find its Resource Timing entry (never put in a report). */
+export function fullUrlOf(input, res) {
+  let u = (res && res.url) || '';
+  if (!u && input !== undefined && input !== null) u = typeof input === 'string' ? input : input.url || String(input);
+  try {
+    return new URL(u, globalThis.location ? globalThis.location.href : undefined).href;
+  } catch {
+    return u;
+  }
+}
+
+// Reports name the endpoint, not its query string or fragment, which may carry keys or tokens.
+export function urlOf(input, res) {
+  let u = (res && res.url) || '';
+  if (!u && input !== undefined && input !== null) {
+    u = typeof input === 'string' ? input : input.url || String(input);
+  }
+  try {
+    const parsed = new URL(u, globalThis.location ? globalThis.location.href : undefined);
+    return parsed.origin + parsed.pathname;
+  } catch {
+    return String(u).split(/[?#]/)[0];
+  }
+}
