@@ -9,7 +9,9 @@
 //   between the rendering and the after-paint mark, on a busy page) is not;
 // - the after-paint mark: a task posted from the rAF callback runs once the frame's rendering is
 //   done. `scheduler.postTask` at user-blocking priority runs ahead of the page's queued tasks
-//   where it exists (Chromium); elsewhere a MessageChannel message does.
+//   where it exists (Chromium), so no task of the page comes between the rendering and it, and
+//   the cutoff above is not needed (nor taken: it costs a layout pass per frame); elsewhere a
+//   MessageChannel message does, with the cutoff.
 // A commit is painted by the first frame whose cutoff (or, where the cutoff is not available,
 // after-paint mark) follows it, within [frame start, after paint]. The loop keeps going for a
 // few frames after the last commit, so that a commit made inside a frame's own rAF callbacks
@@ -33,14 +35,19 @@ export class PaintClock {
     if (!this.available) return;
     const after = () => this._afterPaint();
     if (postTask) {
-      this.post = () => sched.postTask(after, { priority: 'user-blocking' }).catch(() => {});
+      // No signal is passed, so the promise never rejects: nothing to catch.
+      this.post = () => sched.postTask(after, { priority: 'user-blocking' });
     } else {
       this.channel = new MessageChannel();
       this.channel.port1.onmessage = after;
       this.post = () => this.channel.port2.postMessage(0);
     }
     try {
-      if (typeof ResizeObserver === 'function' && typeof document !== 'undefined') {
+      // The cutoff is needed only where the after-paint task can be overtaken by the page's
+      // own queued tasks: with a user-blocking postTask it runs ahead of them. Observing a
+      // ResizeObserver every frame also costs a layout pass per frame (the spec's resize loop
+      // re-runs style and layout after delivering), so it is used only without postTask.
+      if (!postTask && typeof ResizeObserver === 'function' && typeof document !== 'undefined') {
         this.probe = document.createElement('span');
         this.ro = new ResizeObserver(() => {
           this.cutoff = performance.now();

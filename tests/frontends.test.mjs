@@ -69,6 +69,12 @@ test('a 30 ms busy task queued between commits: lag p50 within one frame of the 
   holds(r, truth, 'busy page');
 });
 
+test('the same, without scheduler.postTask (the MessageChannel mark and the ResizeObserver cutoff)', async (t) => {
+  const { report: r, truth } = await page.evaluate(() => window.runBusy({ busyMs: 30, postTask: false }));
+  t.diagnostic(`lag p50 ${r.lag.p50} ms, truth ${truth.toFixed(1)} ms, matched ${r.matchedPct}%`);
+  holds(r, truth, 'busy page, no postTask');
+});
+
 for (const sequence of [
   ['observe', 'disconnect', 'observe'],
   ['observe', 'unobserve', 'observe'],

@@ -169,7 +169,11 @@ window.runWorker = async ({ query = 'ttft_ms=50&token_ms=20&tokens=60' } = {}) =
  * frame's rendering, and the next frame comes only after the busy task. The page's truth for a
  * delta is its own requestAnimationFrame callback requested at the commit: that frame paints it.
  */
-window.runBusy = async ({ query = 'ttft_ms=50&token_ms=50&tokens=50', busyMs = 30 } = {}) => {
+window.runBusy = async ({ query = 'ttft_ms=50&token_ms=50&tokens=50', busyMs = 30, postTask = true } = {}) => {
+  // Without scheduler.postTask (Firefox, WebKit), the paint clock uses a MessageChannel and the
+  // ResizeObserver rendering cutoff: hide it to test that path here.
+  const saved = Object.getOwnPropertyDescriptor(window, 'scheduler');
+  if (!postTask) Object.defineProperty(window, 'scheduler', { value: undefined, configurable: true });
   const host = document.getElementById('app');
   host.replaceChildren();
   const out = document.createElement('div');
@@ -200,6 +204,10 @@ window.runBusy = async ({ query = 'ttft_ms=50&token_ms=50&tokens=50', busyMs = 3
   requestAnimationFrame(loop);
   await new Promise((r) => requestAnimationFrame(r));
   const profiler = new Profiler();
+  if (!postTask) {
+    if (saved) Object.defineProperty(window, 'scheduler', saved);
+    else delete window.scheduler;
+  }
   profiler.observe(host);
   const report = new Promise((resolve) => profiler.onReport(resolve));
   const res = await profiler.fetch(`/v1/chat/completions?${query}`, { method: 'POST', body: '{}' });
