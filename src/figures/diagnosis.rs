@@ -323,18 +323,29 @@ mod tests {
         }
     }
 
-    // long-function: a table of cases, one verdict each; splitting it would scatter the table.
-    #[test]
-    fn table_of_verdicts() {
-        struct Case {
-            name: &'static str,
-            tokens: Vec<DeltaRecord>,
-            server: ServerTimings,
-            adjust: fn(&mut Facts),
-            want: &'static [&'static str],
+    /// One diagnosis case: a synthetic stream, the server's timings, an adjustment of the
+    /// facts, and the verdicts expected.
+    struct Case {
+        name: &'static str,
+        tokens: Vec<DeltaRecord>,
+        server: ServerTimings,
+        adjust: fn(&mut Facts),
+        want: &'static [&'static str],
+    }
+
+    fn check(cases: Vec<Case>) {
+        for c in cases {
+            let mut f = facts(&c.tokens, None);
+            (c.adjust)(&mut f);
+            let b = breakdown(&c.tokens, 0.0, &c.server, f.reasoning_first, 0);
+            assert_eq!(verdicts(&f, b.as_ref()), c.want, "{}", c.name);
         }
+    }
+
+    #[test]
+    fn table_of_server_and_network_verdicts() {
         let none = |_: &mut Facts| {};
-        let cases = vec![
+        check(vec![
             Case {
                 name: "healthy",
                 tokens: timeline(50, 300.0, 20.0, 8.0, |_, e| e),
@@ -393,6 +404,21 @@ mod tests {
                 adjust: none,
                 want: &["intermediary-buffered"],
             },
+            // Bursty arrivals are not blamed on decoding.
+            Case {
+                name: "bursts are not jitter",
+                tokens: timeline(50, 300.0, 20.0, 8.0, |i, e| e + 20.0 * (9 - i % 10) as f64),
+                server: srv(Some(5.0), Some(250.0), None),
+                adjust: |f| f.itl_p95 = Some(200.0),
+                want: &["intermediary-buffered"],
+            },
+        ]);
+    }
+
+    #[test]
+    fn table_of_page_and_undecidable_verdicts() {
+        let none = |_: &mut Facts| {};
+        check(vec![
             Case {
                 name: "slow rendering",
                 tokens: timeline(50, 300.0, 20.0, 250.0, |_, e| e),
@@ -439,21 +465,7 @@ mod tests {
                 adjust: none,
                 want: &["insufficient-evidence"],
             },
-            // Bursty arrivals are not blamed on decoding.
-            Case {
-                name: "bursts are not jitter",
-                tokens: timeline(50, 300.0, 20.0, 8.0, |i, e| e + 20.0 * (9 - i % 10) as f64),
-                server: srv(Some(5.0), Some(250.0), None),
-                adjust: |f| f.itl_p95 = Some(200.0),
-                want: &["intermediary-buffered"],
-            },
-        ];
-        for c in cases {
-            let mut f = facts(&c.tokens, None);
-            (c.adjust)(&mut f);
-            let b = breakdown(&c.tokens, 0.0, &c.server, f.reasoning_first, 0);
-            assert_eq!(verdicts(&f, b.as_ref()), c.want, "{}", c.name);
-        }
+        ]);
     }
 
     #[test]
