@@ -4,37 +4,11 @@
 // observe → disconnect → observe sequence of React StrictMode. Each page records its own truth:
 // when its reader got each delta and when the DOM change that shows it was made.
 import init, { Profiler } from '/js/index.js';
+import { deltas, median } from '/tests/pages/deltas.js';
 
 await init();
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** Yields the content of each OpenAI chunk of an SSE body, with the time it was read. */
-async function* deltas(body) {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
-  let buf = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    const t = performance.now();
-    buf += value;
-    const events = buf.split('\n\n');
-    buf = events.pop();
-    for (const ev of events) {
-      const data = ev.startsWith('data: ') ? ev.slice(6) : null;
-      if (!data || data === '[DONE]') continue;
-      const content = JSON.parse(data).choices?.[0]?.delta?.content;
-      if (content) yield { content, t };
-    }
-  }
-}
-
-function median(v) {
-  const s = v.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-  if (!s.length) return null;
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
 
 // --- a chat web component --------------------------------------------------------------------
 

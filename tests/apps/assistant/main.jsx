@@ -10,6 +10,7 @@ import { createRoot } from 'react-dom/client';
 import { AssistantRuntimeProvider, ThreadPrimitive, MessagePrimitive, useMessagePartText } from '@assistant-ui/react';
 import { useChatRuntime, AssistantChatTransport } from '@assistant-ui/react-ai-sdk';
 import init, { Profiler } from '/js/index.js';
+import { commitTruth } from '../../pages/deltas.js';
 
 await init();
 window.reports = [];
@@ -92,14 +93,7 @@ function Chat() {
 }
 
 /** The app's truth: the median of (commit that showed a delta − its arrival). */
-window.truth = () => {
-  const lags = arrivals.map(([end, t]) => {
-    const c = commits.find(([len]) => len >= end);
-    return c ? c[1] - t : null;
-  });
-  const s = lags.filter((x) => x !== null).sort((a, b) => a - b);
-  return s.length ? s[s.length >> 1] : null;
-};
+window.truth = () => commitTruth(arrivals, commits);
 
 createRoot(document.getElementById('root')).render(
   <StrictMode>

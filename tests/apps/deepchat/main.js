@@ -6,6 +6,7 @@
 // showed it (checked right after deep-chat took it, then in each frame).
 import 'deep-chat';
 import init, { Profiler } from '/js/index.js';
+import { deltas, median } from '../../pages/deltas.js';
 
 await init();
 window.reports = [];
@@ -39,25 +40,11 @@ chat.connect = {
   handler: async (_body, signals) => {
     const res = await profiler.fetch(`/v1/chat/completions?${query}`, { method: 'POST', body: '{}' });
     signals.onOpen();
-    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buf = '';
     let text = '';
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      const t = performance.now();
-      buf += value;
-      const events = buf.split('\n\n');
-      buf = events.pop();
-      for (const ev of events) {
-        const data = ev.startsWith('data: ') ? ev.slice(6) : null;
-        if (!data || data === '[DONE]') continue;
-        const content = JSON.parse(data).choices?.[0]?.delta?.content;
-        if (!content) continue;
-        text += content;
-        await signals.onResponse({ text: content });
-        watch(text.slice(-24).trim(), t);
-      }
+    for await (const { content, t } of deltas(res.body)) {
+      text += content;
+      await signals.onResponse({ text: content });
+      watch(text.slice(-24).trim(), t);
     }
     signals.onClose();
   },
@@ -71,7 +58,6 @@ window.send = (q) => {
 };
 window.truth = async () => {
   await Promise.all(pending);
-  const s = lags.slice().sort((a, b) => a - b);
-  return s.length ? s[s.length >> 1] : null;
+  return median(lags);
 };
 window.appReady = true;

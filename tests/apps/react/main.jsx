@@ -7,6 +7,7 @@ import { StrictMode, useEffect, useLayoutEffect, useMemo, useRef, useState } fro
 import { createRoot } from 'react-dom/client';
 import { Streamdown } from 'streamdown';
 import init, { Profiler } from '/js/index.js';
+import { deltas, commitTruth } from '../../pages/deltas.js';
 
 await init();
 const renderer = new URLSearchParams(location.search).get('renderer') || 'text';
@@ -33,24 +34,10 @@ function Chat() {
   window.send = async (query) => {
     setAnswer('');
     const res = await profiler.fetch(`/v1/chat/completions?${query}`, { method: 'POST', body: '{}' });
-    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buf = '';
     let text = '';
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      const t = performance.now();
-      buf += value;
-      const events = buf.split('\n\n');
-      buf = events.pop();
-      for (const ev of events) {
-        const data = ev.startsWith('data: ') ? ev.slice(6) : null;
-        if (!data || data === '[DONE]') continue;
-        const content = JSON.parse(data).choices?.[0]?.delta?.content;
-        if (!content) continue;
-        text += content;
-        arrivals.push([text.length, t]);
-      }
+    for await (const { content, t } of deltas(res.body)) {
+      text += content;
+      arrivals.push([text.length, t]);
       setAnswer(text);
     }
   };
@@ -63,14 +50,7 @@ function Chat() {
 }
 
 /** The app's truth: the median of (commit that showed a delta − its arrival). */
-window.truth = () => {
-  const lags = arrivals.map(([end, t]) => {
-    const c = commits.find(([len]) => len >= end);
-    return c ? c[1] - t : null;
-  });
-  const s = lags.filter((x) => x !== null).sort((a, b) => a - b);
-  return s.length ? s[s.length >> 1] : null;
-};
+window.truth = () => commitTruth(arrivals, commits);
 
 createRoot(document.getElementById('root')).render(
   <StrictMode>

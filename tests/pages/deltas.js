@@ -1,0 +1,43 @@
+// What the test apps share: their own reading of an OpenAI SSE body (not tokenpaint's), and the
+// truth they compute from what they recorded.
+
+/** Yields the content of each OpenAI chunk of an SSE body, with the time its chunk was read. */
+export async function* deltas(body) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    const t = performance.now();
+    buf += value;
+    const events = buf.split('\n\n');
+    buf = events.pop();
+    for (const ev of events) {
+      const data = ev.startsWith('data: ') ? ev.slice(6) : null;
+      if (!data || data === '[DONE]') continue;
+      const content = JSON.parse(data).choices?.[0]?.delta?.content;
+      if (content) yield { content, t };
+    }
+  }
+}
+
+/** The median of the finite values, or null. */
+export function median(v) {
+  const s = v.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (!s.length) return null;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/**
+ * The median of (the commit that first showed a delta − its arrival), from `arrivals`
+ * ([answer length so far, time read]) and `commits` ([answer length on screen, time]).
+ */
+export function commitTruth(arrivals, commits) {
+  return median(
+    arrivals.map(([end, t]) => {
+      const c = commits.find(([len]) => len >= end);
+      return c ? c[1] - t : null;
+    }),
+  );
+}
