@@ -229,9 +229,9 @@ fn a_hidden_interval_told_at_every_report_counts_once() {
     assert_eq!(r["hidden"]["ms"], 200.0);
 }
 
-#[test]
-fn a_typing_animation_slower_than_arrival_is_its_own_verdict() {
-    // 300 characters/s arrive (6-character deltas every 20 ms); the page types 50 per second.
+/// 60 six-character deltas arriving every 20 ms from 100 ms (300 characters/s), revealed one
+/// character per commit every `char_ms` from 110 ms, each commit painted in a frame of its own.
+fn typewriter(char_ms: f64) -> Session {
     let mut s = Session::new("openai-chat", "text/event-stream", "", 0.0, 5.0, 200);
     let n = 60;
     for i in 0..n {
@@ -240,14 +240,21 @@ fn a_typing_animation_slower_than_arrival_is_its_own_verdict() {
             100.0 + 20.0 * i as f64,
         );
     }
-    // A typewriter from 110 ms: one character every 20 ms.
     let all: String = (0..n).map(|i| format!("{:06}", i)).collect();
     for (k, c) in all.chars().enumerate() {
-        let t = 110.0 + 20.0 * k as f64;
+        let t = 110.0 + char_ms * k as f64;
         s.appended(&c.to_string(), t);
         s.painted(t, t, t + 2.0);
     }
     s.end(EndKind::Complete, 100.0 + 20.0 * n as f64);
+    s
+}
+
+#[test]
+fn a_typing_animation_slower_than_arrival_is_its_own_verdict() {
+    // 300 characters/s arrive (6-character deltas every 20 ms); the page types 50 per second
+    // (one character every 20 ms), painting every frame.
+    let s = typewriter(20.0);
     let r = report(&s);
     assert_eq!(r["delivery"]["pattern"], "smoothed");
     let v = verdicts(&r);
@@ -291,21 +298,7 @@ fn bursts_from_a_server_that_answered_directly_are_the_servers_own_buffering() {
 #[test]
 fn a_page_too_busy_to_keep_up_is_render_bound_not_smoothing() {
     // The same reveal pattern, but each commit ends a 45 ms render: frames come late.
-    let mut s = Session::new("openai-chat", "text/event-stream", "", 0.0, 5.0, 200);
-    let n = 60;
-    for i in 0..n {
-        s.chunk(
-            &sse(&content(&format!("{:06}", i))),
-            100.0 + 20.0 * i as f64,
-        );
-    }
-    let all: String = (0..n).map(|i| format!("{:06}", i)).collect();
-    for (k, c) in all.chars().enumerate() {
-        let t = 110.0 + 45.0 * k as f64;
-        s.appended(&c.to_string(), t);
-        s.painted(t, t, t + 2.0);
-    }
-    s.end(EndKind::Complete, 100.0 + 20.0 * n as f64);
+    let s = typewriter(45.0);
     let r = report(&s);
     assert_eq!(r["delivery"]["pattern"], "smoothed");
     assert_eq!(verdicts(&r)[0], "client-render-bound", "{:?}", verdicts(&r));
