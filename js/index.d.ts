@@ -185,7 +185,7 @@ export interface StreamReport {
   } | null;
   /** Waits with text arrived and nothing painted, longer than `threshold` ms. */
   stalls: { threshold: number; count: number; totalMs: number; longest: number | null; list: [number, number][] } | null;
-  /** Late tokens and the long animation frames (and scripts) that overlapped them. */
+  /** Late tokens and the long animation frames (and scripts) that overlapped them; null when nothing was painted. */
   latePaints?: {
     threshold: number;
     tokens: number;
@@ -203,7 +203,7 @@ export interface StreamReport {
         duration: number;
       }[];
     }[];
-  };
+  } | null;
   /** When the page was hidden during the stream; those samples are not in `lag`. */
   hidden: { intervals: number; ms: number; excludedSamples: number } | null;
   /** Where paint times come from: `raf` (the rAF + MessageChannel bracket). */
@@ -261,7 +261,7 @@ export interface StreamReport {
   reasoningText?: string;
   /** Delivery lag per token: painted − arrived. */
   lag: Spread | null;
-  /** Most characters arrived but not yet painted at any moment. */
+  /** Most characters arrived but not yet painted at any moment; null when the page was not read or nothing was painted. */
   backlogPeak: number | null;
   /** Share of the arrived visible answer text found on screen, 0–100. */
   matchedPct: number | null;

@@ -234,11 +234,10 @@ export function finish(p, s) {
   clearTimeout(s.timer);
   if (s.mo) s.mo.disconnect();
   p._streams.delete(s);
-  const stillOpen = [...p._streams].some((o) => o.fullUrl === s.fullUrl);
   const emit = (entry) => {
     s.entry = entry;
     p._emit(s.id, s);
-    p._resources.release(s.fullUrl, stillOpen || [...p._streams].some((o) => o.fullUrl === s.fullUrl));
+    p._resources.release(s.fullUrl, [...p._streams].some((o) => o.fullUrl === s.fullUrl));
   };
   // The Resource Timing entry comes in a task of its own after the body's end: a stream read
   // to its end waits for it, within a bound (a cancelled or failed one may never get one).

@@ -322,3 +322,38 @@ fn a_refusal_is_timed_as_what_the_user_sees_and_counted_apart() {
     assert_eq!(r["matchedPct"], 100.0);
     assert_eq!(r["status"], "ok");
 }
+
+#[test]
+fn without_a_single_paint_backlog_and_late_paints_are_unknown_not_numbers() {
+    // The page showed the text, but no frame painted it (a hidden page, no rAF): how much
+    // waited for paint, and what was late, is not known.
+    let mut s = Session::new("openai-chat", "text/event-stream", "", 0.0, 5.0, 200);
+    for i in 0..10 {
+        let t = 100.0 + 20.0 * i as f64;
+        let w = format!(" w{i}");
+        s.chunk(&sse(&content(&w)), t);
+        s.appended(&w, t + 2.0);
+    }
+    s.end(EndKind::Complete, 400.0);
+    let meta = Meta {
+        id: 1,
+        url: "u",
+        end_message: "",
+        timeline: false,
+        label: "",
+    };
+    let shell = tokenpaint::figures::browser::Shell::default();
+    let json = tokenpaint::figures::report::write_with(&s.tl, &meta, Some(&shell), None).0;
+    let r: Value = serde_json::from_str(&json).unwrap();
+    assert!(r["unavailable"]
+        .as_array()
+        .unwrap()
+        .contains(&"paint".into()));
+    assert!(
+        r["backlogPeak"].is_null(),
+        "backlogPeak {}",
+        r["backlogPeak"]
+    );
+    assert!(r["latePaints"].is_null(), "latePaints {}", r["latePaints"]);
+    assert!(verdicts(&r).contains(&"insufficient-evidence"));
+}

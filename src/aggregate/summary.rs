@@ -88,7 +88,11 @@ impl Group {
         if let Some(v) = f.verdicts.first() {
             self.count_verdict(v.verdict, 1);
         }
-        self.late_tokens += f.browser.as_ref().map_or(0, |b| b.late.tokens);
+        self.late_tokens += f
+            .browser
+            .as_ref()
+            .and_then(|b| b.late.as_ref())
+            .map_or(0, |l| l.tokens);
         if f.status != Status::Ok {
             // A stream that failed, was abandoned or ended early met no target: it lowers
             // goodput (its figures stay out of the percentiles, which describe answers).

@@ -186,6 +186,10 @@ pub struct StreamFigures {
     pub itl: Samples,
     /// Delivery lag per painted delta (hidden intervals left out).
     pub lag: Samples,
+    /// `itl` summed up (count, p50, p95, max), computed once: the samples are sorted for it.
+    pub itl_spread: Option<Spread>,
+    /// `lag` summed up, computed once.
+    pub lag_spread: Option<Spread>,
     /// Lag samples left out because the page was hidden.
     pub hidden_excluded: u64,
     /// How long the page was hidden while the stream was open.
@@ -218,8 +222,9 @@ pub struct StreamFigures {
 pub struct BrowserFigures {
     /// The request's Resource Timing, from the request start (`None`: no entry).
     pub resource: Option<ResourceFigure>,
-    /// Tokens painted late and the long frames that overlapped them.
-    pub late: LatePaints,
+    /// Tokens painted late and the long frames that overlapped them (`None`: nothing was
+    /// painted, so lateness is not known).
+    pub late: Option<LatePaints>,
     /// The rating of each headline metric that has a value: (metric, rating).
     pub ratings: Vec<(&'static str, &'static str)>,
     /// `raf` when paint brackets could be taken.
@@ -311,16 +316,6 @@ impl StreamFigures {
             None => self.value(metric),
         }
     }
-
-    /// The ITL spread (count, p50, p95, max).
-    pub fn itl_spread(&self) -> Option<Spread> {
-        self.itl.spread()
-    }
-
-    /// The lag spread (count, p50, p95, max).
-    pub fn lag_spread(&self) -> Option<Spread> {
-        self.lag.spread()
-    }
 }
 
 /// What the shell says about a stream besides its timeline.
@@ -362,6 +357,7 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
         .then(|| 100.0 * tl.aligner.frontier().min(arrived) as f64 / arrived as f64);
     let now = tl.end.map_or(f64::INFINITY, |e| e.1);
     let (status, error) = status(tl, cx.end_message);
+    let painted = records.iter().any(|t| t.painted.is_finite());
     let mut f = StreamFigures {
         status,
         error,
@@ -382,11 +378,14 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
             .and_then(|t| known(t.painted).map(|p| (rel(t.frame), rel(p)))),
         tpot,
         tokens,
+        itl_spread: itl.spread(),
+        lag_spread: lag.spread(),
         itl,
         lag,
         hidden_excluded,
         hidden_ms: tl.hidden.iter().map(|&(a, b)| b.min(now) - a).sum(),
-        backlog_peak: tl.observed.then(|| backlog_peak(records)),
+        // Without a single paint, how much waited for paint is not known.
+        backlog_peak: (tl.observed && painted).then(|| backlog_peak(records)),
         matched,
         delivery: crate::figures::delivery::pattern(records, matched.unwrap_or(0.0)),
         stalls: tl.observed.then(|| {
@@ -452,7 +451,7 @@ fn browser(
         f.ttft_perceived.map(|b| b.1),
         f.e2e_perceived.map(|b| b.1),
         f.tpot,
-        f.lag_spread().map(|s| s.p50),
+        f.lag_spread.map(|s| s.p50),
     ];
     let ratings = crate::figures::browser::RATED
         .iter()
@@ -462,7 +461,11 @@ fn browser(
         .collect();
     BrowserFigures {
         resource,
-        late: late_paints(tl, shell, frames),
+        late: tl
+            .records
+            .iter()
+            .any(|t| t.painted.is_finite())
+            .then(|| late_paints(tl, shell, frames)),
         ratings,
         paint_source: shell.paint.then_some("raf"),
     }
@@ -637,13 +640,13 @@ fn status(tl: &Timeline, end_message: &str) -> (Status, Option<ErrorFigure>) {
 
 /// What diagnosis looks at.
 fn facts(tl: &Timeline, f: &StreamFigures) -> Facts {
-    let itl = f.itl_spread();
+    let itl = f.itl_spread;
     Facts {
         ttft: f.ttft,
         tpot: f.tpot,
         itl_p50: itl.map(|s| s.p50),
         itl_p95: itl.map(|s| s.p95),
-        lag_p50: f.lag_spread().map(|s| s.p50),
+        lag_p50: f.lag_spread.map(|s| s.p50),
         stall_ms: f
             .stalls
             .as_ref()

@@ -123,7 +123,7 @@ fn latency(w: &mut JsonWriter, _tl: &Timeline, f: &StreamFigures) {
     w.key("tpot");
     w.opt_num(f.tpot);
     w.key("itl");
-    spread(w, f.itl_spread());
+    spread(w, f.itl_spread);
 }
 
 /// What was received: tokens, deltas, detail, bytes, usage, reasoning, refusals, tool calls,
@@ -244,7 +244,7 @@ fn server_timings(w: &mut JsonWriter, tl: &Timeline) {
 /// The last mile: lag, backlog, matched share, delivery pattern and stalls.
 fn page(w: &mut JsonWriter, f: &StreamFigures) {
     w.key("lag");
-    spread(w, f.lag_spread());
+    spread(w, f.lag_spread);
     w.key("backlogPeak");
     w.opt_num(f.backlog_peak.map(|b| b as f64));
     w.key("matchedPct");
@@ -464,36 +464,11 @@ fn tail(w: &mut JsonWriter, tl: &Timeline, f: &StreamFigures) {
 
 /// What rests on what the browser told: late paints, Resource Timing, ratings, paint source.
 fn browser(w: &mut JsonWriter, b: &BrowserFigures) {
-    let l = &b.late;
     w.key("latePaints");
-    w.open_object();
-    w.key("threshold");
-    w.num(l.threshold);
-    w.key("tokens");
-    w.uint(l.tokens);
-    w.key("attributed");
-    w.opt_num(l.attributed.map(|a| a as f64));
-    w.key("frames");
-    w.open_array();
-    for f in &l.frames {
-        w.open_object();
-        for (k, v) in [
-            ("start", f.start),
-            ("duration", f.duration),
-            ("blockingDuration", f.blocking),
-        ] {
-            w.key(k);
-            w.num(v);
-        }
-        w.key("tokens");
-        w.uint(f.tokens);
-        // The shell puts the frame's scripts in place of its number.
-        w.key("seq");
-        w.uint(u64::from(f.seq));
-        w.close_object();
+    match &b.late {
+        Some(l) => late_paints(w, l),
+        None => w.null(),
     }
-    w.close_array();
-    w.close_object();
     w.key("resourceTiming");
     match &b.resource {
         Some(r) => {
@@ -524,6 +499,37 @@ fn browser(w: &mut JsonWriter, b: &BrowserFigures) {
     w.close_object();
     w.key("paintSource");
     w.opt_str(b.paint_source);
+}
+
+fn late_paints(w: &mut JsonWriter, l: &crate::figures::LatePaints) {
+    w.open_object();
+    w.key("threshold");
+    w.num(l.threshold);
+    w.key("tokens");
+    w.uint(l.tokens);
+    w.key("attributed");
+    w.opt_num(l.attributed.map(|a| a as f64));
+    w.key("frames");
+    w.open_array();
+    for f in &l.frames {
+        w.open_object();
+        for (k, v) in [
+            ("start", f.start),
+            ("duration", f.duration),
+            ("blockingDuration", f.blocking),
+        ] {
+            w.key(k);
+            w.num(v);
+        }
+        w.key("tokens");
+        w.uint(f.tokens);
+        // The shell puts the frame's scripts in place of its number.
+        w.key("seq");
+        w.uint(u64::from(f.seq));
+        w.close_object();
+    }
+    w.close_array();
+    w.close_object();
 }
 
 /// The per-record arrays.
