@@ -13,7 +13,6 @@ import { LongFrames } from './longframes.js';
 import { THRESHOLDS, sloSpec, thresholdSpec } from './ratings.js';
 import { ResourceEntries } from './resource.js';
 import { summaryText } from './devtools.js';
-import { OtlpExporter } from './otlp.js';
 import * as batch from './batch.js';
 import * as claim from './claim.js';
 import * as stream from './stream.js';
@@ -85,7 +84,7 @@ export class Profiler {
     this._otlp = null;
     if (o.otlp && o.otlp.url) {
       try {
-        this._otlp = new OtlpExporter(o.otlp, () => this.exportSummary());
+        this._otlp = new LazyExporter(o.otlp, () => this.exportSummary());
       } catch {
         this._otlp = null;
       }
@@ -391,3 +390,43 @@ export class Profiler {
   }
 }
 
+/**
+ * The OTLP exporter (`otlp.js`), imported only when the `otlp` option is set: bundlers make it a
+ * chunk of its own, which pages without OTLP never download. Reports that end before it has
+ * loaded are kept (up to 1,000) and handed over; a flush or close asked for meanwhile happens once
+ * it is there.
+ */
+class LazyExporter {
+  constructor(options, summaryExport) {
+    this.pending = [];
+    this.real = null;
+    this.closed = false;
+    this.ready = import('./otlp.js')
+      .then(({ OtlpExporter }) => {
+        this.real = new OtlpExporter(options, summaryExport);
+        for (const report of this.pending.splice(0)) this.real.add(report);
+        if (this.closed) {
+          this.real.flush();
+          this.real.close();
+        }
+      })
+      .catch(() => {});
+  }
+
+  add(report) {
+    if (this.real) this.real.add(report);
+    else if (this.pending.length < 1000) this.pending.push(report);
+  }
+
+  flush() {
+    if (this.real) return this.real.flush();
+    // Not loaded yet: the flush happens on load (or, once closed, as the load closes it).
+    return this.ready.then(() => (this.real && !this.closed ? this.real.flush() : undefined));
+  }
+
+  close() {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.real) this.real.close();
+  }
+}

@@ -18,8 +18,10 @@ export const BUDGET = 40 * 1024;
  * issue 17 moves out of the wasm. Raised again to 92 KB for issue 14: the figures the shell used
  * to add (late-paint attribution, the Resource Timing join and browser-queued, ratings) are now
  * computed in the core, so the summary sees what the reports say (about 5 KB gzip).
+ * Lowered to 86 KB at the end of issue 14: the wasm module's own allocator (src/alloc.rs), the
+ * OTLP exporter as a lazily imported chunk, and more wasm-opt passes took back 5.4 KB gzip.
  */
-export const CEILING = 92 * 1024;
+export const CEILING = 86 * 1024;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => readFileSync(path.join(root, p));
@@ -33,13 +35,25 @@ export function sizes() {
       .sort()
       .map((f) => read(`js/${f}`)),
   ]);
-  const min = Buffer.from(
-    buildSync({ entryPoints: [path.join(root, 'js/index.js')], bundle: true, minify: true, format: 'esm', write: false, logLevel: 'silent' }).outputFiles[0].contents,
-  );
+  // Split as bundlers split a dynamic import(): the entry chunk is what every page loads; the
+  // OTLP exporter is a chunk of its own, loaded only when the `otlp` option is set.
+  const out = buildSync({
+    entryPoints: [path.join(root, 'js/index.js')],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    splitting: true,
+    outdir: path.join(root, 'target/size'),
+    write: false,
+    logLevel: 'silent',
+  }).outputFiles;
+  const entry = out.find((f) => path.basename(f.path) === 'index.js');
+  const min = Buffer.from(entry.contents);
+  const lazy = Buffer.concat(out.filter((f) => f !== entry).map((f) => Buffer.from(f.contents)));
   const row = (name, b) => ({ name, raw: b.length, gzip: gzipSync(b, { level: 9 }).length, brotli: brotliCompressSync(b).length });
   const rows = [row('wasm', wasm), row('js as shipped (glue + shell)', js), row('js bundled + minified', min)];
   const total = { name: 'total (wasm + minified js)', raw: rows[0].raw + rows[2].raw, gzip: rows[0].gzip + rows[2].gzip, brotli: rows[0].brotli + rows[2].brotli };
-  return [...rows, total];
+  return [...rows, total, row('otlp chunk (only with otlp)', lazy)];
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -47,6 +61,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const w = (s, n) => String(s).padStart(n);
   console.log(`${'size (bytes)'.padEnd(30)}${w('raw', 10)}${w('gzip', 10)}${w('brotli', 10)}`);
   for (const r of rows) console.log(`${r.name.padEnd(30)}${w(r.raw, 10)}${w(r.gzip, 10)}${w(r.brotli, 10)}`);
-  const total = rows[rows.length - 1].gzip;
+  const total = rows.find((r) => r.name.startsWith('total')).gzip;
   console.log(`budget ${BUDGET} B gzip: ${total <= BUDGET ? 'met' : `over by ${total - BUDGET} B`}; enforced ceiling ${CEILING} B`);
 }

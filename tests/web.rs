@@ -111,3 +111,39 @@ fn hostile_bytes_do_not_trap() {
     let report = JSON::parse(&core.finish(id, false)).expect("valid JSON");
     assert!(get(&report, "status").is_string());
 }
+
+/// The module's allocator (`src/alloc.rs`, the global allocator of this test binary too): blocks
+/// keep their contents across growth from one size class to the next, freed blocks are reused
+/// without losing alignment, and live blocks never overlap.
+#[wasm_bindgen_test]
+fn the_allocator_keeps_contents_alignment_and_blocks_apart() {
+    #[repr(align(64))]
+    struct Wide([u8; 64]);
+    let mut grown: Vec<u32> = Vec::new();
+    for i in 0..100_000u32 {
+        grown.push(i);
+    }
+    assert!(grown.iter().enumerate().all(|(i, &v)| v as usize == i));
+    let mut live: Vec<Box<[u8]>> = Vec::new();
+    for round in 0..4u8 {
+        // Free every other block, then ask again for the same sizes and a wider alignment.
+        live.retain(|b| b.len() % 2 == 0);
+        for n in 1..200usize {
+            live.push(vec![round ^ n as u8; n].into_boxed_slice());
+            let wide = Box::new(Wide([n as u8; 64]));
+            assert_eq!(&*wide as *const Wide as usize % 64, 0);
+            assert!(wide.0.iter().all(|&b| b == n as u8));
+        }
+    }
+    let mut spans: Vec<(usize, usize)> = live
+        .iter()
+        .map(|b| (b.as_ptr() as usize, b.len()))
+        .collect();
+    spans.sort();
+    assert!(spans.windows(2).all(|w| w[0].0 + w[0].1 <= w[1].0));
+    let mut s = String::from("é");
+    for _ in 0..12 {
+        s = s.repeat(2);
+    }
+    assert_eq!(s.chars().count(), 4096);
+}
