@@ -88,6 +88,46 @@ export interface TrackOptions {
   format?: Format;
 }
 
+/** One answer message of a socket protocol other than OpenAI chunk JSON per message. */
+export interface ExtractedMessage {
+  /** The answer the message belongs to (one socket may carry several at once). */
+  id: string | number;
+  /** New answer text. */
+  delta?: string;
+  /** Or the answer's text so far (what is new is taken from it). */
+  text?: string;
+  /** Whether the message ends the answer. */
+  done?: boolean;
+}
+
+export interface TransportOptions extends TrackOptions {
+  /** For an XMLHttpRequest tracked before `send()`: its URL. */
+  url?: string;
+  /** For sockets: reads one message; null for messages that are not part of an answer. */
+  extract?: (message: string | ArrayBuffer | Blob) => ExtractedMessage | null;
+  /** For an EventSource: named events to read besides `message` and the formats' own. */
+  events?: string[];
+}
+
+export interface InstrumentOptions extends Omit<TransportOptions, 'start' | 'url'> {
+  /** Which URLs to profile: a string they contain, a RegExp, or a function (all without it). */
+  match?: string | RegExp | ((url: string) => boolean);
+}
+
+export interface PushOptions extends Omit<TrackOptions, 'start'> {
+  /** The endpoint, for the report (its query string is left out). */
+  url?: string;
+  /** What the chunks are: `text/event-stream` unless told (`text/plain` for plain answer text). */
+  contentType?: string;
+}
+
+/** The handle `profiler.stream()` returns: feed it the answer as it arrives. */
+export interface PushHandle {
+  chunk(data: string | ArrayBuffer | ArrayBufferView): void;
+  end(): void;
+  error(error?: unknown): void;
+}
+
 /** When a token was painted: between the start of the frame and the after-paint mark (ms). */
 export interface PaintBracket {
   frame: number;
@@ -241,6 +281,8 @@ export interface StreamReport {
   caughtUp: { at: number; tokens: number } | null;
   /** The stream's label, if any. */
   label: string | null;
+  /** What carried the stream to the page. */
+  transport: 'fetch' | 'xhr' | 'eventsource' | 'websocket' | 'socket.io' | 'push';
   /** Ratings of the headline metrics. */
   ratings?: Partial<Record<RatedMetric, Rating | null>>;
   /** The browser's Resource Timing entry for the request (ms from start; null unknown). */
@@ -285,13 +327,14 @@ export interface StreamReport {
 /** The figures a failed report cannot know (tokenpaint itself failed: nothing was measured). */
 type UnknownWhenFailed = Exclude<
   keyof StreamReport,
-  'id' | 'url' | 'status' | 'error' | 'diagnosis' | 'unavailable' | 'latePaints' | 'ratings' | 'resourceTiming' | 'paintSource' | 'text' | 'reasoningText' | 'timeline'
+  'id' | 'url' | 'transport' | 'status' | 'error' | 'diagnosis' | 'unavailable' | 'latePaints' | 'ratings' | 'resourceTiming' | 'paintSource' | 'text' | 'reasoningText' | 'timeline'
 >;
 
 /** tokenpaint itself failed during the stream (the app was unaffected): every figure is null. */
 export type FailedReport = {
   id: number;
   url: string;
+  transport: StreamReport['transport'];
   status: 'failed';
   error: StreamErrorInfo;
   diagnosis: StreamReport['diagnosis'];
@@ -343,6 +386,12 @@ export declare class Profiler {
   close(): void;
   /** Profiles a response fetched by other means; read the returned response, not the original. */
   track(response: Response, options?: TrackOptions): Response;
+  /** Profiles an XMLHttpRequest (before `send()`), an EventSource or a WebSocket; returns it unchanged. */
+  track<T extends XMLHttpRequest | EventSource | WebSocket>(transport: T, options?: TransportOptions): T;
+  /** A push handle for any other transport. */
+  stream(options?: PushOptions): PushHandle;
+  /** Profiles every fetch, XMLHttpRequest, EventSource and WebSocket whose URL matches; returns the undo. */
+  instrument(options?: InstrumentOptions): () => void;
   /** Called once per finished stream, after its last paint. Returns an unsubscribe function. */
   onReport(callback: (report: Report) => void): () => void;
   /** Called for each headline metric of each finished stream. Returns an unsubscribe function. */

@@ -18,6 +18,8 @@ import * as claim from './claim.js';
 import * as stream from './stream.js';
 import { OBSERVE } from './claim.js';
 import { urlOf, fullUrlOf } from './stream.js';
+import { pushHandle, tapXhr, tapEventSource, tapSocket } from './transports.js';
+import { instrument } from './instrument.js';
 
 /** Default options. */
 export const DEFAULTS = Object.freeze({
@@ -71,6 +73,8 @@ export class Profiler {
     // Bound, so that `fetch: profiler.fetch` can be handed to an SDK.
     this.fetch = (input, init) => this._profiledFetch(input, init, this.options.label);
     this.track = this.track.bind(this);
+    this.stream = this.stream.bind(this);
+    this.instrument = this.instrument.bind(this);
     this._core = null;
     this._frames = new LongFrames();
     this._framesSent = 0; // long frames handed to the core, by number
@@ -200,22 +204,64 @@ export class Profiler {
   }
 
   /**
-   * Profiles a response fetched by other means. Returns the response the app must read (the
-   * original body can only be read once). `options.target`: the element that will show it;
-   * `options.start`: when the request started (performance.now()); without it, the start is
-   * taken from the request's Resource Timing entry when the report is made.
+   * Profiles an answer received by other means: a fetch `Response` (returns the response the
+   * app must read: the original body can only be read once), or an `XMLHttpRequest` (before
+   * its `send()`), an `EventSource` or a `WebSocket` (right after it is made), which are
+   * returned as they are, with listeners added. `options.target`: the element that will show
+   * it; `options.start`: when the request started (performance.now()); without it, the start
+   * is taken from the request's Resource Timing entry when the report is made. For sockets,
+   * `options.extract(message) → { id, text | delta, done }` reads a protocol other than OpenAI
+   * chunk JSON per message.
    */
   track(response, options) {
     const o = options || {};
+    const label = o.label !== undefined ? String(o.label) : this.options.label;
+    const base = { target: o.target || null, format: o.format, label, extract: o.extract, events: o.events };
+    const kind = transportOf(response);
+    if (kind) {
+      try {
+        const url = o.url || (kind === 'xhr' ? response.responseURL : response.url);
+        const at = typeof o.start === 'number' ? o.start : performance.now();
+        const taps = { xhr: tapXhr, eventsource: tapEventSource, websocket: tapSocket };
+        taps[kind](this, response, { ...base, start: at, url: urlOf(url, null), fullUrl: fullUrlOf(url, null) });
+      } catch {
+        /* unprofiled, unchanged */
+      }
+      return response;
+    }
     return this._wrap(response, {
+      ...base,
       // Unknown: the core stands the headers' arrival in for it until Resource Timing tells.
       start: typeof o.start === 'number' ? o.start : NaN,
       url: urlOf(undefined, response),
       fullUrl: response && response.url,
-      target: o.target || null,
-      format: o.format,
-      label: o.label !== undefined ? String(o.label) : this.options.label,
     });
+  }
+
+  /**
+   * A handle for any other transport (a worker, a BroadcastChannel, a gRPC-web client):
+   * `chunk(bytesOrText)` as the answer's bytes arrive, then `end()` or `error(e)`. Options as
+   * for `track`, plus `url` and `contentType` (what the chunks are; text/event-stream unless
+   * told, `text/plain` for plain answer text).
+   */
+  stream(options) {
+    const o = options || {};
+    const label = o.label !== undefined ? String(o.label) : this.options.label;
+    const url = o.url || '';
+    return pushHandle(this, { start: performance.now(), url: url && urlOf(url, null), fullUrl: url && fullUrlOf(url, null), target: o.target || null, format: o.format, label, contentType: o.contentType });
+  }
+
+  /**
+   * Profiles every fetch, XMLHttpRequest, EventSource and WebSocket whose URL matches
+   * `options.match` (a string it contains, a RegExp, or a function; everything without it).
+   * Returns a function that undoes it. Options as for `track`.
+   */
+  instrument(options) {
+    try {
+      return instrument(this, options || {});
+    } catch {
+      return () => {};
+    }
   }
 
   /** A fetch whose streams carry `label` (summaries group by it): `fetch: profiler.labeled('gpt-4o')`. */
@@ -312,12 +358,13 @@ export class Profiler {
     if (this._otlp) this._otlp.close();
   }
 
-  async _profiledFetch(input, init, label) {
-    if (!this._fetch) throw new TypeError('fetch is not available');
+  async _profiledFetch(input, init, label, fetchFn) {
+    const f = fetchFn || this._fetch;
+    if (!f) throw new TypeError('fetch is not available');
     const start = performance.now();
     let res;
     try {
-      res = await this._fetch.call(globalThis, input, init);
+      res = await f.call(globalThis, input, init);
     } catch (e) {
       this._failedBeforeResponse(input, start, e);
       throw e; // exactly what the app's own fetch would have thrown
@@ -429,4 +476,14 @@ class LazyExporter {
     this.closed = true;
     if (this.real) this.real.close();
   }
+}
+
+/** Which non-fetch transport object `x` is, if any. */
+function transportOf(x) {
+  const g = globalThis;
+  if (!x || typeof x !== 'object') return null;
+  if (typeof g.XMLHttpRequest === 'function' && x instanceof g.XMLHttpRequest) return 'xhr';
+  if (typeof g.EventSource === 'function' && x instanceof g.EventSource) return 'eventsource';
+  if (typeof g.WebSocket === 'function' && x instanceof g.WebSocket) return 'websocket';
+  return null;
 }

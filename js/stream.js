@@ -18,61 +18,74 @@ const MAX_EARLY_BYTES = 4 * 1024 * 1024;
 export function wrap(p, res, o) {
   try {
     if (!res || !res.body) return res;
-    const headersAt = performance.now();
-    // Before the module has loaded (a stream started right after the page did), the chunks
-    // and the end are kept with their times and replayed into the core once it is ready.
-    let s = ready() ? p._open(res, o, headersAt) : undefined;
-    if (s === null) return res;
-    const early = [];
-    let earlyBytes = 0;
-    const out = tap(res, {
-      chunk: (bytes, t) => {
-        if (s) {
-          s.lastActivity = t;
-          // A copy: the app may transfer or reuse its buffer before the queue is flushed.
-          p._defer({ s, bytes: bytes.slice(), t });
-        } else if (s === undefined) {
-          earlyBytes += bytes.byteLength;
-          if (early.length < MAX_EARLY && earlyBytes <= MAX_EARLY_BYTES) early.push([bytes.slice(), t]);
-          else {
-            s = null; // the module takes too long: p stream goes unprofiled
-            early.length = 0;
-          }
-        }
-      },
-      end: (kind, t, message) => {
-        if (s) p._end(s, kind, t, message);
-        else if (s === undefined) early.push([null, t, kind, message]);
-      },
-    });
-    if (out === res) {
-      if (s) p._discard(s);
-      return res;
-    }
-    if (s === undefined) {
-      load().then(
-        () => {
-          if (s !== undefined) return;
-          s = (ready() && p._open(res, o, headersAt)) || null;
-          for (const [bytes, t, kind, message] of s ? early : []) {
-            if (bytes) p._call((c) => c.chunk(s.id, bytes, t), undefined, s);
-            else p._end(s, kind, t, message);
-          }
-          early.length = 0;
-          // Text the page showed in the meantime: read it now (its commits are late by the
-          // wait, at most, and the report says so).
-          if (s) p._catchUp(s);
-        },
-        () => {
-          s = null;
-          early.length = 0;
-        },
-      );
-    }
+    const f = feed(p, res, o);
+    if (!f) return res;
+    const out = tap(res, f);
+    if (out === res) f.discard();
     return out;
   } catch {
     return res;
   }
+}
+
+/**
+ * The sink of one stream, whatever carries it (the fetch tap, XHR, EventSource, a socket, the
+ * push handle): `chunk(bytes, t)`, `end(kind, t, message)` (kind 0 done, 1 aborted, 2 failed),
+ * `discard()`. `res` gives the status and headers (a Response, or `{ status, headers }`). Null
+ * when the core cannot open it. Before the module has loaded (a stream started right after the
+ * page did), the chunks and the end are kept with their times and replayed once it is ready.
+ */
+export function feed(p, res, o) {
+  const headersAt = performance.now();
+  let s = ready() ? p._open(res, o, headersAt) : undefined;
+  if (s === null) return null;
+  const early = [];
+  let earlyBytes = 0;
+  if (s === undefined) {
+    load().then(
+      () => {
+        if (s !== undefined) return;
+        s = (ready() && p._open(res, o, headersAt)) || null;
+        for (const [bytes, t, kind, message] of s ? early : []) {
+          if (bytes) p._call((c) => c.chunk(s.id, bytes, t), undefined, s);
+          else p._end(s, kind, t, message);
+        }
+        early.length = 0;
+        // Text the page showed in the meantime: read it now (its commits are late by the
+        // wait, at most, and the report says so).
+        if (s) p._catchUp(s);
+      },
+      () => {
+        s = null;
+        early.length = 0;
+      },
+    );
+  }
+  return {
+    chunk(bytes, t) {
+      if (s) {
+        s.lastActivity = t;
+        // A copy: the app may transfer or reuse its buffer before the queue is flushed.
+        p._defer({ s, bytes: bytes.slice(), t });
+      } else if (s === undefined) {
+        earlyBytes += bytes.byteLength;
+        if (early.length < MAX_EARLY && earlyBytes <= MAX_EARLY_BYTES) early.push([bytes.slice(), t]);
+        else {
+          s = null; // the module takes too long: this stream goes unprofiled
+          early.length = 0;
+        }
+      }
+    },
+    end(kind, t, message) {
+      if (s) p._end(s, kind, t, message);
+      else if (s === undefined) early.push([null, t, kind, message]);
+    },
+    discard() {
+      if (s) p._discard(s);
+      s = null;
+      early.length = 0;
+    },
+  };
 }
 
 // Opens the core's session for a response; null when the core cannot.
@@ -94,9 +107,11 @@ export function open(p, res, o, headersAt) {
     const gen = generationOf();
     if (p.options.includeText === true) p._call((c) => c.keep_text(id));
     if (o.label) p._call((c) => c.label(id, o.label));
+    if (o.transport) p._call((c) => c.transport(id, o.transport));
     const s = {
       id,
       gen,
+      transport: o.transport || 'fetch',
       url: o.url,
       fullUrl: o.fullUrl,
       start: o.start,
@@ -265,7 +280,7 @@ export function emit(p, id, s) {
     const reason = failure();
     if (!reason) return;
     // The core failed: say so rather than stay silent, with every figure unknown.
-    report = { id, url: s.url, status: 'failed', error: { kind: 'internal', code: null, message: reason }, diagnosis: [], unavailable: ['report'] };
+    report = { id, url: s.url, transport: s.transport, status: 'failed', error: { kind: 'internal', code: null, message: reason }, diagnosis: [], unavailable: ['report'] };
     for (const k of UNKNOWN_WHEN_FAILED) report[k] = null;
   } else {
     // The core decided every figure; the shell only puts back the browser's own strings it

@@ -20,8 +20,10 @@ export const BUDGET = 40 * 1024;
  * computed in the core, so the summary sees what the reports say (about 5 KB gzip).
  * Lowered to 86 KB at the end of issue 14: the wasm module's own allocator (src/alloc.rs), the
  * OTLP exporter as a lazily imported chunk, and more wasm-opt passes took back 5.4 KB gzip.
+ * Raised to 90 KB for issue 15: XMLHttpRequest, EventSource and WebSocket taps, global
+ * instrumentation and the push handle (js/transports.js, js/instrument.js), about 2.9 KB gzip.
  */
-export const CEILING = 86 * 1024;
+export const CEILING = 90 * 1024;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => readFileSync(path.join(root, p));

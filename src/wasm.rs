@@ -15,6 +15,7 @@ struct Open {
     id: u32,
     url: String,
     label: String,
+    transport: String,
     end_message: String,
     session: Session,
 }
@@ -135,6 +136,14 @@ impl Core {
         }
     }
 
+    /// What carried stream `id` to the page (`xhr`, `eventsource`, `websocket`, `socket.io`,
+    /// `push`; `fetch` unless told).
+    pub fn transport(&mut self, id: u32, name: &str) {
+        if let Some(o) = self.get(id) {
+            o.transport = name.chars().take(16).collect();
+        }
+    }
+
     /// Paint-less waits longer than `stall_ms` are reported as stalls; each stream keeps at
     /// most `detail_cap` per-token records before merging neighbours (0: the default).
     pub fn configure(&mut self, stall_ms: f64, detail_cap: u32) {
@@ -188,6 +197,7 @@ impl Core {
             id,
             url: url.into(),
             label: String::new(),
+            transport: String::new(),
             end_message: String::new(),
             session,
         });
@@ -303,6 +313,7 @@ impl Core {
             end_message: &o.end_message,
             timeline,
             label: &o.label,
+            transport: &o.transport,
         };
         let (json, metrics) =
             report::write_with(&o.session.tl, &meta, Some(&self.shell), Some(&self.frames));

@@ -14,6 +14,7 @@ fn report(s: &Session) -> String {
             end_message: "",
             timeline: false,
             label: "",
+            transport: "",
         },
     )
     .0

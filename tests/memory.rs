@@ -93,6 +93,7 @@ fn report(s: &Session) -> Value {
         end_message: "",
         timeline: false,
         label: "",
+        transport: "",
     };
     serde_json::from_str(&write(&s.tl, &meta).0).unwrap()
 }

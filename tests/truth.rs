@@ -15,6 +15,7 @@ fn report(s: &Session) -> Value {
         end_message: "",
         timeline: true,
         label: "",
+        transport: "",
     };
     serde_json::from_str(&write(&s.tl, &meta).0).unwrap()
 }
@@ -341,6 +342,7 @@ fn without_a_single_paint_backlog_and_late_paints_are_unknown_not_numbers() {
         end_message: "",
         timeline: false,
         label: "",
+        transport: "",
     };
     let shell = tokenpaint::figures::browser::Shell::default();
     let json = tokenpaint::figures::report::write_with(&s.tl, &meta, Some(&shell), None).0;

@@ -24,6 +24,9 @@ pub struct Meta<'a> {
     pub timeline: bool,
     /// The user's label for the stream (may be empty).
     pub label: &'a str,
+    /// What carried the stream to the page: `fetch`, `xhr`, `eventsource`, `websocket`,
+    /// `socket.io` or `push` (empty: `fetch`).
+    pub transport: &'a str,
 }
 
 /// Computes the figures of `tl` and writes its report; returns both (the summary takes the
@@ -80,6 +83,12 @@ fn head(w: &mut JsonWriter, tl: &Timeline, f: &StreamFigures, meta: &Meta<'_>) {
     w.str(meta.url);
     w.key("label");
     w.opt_str((!meta.label.is_empty()).then_some(meta.label));
+    w.key("transport");
+    w.str(if meta.transport.is_empty() {
+        "fetch"
+    } else {
+        meta.transport
+    });
     w.key("format");
     w.opt_str(tl.format.map(|f| f.name()));
     w.key("status");
@@ -632,6 +641,7 @@ mod tests {
                 end_message: "",
                 timeline: true,
                 label: "",
+                transport: "",
             },
         )
         .0
@@ -791,6 +801,7 @@ mod tests {
                 end_message: "AbortError",
                 timeline: false,
                 label: "",
+                transport: "",
             },
         )
         .0;

@@ -1,0 +1,117 @@
+// Global instrumentation: `profiler.instrument({ match })` patches fetch, XMLHttpRequest,
+// EventSource and WebSocket so that requests whose URL matches are profiled, whatever library
+// makes them (sse.js, socket.io-client, an SDK without a fetch option). Requests that do not
+// match go straight to the originals and are not wrapped at all. The app keeps its own objects:
+// an XMLHttpRequest, EventSource or WebSocket is the native one, with listeners added. Installing
+// twice returns the same undo; undo puts the originals back (where nobody patched over them).
+
+import { urlOf, fullUrlOf } from './stream.js';
+import { tapXhr, tapEventSource, tapSocket } from './transports.js';
+
+let installed = null;
+
+/** Whether `url` matches a string (contained), a RegExp, or a function; false when it throws. */
+function matcher(match) {
+  return (url) => {
+    try {
+      if (match === undefined || match === null) return true;
+      if (typeof match === 'string') return url.includes(match);
+      if (match instanceof RegExp) return match.test(url);
+      if (typeof match === 'function') return match(url) === true;
+    } catch {
+      /* the app's matcher failed: leave the request alone */
+    }
+    return false;
+  };
+}
+
+function optionsFor(p, o, input) {
+  return {
+    start: performance.now(),
+    url: urlOf(input, null),
+    fullUrl: fullUrlOf(input, null),
+    target: o.target || null,
+    format: o.format,
+    label: o.label !== undefined ? String(o.label) : p.options.label,
+    extract: o.extract,
+    events: o.events,
+  };
+}
+
+/** A constructor that makes the original's instances, tapped when their URL matches. */
+function constructorLike(Original, tap) {
+  function Patched(url, second) {
+    if (!new.target) return Original(url, second); // throws as the original does
+    const made = arguments.length > 1 ? new Original(url, second) : new Original(url);
+    try {
+      tap(made, String(url));
+    } catch {
+      /* unprofiled, unchanged */
+    }
+    return made;
+  }
+  Patched.prototype = Original.prototype;
+  Object.setPrototypeOf(Patched, Original);
+  Object.defineProperty(Patched, 'name', { value: Original.name });
+  return Patched;
+}
+
+export function instrument(p, o = {}) {
+  if (installed) return installed.undo;
+  const g = globalThis;
+  const matches = matcher(o.match);
+  const saved = [];
+  const swap = (holder, key, value) => {
+    saved.push([holder, key, holder[key], value]);
+    holder[key] = value;
+  };
+  if (typeof g.fetch === 'function') {
+    const original = g.fetch;
+    swap(g, 'fetch', function fetch(input, init) {
+      let url = '';
+      try {
+        url = fullUrlOf(input, null);
+      } catch {
+        /* not a URL tokenpaint can read */
+      }
+      if (!url || !matches(url)) return original.call(this, input, init);
+      return p._profiledFetch(input, init, o.label !== undefined ? String(o.label) : p.options.label, original);
+    });
+  }
+  if (typeof g.XMLHttpRequest === 'function') {
+    const proto = g.XMLHttpRequest.prototype;
+    const open = proto.open;
+    const send = proto.send;
+    const urls = new WeakMap();
+    swap(proto, 'open', function (method, url) {
+      try {
+        urls.set(this, String(url));
+      } catch {
+        /* unprofiled */
+      }
+      return open.apply(this, arguments);
+    });
+    swap(proto, 'send', function () {
+      try {
+        const url = urls.get(this);
+        if (url !== undefined && matches(fullUrlOf(url, null))) tapXhr(p, this, optionsFor(p, o, url));
+      } catch {
+        /* unprofiled */
+      }
+      return send.apply(this, arguments);
+    });
+  }
+  if (typeof g.EventSource === 'function') {
+    swap(g, 'EventSource', constructorLike(g.EventSource, (es, url) => matches(fullUrlOf(url, null)) && tapEventSource(p, es, optionsFor(p, o, url))));
+  }
+  if (typeof g.WebSocket === 'function') {
+    swap(g, 'WebSocket', constructorLike(g.WebSocket, (ws, url) => matches(fullUrlOf(url, null)) && tapSocket(p, ws, optionsFor(p, o, url))));
+  }
+  const undo = () => {
+    if (!installed || installed.undo !== undo) return;
+    for (const [holder, key, original, ours] of saved.reverse()) if (holder[key] === ours) holder[key] = original;
+    installed = null;
+  };
+  installed = { undo };
+  return undo;
+}

@@ -1,0 +1,321 @@
+// Taps for the ways a chat page receives an answer other than fetch: XMLHttpRequest (sse.js and
+// the like), EventSource, WebSocket, and a push handle for any other transport. Each feeds the
+// same sink as the fetch tap (stream.js `feed`), so the core, the report and the diagnosis are
+// the same. Nothing here changes what the app sees: listeners are added, never removed or
+// reordered, no event is consumed, and the app's objects are the ones it made. Arrival times
+// are the events' own `timeStamp` (when the browser created the event, before any listener ran).
+
+import { feed } from './stream.js';
+
+const encoder = typeof TextEncoder === 'function' ? new TextEncoder() : null;
+
+/** Event timestamps are on performance.now()'s clock in every current engine; else now. */
+function stampOf(e) {
+  const t = e && e.timeStamp;
+  const now = performance.now();
+  return typeof t === 'number' && t > 0 && t <= now ? t : now;
+}
+
+function bytesOf(data) {
+  if (typeof data === 'string') return encoder ? encoder.encode(data) : null;
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  return null;
+}
+
+function describe(e) {
+  if (!e) return 'unknown error';
+  return String(e.name ? `${e.name}: ${e.message}` : e.message || e).slice(0, 200);
+}
+
+/** `name: value` lines (XHR's getAllResponseHeaders) as a Headers object; empty when unreadable. */
+function headersOf(raw) {
+  const h = new Headers();
+  for (const line of String(raw || '').split(/\r?\n/)) {
+    const i = line.indexOf(':');
+    if (i <= 0) continue;
+    try {
+      h.append(line.slice(0, i).trim(), line.slice(i + 1).trim());
+    } catch {
+      /* a header the Headers class refuses: leave it out */
+    }
+  }
+  return h;
+}
+
+/**
+ * The push handle of `profiler.stream(options)`: `chunk(bytesOrText)`, `end()`, `error(e)`.
+ * `options.contentType` tells the core what the chunks are (text/event-stream by default).
+ */
+export function pushHandle(p, o) {
+  const res = { status: 200, headers: new Headers({ 'content-type': o.contentType || 'text/event-stream' }) };
+  let f = null;
+  try {
+    f = feed(p, res, { ...o, transport: o.transport || 'push' });
+  } catch {
+    f = null;
+  }
+  let ended = false;
+  const finish = (kind, message) => {
+    if (ended || !f) return;
+    ended = true;
+    try {
+      f.end(kind, performance.now(), message);
+    } catch {
+      /* tokenpaint's problem */
+    }
+  };
+  return {
+    chunk(data) {
+      try {
+        const bytes = !ended && f && bytesOf(data);
+        if (bytes && bytes.byteLength) f.chunk(bytes, performance.now());
+      } catch {
+        /* tokenpaint's problem */
+      }
+    },
+    end() {
+      finish(0, '');
+    },
+    error(e) {
+      finish(e && e.name === 'AbortError' ? 1 : 2, describe(e));
+    },
+  };
+}
+
+/**
+ * Profiles one XMLHttpRequest from its `send()`: the stream opens when the headers arrive, each
+ * `progress` and `readystatechange` hands over the new part of `responseText` (a non-text
+ * `responseType` is read once, at the end), and `loadend` ends it (aborted by `abort()`, failed
+ * on `error` or `timeout`).
+ */
+export function tapXhr(p, xhr, o) {
+  let f = null;
+  let seen = 0;
+  let kind = 0;
+  let message = '';
+  let done = false;
+  const textual = () => xhr.responseType === '' || xhr.responseType === 'text';
+  const openIfReady = () => {
+    if (f || done || xhr.readyState < 2) return;
+    f = feed(p, { status: xhr.status, headers: headersOf(xhr.getAllResponseHeaders()) }, { ...o, transport: 'xhr' }) || false;
+  };
+  const take = (t) => {
+    if (!f || !textual()) return;
+    const text = xhr.responseText;
+    if (text.length <= seen) return;
+    const bytes = bytesOf(text.slice(seen));
+    seen = text.length;
+    if (bytes) f.chunk(bytes, t);
+  };
+  const onEvent = (e) => {
+    try {
+      if (done) return;
+      const t = stampOf(e);
+      openIfReady();
+      if (e.type === 'abort') [kind, message] = [1, 'aborted by the application'];
+      else if (e.type === 'error' || e.type === 'timeout') [kind, message] = [2, `XMLHttpRequest ${e.type}`];
+      else take(t);
+      if (e.type !== 'loadend') return;
+      done = true;
+      if (!f) return;
+      if (kind === 0 && !textual()) {
+        const bytes = bytesOf(xhr.response);
+        if (bytes) f.chunk(bytes, t);
+      }
+      f.end(kind, t, message);
+    } catch {
+      /* tokenpaint's problem, not the app's */
+    }
+  };
+  for (const type of ['readystatechange', 'progress', 'abort', 'error', 'timeout', 'loadend']) xhr.addEventListener(type, onEvent);
+}
+
+// Named SSE events of the formats the core reads (an EventSource only hands named events to
+// listeners of that name); `options.events` adds others.
+const NAMED_EVENTS = [
+  'response.output_text.delta',
+  'response.reasoning_summary_text.delta',
+  'response.completed',
+  'response.failed',
+  'message_start',
+  'content_block_delta',
+  'message_delta',
+  'message_stop',
+  'error',
+];
+
+/**
+ * Profiles an EventSource: every message event (named ones included) is an arrival, re-framed
+ * as the SSE event it was. Each connection is a stream; a reconnect starts a new one, linked to
+ * the last by `lastEventId` in its label when the app gave none. The app's `close()` fires no
+ * event: it is noticed within 250 ms and the stream ends at its last event.
+ */
+export function tapEventSource(p, es, o) {
+  let f = null;
+  let first = true;
+  let last = 0;
+  let lastEventId = '';
+  let timer = 0;
+  const constructedAt = typeof o.start === 'number' ? o.start : performance.now();
+  const start = (t) => {
+    const label = o.label || (lastEventId ? `lastEventId ${lastEventId}` : undefined);
+    f = feed(p, { status: 200, headers: new Headers({ 'content-type': 'text/event-stream' }) }, { ...o, start: t, label, transport: 'eventsource' }) || false;
+    first = false;
+    timer = setInterval(() => {
+      try {
+        if (es.readyState === 2) stop(0, last || performance.now(), '');
+      } catch {
+        stop(2, performance.now(), 'EventSource unreadable');
+      }
+    }, 250);
+  };
+  const stop = (kind, t, message) => {
+    clearInterval(timer);
+    if (f) f.end(kind, t, message);
+    f = null;
+  };
+  // Each connection (the first, and every reconnect) opens a stream; its request started when
+  // the EventSource was made, or when the reconnect began (the error before it).
+  let reconnectAt = 0;
+  const onOpen = (e) => {
+    try {
+      if (f === null) start(first ? constructedAt : reconnectAt || stampOf(e));
+    } catch {
+      /* tokenpaint's problem */
+    }
+  };
+  const onMessage = (e) => {
+    try {
+      const t = stampOf(e);
+      if (f === null) start(t);
+      if (e.lastEventId) lastEventId = e.lastEventId;
+      last = t;
+      const head = e.type === 'message' ? '' : `event: ${e.type}\n`;
+      const data = typeof e.data === 'string' ? e.data : '';
+      if (f) f.chunk(bytesOf(`${head}data: ${data.split('\n').join('\ndata: ')}\n\n`), t);
+    } catch {
+      /* tokenpaint's problem */
+    }
+  };
+  const onError = (e) => {
+    try {
+      if (typeof MessageEvent === 'function' && e instanceof MessageEvent) return onMessage(e); // an event named "error"
+      const t = stampOf(e);
+      reconnectAt = t;
+      if (f === null) return;
+      // CONNECTING: the server closed or the connection dropped, and a reconnect follows (a new
+      // stream); CLOSED: the connection failed for good.
+      if (es.readyState === 2) stop(2, t, 'EventSource failed');
+      else stop(0, t, '');
+    } catch {
+      /* tokenpaint's problem */
+    }
+  };
+  try {
+    es.addEventListener('open', onOpen);
+    es.addEventListener('message', onMessage);
+    for (const name of [...NAMED_EVENTS, ...(o.events || [])]) if (name !== 'error') es.addEventListener(name, onMessage);
+    es.addEventListener('error', onError);
+  } catch {
+    /* unprofiled */
+  }
+}
+
+/** The answer a chat.completion.chunk message belongs to, and whether it ends it, without parsing it. */
+function openaiMessage(text) {
+  if (text.trim() === '[DONE]') return { id: null, done: true, end: true };
+  if (text.indexOf('"choices"') < 0) return null;
+  const m = /"id"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(text);
+  return { id: m ? m[1] : '', done: /"finish_reason"\s*:\s*"/.test(text) };
+}
+
+/**
+ * Profiles a WebSocket. One socket carries many answers, so each message is read to find its
+ * answer and whether it ends it:
+ * - by default, OpenAI chat.completion.chunk JSON per message (an answer per `id`, ended by a
+ *   `finish_reason` or `[DONE]`), fed to the core as the SSE events they would be;
+ * - with `options.extract(data) → { id, text | delta, done } | null`, any other protocol: `delta`
+ *   is new text, `text` the answer so far (what is new is taken from it).
+ * Closing the socket ends every open answer: cleanly (code 1000) as done, else as failed.
+ */
+export function tapSocket(p, ws, o) {
+  const answers = new Map();
+  let latest = null;
+  const open = (id, t, plain) => {
+    const headers = new Headers({ 'content-type': plain ? 'text/plain' : 'text/event-stream' });
+    const a = { f: feed(p, { status: 200, headers }, { ...o, start: t, format: plain ? 'text' : o.format || 'openai-chat', transport: o.transport || 'websocket' }), text: '' };
+    answers.set(id, a);
+    return a;
+  };
+  const close = (id, kind, t, message, doneMarker) => {
+    const a = answers.get(id);
+    answers.delete(id);
+    if (!a || !a.f) return;
+    clearTimeout(a.timer);
+    if (doneMarker) a.f.chunk(bytesOf('data: [DONE]\n\n'), t);
+    a.f.end(kind, t, message);
+  };
+  const onText = (data, t) => {
+    if (o.extract) {
+      const r = o.extract(data);
+      if (!r || typeof r !== 'object') return;
+      const id = String(r.id ?? '');
+      const a = answers.get(id) || open(id, t, true);
+      let delta = typeof r.delta === 'string' ? r.delta : '';
+      if (typeof r.text === 'string') {
+        delta = r.text.startsWith(a.text) ? r.text.slice(a.text.length) : r.text;
+        a.text = r.text;
+      }
+      if (delta && a.f) a.f.chunk(bytesOf(delta), t);
+      if (r.done) close(id, 0, t, '');
+      return;
+    }
+    if (typeof data !== 'string') data = new TextDecoder().decode(bytesOf(data) || new Uint8Array());
+    const m = openaiMessage(data);
+    if (!m) return;
+    // A message without an id (or one that cannot be read) belongs to the answer before it.
+    const id = m.id || latest;
+    if (id === null) return;
+    const a = answers.get(id) || (m.id ? open(id, t, false) : null);
+    latest = id;
+    if (!a) return;
+    clearTimeout(a.timer);
+    if (m.end) return close(id, 0, t, '', true);
+    if (a.f) a.f.chunk(bytesOf(`data: ${data}\n\n`), t);
+    // A finish_reason may be followed by the usage chunk: the answer ends when its messages stop.
+    if (m.done) a.finished = true;
+    if (a.finished) a.timer = setTimeout(() => close(id, 0, t, '', true), 100);
+  };
+  // Blobs are read in order: each message waits for the one before it.
+  let order = Promise.resolve();
+  const onMessage = (e) => {
+    try {
+      const t = stampOf(e);
+      const data = e.data;
+      if (typeof Blob === 'function' && data instanceof Blob) {
+        order = order.then(() => data.arrayBuffer()).then((b) => onText(o.extract ? b : new TextDecoder().decode(b), t), () => {});
+      } else onText(data, t);
+    } catch {
+      /* a message tokenpaint cannot read is the app's business, not a reason to fail */
+    }
+  };
+  const onClose = (e) => {
+    try {
+      const t = stampOf(e);
+      const clean = e.code === 1000 && e.wasClean !== false;
+      for (const [id, a] of [...answers]) {
+        if (a.finished) close(id, 0, t, '', true);
+        else close(id, clean ? 0 : 2, t, clean ? '' : `WebSocket closed (code ${e.code})`);
+      }
+    } catch {
+      /* tokenpaint's problem */
+    }
+  };
+  try {
+    ws.addEventListener('message', onMessage);
+    ws.addEventListener('close', onClose);
+  } catch {
+    /* unprofiled */
+  }
+}

@@ -1,0 +1,140 @@
+// Answers that do not come through fetch (issue 15), in real Chromium over real sockets: the
+// real sse.js package over XHR, native EventSource, native WebSocket against a real `ws` server,
+// and the push handle. For each: what the app receives is identical with and without
+// tokenpaint, the report counts the server's tokens, finds all the text, and measures a lag
+// within one frame of the app's own truth; hostile input leaves a clear status and the app
+// untouched.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, FRAME } from './helpers.mjs';
+
+let env;
+let page;
+before(async () => {
+  env = await setup();
+  page = await env.page('/tests/pages/transports.html');
+  await page.waitForFunction(() => window.transportsReady === true, null, { timeout: 15000 });
+});
+after(() => env.close());
+
+const SLACK = 10;
+
+function holds(r, truth, what, tokens = 40) {
+  assert.ok(r, `${what}: a report`);
+  assert.equal(r.status, 'ok', `${what}: ${JSON.stringify(r.error)}`);
+  assert.equal(r.deltas, tokens, `${what}: deltas`);
+  assert.equal(r.tokens, tokens, `${what}: tokens (the server's usage)`);
+  assert.ok(r.matchedPct >= 99, `${what}: matched ${r.matchedPct}`);
+  assert.ok(r.lag.p50 >= truth - SLACK && r.lag.p50 <= truth + FRAME + SLACK, `${what}: lag p50 ${r.lag.p50} vs truth ${truth}`);
+}
+
+test('sse.js (XHR, POST) under instrument(): the same events for the app, a full report', async (t) => {
+  const plain = await page.evaluate(() => window.runSseJs({ instrumented: false }));
+  const { report: r, truth, received, shown } = await page.evaluate(() => window.runSseJs({}));
+  t.diagnostic(`lag p50 ${r && r.lag.p50} ms, truth ${truth.toFixed(1)} ms, matched ${r && r.matchedPct}%`);
+  assert.deepEqual(received, plain.received, 'the app received the same events');
+  assert.equal(shown, plain.shown);
+  assert.equal(r.transport, 'xhr');
+  assert.equal(r.format, 'openai-chat');
+  holds(r, truth, 'sse.js');
+  assert.ok(r.ttft > 0 && r.ttftPerceived && r.ttftPerceived.painted >= r.ttft);
+});
+
+test('sse.js closed by the app mid-answer: aborted, nothing thrown', async () => {
+  const { report: r, received } = await page.evaluate(() => window.runSseJs({ query: 'ttft_ms=20&token_ms=20&tokens=60', abortAfter: 10 }));
+  assert.ok(received.length >= 10 && received.length < 60, `${received.length} events before the close`);
+  assert.equal(r.transport, 'xhr');
+  assert.equal(r.status, 'aborted');
+  assert.deepEqual(page.errors, []);
+});
+
+for (const profile of ['track', 'instrument']) {
+  test(`native EventSource (${profile}): every message an arrival, closed by the app at [DONE]`, async (t) => {
+    const plain = await page.evaluate(() => window.runEventSource({ profile: '' }));
+    const { report: r, truth, received, isNative } = await page.evaluate((p) => window.runEventSource({ profile: p }), profile);
+    t.diagnostic(`lag p50 ${r && r.lag.p50} ms, truth ${truth.toFixed(1)} ms, matched ${r && r.matchedPct}%`);
+    assert.deepEqual(received, plain.received);
+    assert.ok(isNative, 'the app holds a native EventSource');
+    assert.equal(r.transport, 'eventsource');
+    holds(r, truth, `EventSource ${profile}`);
+  });
+}
+
+test('native WebSocket with OpenAI chunks (track): one answer, same messages for the app', async (t) => {
+  const plain = await page.evaluate(() => window.runSocket({ profile: '' }));
+  const { reports, truths, received } = await page.evaluate(() => window.runSocket({}));
+  const r = reports[0];
+  t.diagnostic(`lag p50 ${r && r.lag.p50} ms, truth ${truths.a1.toFixed(1)} ms, matched ${r && r.matchedPct}%`);
+  assert.deepEqual(received, plain.received);
+  assert.equal(r.transport, 'websocket');
+  holds(r, truths.a1, 'WebSocket');
+});
+
+test('three answers interleaved on one socket (instrument): three reports, each in its own element', async (t) => {
+  const asks = [
+    { id: 'a1', tokens: 30, token_ms: 20 },
+    { id: 'b2', tokens: 40, token_ms: 15, seed: 2 },
+    { id: 'c3', tokens: 50, token_ms: 25, seed: 3 },
+  ];
+  const { reports, truths, shown, isNative } = await page.evaluate((a) => window.runSocket({ asks: a, profile: 'instrument' }), asks);
+  assert.ok(isNative);
+  assert.equal(reports.length, 3);
+  for (const ask of asks) {
+    const r = reports.find((x) => x.deltas === ask.tokens);
+    assert.ok(r, `a report of ${ask.tokens} deltas for ${ask.id}`);
+    t.diagnostic(`${ask.id}: lag p50 ${r.lag.p50} ms, truth ${truths[ask.id].toFixed(1)} ms, matched ${r.matchedPct}%, ${shown[ask.id].length} chars`);
+    holds(r, truths[ask.id], ask.id, ask.tokens);
+  }
+});
+
+test('a socket read by an extract hook: the same figures', async (t) => {
+  const { reports, truths } = await page.evaluate(() => window.runSocket({ extract: true }));
+  const r = reports[0];
+  t.diagnostic(`lag p50 ${r && r.lag.p50} ms, truth ${truths.a1.toFixed(1)} ms`);
+  assert.equal(r.format, 'text');
+  assert.ok(r.matchedPct >= 99 && r.status === 'ok');
+  assert.equal(r.chars, (await page.evaluate(() => document.querySelector('#app div').textContent.length)));
+  assert.ok(r.lag.p50 >= truths.a1 - SLACK && r.lag.p50 <= truths.a1 + FRAME + SLACK);
+});
+
+test('hostile socket input: invalid JSON, binary garbage and a 10 MB message leave the app untouched', async () => {
+  const asks = [{ id: 'g1', tokens: 20, token_ms: 10, garbage: 1, big_bytes: 10 * 1024 * 1024 }];
+  const plain = await page.evaluate((a) => window.runSocket({ asks: a, profile: '' }), asks);
+  const { reports, received } = await page.evaluate((a) => window.runSocket({ asks: a }), asks);
+  assert.deepEqual(received, plain.received);
+  const r = reports[0];
+  assert.equal(r.deltas, 20);
+  assert.ok(r.malformed && r.malformed.events === 20, `the invalid JSON is counted as malformed: ${JSON.stringify(r.malformed)}`);
+  assert.equal(r.status, 'ok');
+  assert.deepEqual(page.errors, []);
+});
+
+test('a socket dropped by the server mid-answer: the report says so', async () => {
+  const { reports } = await page.evaluate(() => window.runSocket({ asks: [{ id: 'd1', tokens: 40, token_ms: 10, close_after: 10 }] }));
+  const r = reports[0];
+  assert.equal(r.status, 'error');
+  assert.match(r.error.message, /WebSocket closed \(code 1006\)/);
+  assert.equal(r.deltas, 10);
+  assert.deepEqual(page.errors, []);
+});
+
+test('the push handle: an app that reads the body itself and hands over each chunk', async (t) => {
+  const { report: r, truth } = await page.evaluate(() => window.runPush());
+  t.diagnostic(`lag p50 ${r && r.lag.p50} ms, truth ${truth.toFixed(1)} ms`);
+  assert.equal(r.transport, 'push');
+  assert.equal(r.label, 'push');
+  holds(r, truth, 'push');
+});
+
+test('instrument(): unmatched URLs are not wrapped, twice is harmless, undo restores every original', async () => {
+  const r = await page.evaluate(() => window.runIdentity());
+  assert.equal(r.twice, true);
+  assert.deepEqual(r.patched, { fetch: true, open: true, EventSource: true, WebSocket: true });
+  assert.equal(r.unmatchedUrlOwn, false, 'an unmatched response is the browser\'s own');
+  assert.equal(r.matchedUrlOwn, true, 'a matched response is tapped');
+  assert.equal(r.sameBody, true, 'a matched response reads the same body');
+  assert.equal(r.esName, 'EventSource');
+  assert.deepEqual(r.constants, [1, 2, 4]);
+  assert.deepEqual(r.restored, { fetch: true, open: true, send: true, EventSource: true, WebSocket: true });
+  assert.deepEqual(page.errors, []);
+});
