@@ -100,11 +100,19 @@ export interface ExtractedMessage {
   done?: boolean;
 }
 
+/** A socket.io-client Socket, as tokenpaint uses it (it does not load Socket.IO itself). */
+export interface SocketIoLike {
+  io: unknown;
+  emit(...args: unknown[]): unknown;
+  on(event: string, listener: (...args: any[]) => void): unknown;
+  onAny(listener: (event: string, ...args: any[]) => void): unknown;
+}
+
 export interface TransportOptions extends TrackOptions {
   /** For an XMLHttpRequest tracked before `send()`: its URL. */
   url?: string;
-  /** For sockets: reads one message; null for messages that are not part of an answer. */
-  extract?: (message: string | ArrayBuffer | Blob) => ExtractedMessage | null;
+  /** For sockets: reads one message (for a socket.io-client Socket: an event's payload and name); null for messages that are not part of an answer. */
+  extract?: (message: any, eventName?: string) => ExtractedMessage | null;
   /** For an EventSource: named events to read besides `message` and the formats' own. */
   events?: string[];
 }
@@ -386,8 +394,8 @@ export declare class Profiler {
   close(): void;
   /** Profiles a response fetched by other means; read the returned response, not the original. */
   track(response: Response, options?: TrackOptions): Response;
-  /** Profiles an XMLHttpRequest (before `send()`), an EventSource or a WebSocket; returns it unchanged. */
-  track<T extends XMLHttpRequest | EventSource | WebSocket>(transport: T, options?: TransportOptions): T;
+  /** Profiles an XMLHttpRequest (before `send()`), an EventSource, a WebSocket or a socket.io-client Socket; returns it unchanged. */
+  track<T extends XMLHttpRequest | EventSource | WebSocket | SocketIoLike>(transport: T, options?: TransportOptions): T;
   /** A push handle for any other transport. */
   stream(options?: PushOptions): PushHandle;
   /** Profiles every fetch, XMLHttpRequest, EventSource and WebSocket whose URL matches; returns the undo. */

@@ -4,9 +4,12 @@
 // match go straight to the originals and are not wrapped at all. The app keeps its own objects:
 // an XMLHttpRequest, EventSource or WebSocket is the native one, with listeners added. Installing
 // twice returns the same undo; undo puts the originals back (where nobody patched over them).
+// Socket.IO over WebSocket is read too, but socket.io-client keeps the WebSocket constructor it
+// finds when it loads: instrument before it loads, or use `track(socket)`.
 
 import { urlOf, fullUrlOf } from './stream.js';
-import { tapXhr, tapEventSource, tapSocket } from './transports.js';
+import { tapXhr, tapEventSource } from './transports.js';
+import { tapSocket } from './sockets.js';
 
 let installed = null;
 
@@ -59,7 +62,11 @@ function constructorLike(Original, tap) {
 export function instrument(p, o = {}) {
   if (installed) return installed.undo;
   const g = globalThis;
-  const matches = matcher(o.match);
+  // A library may have kept a patched function (socket.io-client keeps the WebSocket it found):
+  // after undo, those profile nothing either.
+  let active = true;
+  const wanted = matcher(o.match);
+  const matches = (url) => active && wanted(url);
   const saved = [];
   const swap = (holder, key, value) => {
     saved.push([holder, key, holder[key], value]);
@@ -110,6 +117,7 @@ export function instrument(p, o = {}) {
   const undo = () => {
     if (!installed || installed.undo !== undo) return;
     for (const [holder, key, original, ours] of saved.reverse()) if (holder[key] === ours) holder[key] = original;
+    active = false;
     installed = null;
   };
   installed = { undo };

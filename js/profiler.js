@@ -18,7 +18,8 @@ import * as claim from './claim.js';
 import * as stream from './stream.js';
 import { OBSERVE } from './claim.js';
 import { urlOf, fullUrlOf } from './stream.js';
-import { pushHandle, tapXhr, tapEventSource, tapSocket } from './transports.js';
+import { pushHandle, tapXhr, tapEventSource } from './transports.js';
+import { tapSocket, tapSocketIo } from './sockets.js';
 import { instrument } from './instrument.js';
 
 /** Default options. */
@@ -206,8 +207,8 @@ export class Profiler {
   /**
    * Profiles an answer received by other means: a fetch `Response` (returns the response the
    * app must read: the original body can only be read once), or an `XMLHttpRequest` (before
-   * its `send()`), an `EventSource` or a `WebSocket` (right after it is made), which are
-   * returned as they are, with listeners added. `options.target`: the element that will show
+   * its `send()`), an `EventSource`, a `WebSocket` or a socket.io-client `Socket` (right after
+   * it is made), which are returned as they are, with listeners added. `options.target`: the element that will show
    * it; `options.start`: when the request started (performance.now()); without it, the start
    * is taken from the request's Resource Timing entry when the report is made. For sockets,
    * `options.extract(message) → { id, text | delta, done }` reads a protocol other than OpenAI
@@ -220,9 +221,9 @@ export class Profiler {
     const kind = transportOf(response);
     if (kind) {
       try {
-        const url = o.url || (kind === 'xhr' ? response.responseURL : response.url);
+        const url = o.url || (kind === 'xhr' ? response.responseURL : kind === 'socket.io' ? response.io && response.io.uri : response.url);
         const at = typeof o.start === 'number' ? o.start : performance.now();
-        const taps = { xhr: tapXhr, eventsource: tapEventSource, websocket: tapSocket };
+        const taps = { xhr: tapXhr, eventsource: tapEventSource, websocket: tapSocket, 'socket.io': tapSocketIo };
         taps[kind](this, response, { ...base, start: at, url: urlOf(url, null), fullUrl: fullUrlOf(url, null) });
       } catch {
         /* unprofiled, unchanged */
@@ -485,5 +486,7 @@ function transportOf(x) {
   if (typeof g.XMLHttpRequest === 'function' && x instanceof g.XMLHttpRequest) return 'xhr';
   if (typeof g.EventSource === 'function' && x instanceof g.EventSource) return 'eventsource';
   if (typeof g.WebSocket === 'function' && x instanceof g.WebSocket) return 'websocket';
+  // A socket.io-client Socket (duck-typed: tokenpaint does not load Socket.IO).
+  if (typeof x.onAny === 'function' && typeof x.emit === 'function' && x.io) return 'socket.io';
   return null;
 }

@@ -1,5 +1,5 @@
 // Taps for the ways a chat page receives an answer other than fetch: XMLHttpRequest (sse.js and
-// the like), EventSource, WebSocket, and a push handle for any other transport. Each feeds the
+// the like), EventSource, and a push handle for any other transport (sockets: sockets.js). Each feeds the
 // same sink as the fetch tap (stream.js `feed`), so the core, the report and the diagnosis are
 // the same. Nothing here changes what the app sees: listeners are added, never removed or
 // reordered, no event is consumed, and the app's objects are the ones it made. Arrival times
@@ -10,13 +10,13 @@ import { feed } from './stream.js';
 const encoder = typeof TextEncoder === 'function' ? new TextEncoder() : null;
 
 /** Event timestamps are on performance.now()'s clock in every current engine; else now. */
-function stampOf(e) {
+export function stampOf(e) {
   const t = e && e.timeStamp;
   const now = performance.now();
   return typeof t === 'number' && t > 0 && t <= now ? t : now;
 }
 
-function bytesOf(data) {
+export function bytesOf(data) {
   if (typeof data === 'string') return encoder ? encoder.encode(data) : null;
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
   if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
@@ -217,104 +217,6 @@ export function tapEventSource(p, es, o) {
     es.addEventListener('message', onMessage);
     for (const name of [...NAMED_EVENTS, ...(o.events || [])]) if (name !== 'error') es.addEventListener(name, onMessage);
     es.addEventListener('error', onError);
-  } catch {
-    /* unprofiled */
-  }
-}
-
-/** The answer a chat.completion.chunk message belongs to, and whether it ends it, without parsing it. */
-function openaiMessage(text) {
-  if (text.trim() === '[DONE]') return { id: null, done: true, end: true };
-  if (text.indexOf('"choices"') < 0) return null;
-  const m = /"id"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(text);
-  return { id: m ? m[1] : '', done: /"finish_reason"\s*:\s*"/.test(text) };
-}
-
-/**
- * Profiles a WebSocket. One socket carries many answers, so each message is read to find its
- * answer and whether it ends it:
- * - by default, OpenAI chat.completion.chunk JSON per message (an answer per `id`, ended by a
- *   `finish_reason` or `[DONE]`), fed to the core as the SSE events they would be;
- * - with `options.extract(data) → { id, text | delta, done } | null`, any other protocol: `delta`
- *   is new text, `text` the answer so far (what is new is taken from it).
- * Closing the socket ends every open answer: cleanly (code 1000) as done, else as failed.
- */
-export function tapSocket(p, ws, o) {
-  const answers = new Map();
-  let latest = null;
-  const open = (id, t, plain) => {
-    const headers = new Headers({ 'content-type': plain ? 'text/plain' : 'text/event-stream' });
-    const a = { f: feed(p, { status: 200, headers }, { ...o, start: t, format: plain ? 'text' : o.format || 'openai-chat', transport: o.transport || 'websocket' }), text: '' };
-    answers.set(id, a);
-    return a;
-  };
-  const close = (id, kind, t, message, doneMarker) => {
-    const a = answers.get(id);
-    answers.delete(id);
-    if (!a || !a.f) return;
-    clearTimeout(a.timer);
-    if (doneMarker) a.f.chunk(bytesOf('data: [DONE]\n\n'), t);
-    a.f.end(kind, t, message);
-  };
-  const onText = (data, t) => {
-    if (o.extract) {
-      const r = o.extract(data);
-      if (!r || typeof r !== 'object') return;
-      const id = String(r.id ?? '');
-      const a = answers.get(id) || open(id, t, true);
-      let delta = typeof r.delta === 'string' ? r.delta : '';
-      if (typeof r.text === 'string') {
-        delta = r.text.startsWith(a.text) ? r.text.slice(a.text.length) : r.text;
-        a.text = r.text;
-      }
-      if (delta && a.f) a.f.chunk(bytesOf(delta), t);
-      if (r.done) close(id, 0, t, '');
-      return;
-    }
-    if (typeof data !== 'string') data = new TextDecoder().decode(bytesOf(data) || new Uint8Array());
-    const m = openaiMessage(data);
-    if (!m) return;
-    // A message without an id (or one that cannot be read) belongs to the answer before it.
-    const id = m.id || latest;
-    if (id === null) return;
-    const a = answers.get(id) || (m.id ? open(id, t, false) : null);
-    latest = id;
-    if (!a) return;
-    clearTimeout(a.timer);
-    if (m.end) return close(id, 0, t, '', true);
-    if (a.f) a.f.chunk(bytesOf(`data: ${data}\n\n`), t);
-    // A finish_reason may be followed by the usage chunk: the answer ends when its messages stop.
-    if (m.done) a.finished = true;
-    if (a.finished) a.timer = setTimeout(() => close(id, 0, t, '', true), 100);
-  };
-  // Blobs are read in order: each message waits for the one before it.
-  let order = Promise.resolve();
-  const onMessage = (e) => {
-    try {
-      const t = stampOf(e);
-      const data = e.data;
-      if (typeof Blob === 'function' && data instanceof Blob) {
-        order = order.then(() => data.arrayBuffer()).then((b) => onText(o.extract ? b : new TextDecoder().decode(b), t), () => {});
-      } else onText(data, t);
-    } catch {
-      /* a message tokenpaint cannot read is the app's business, not a reason to fail */
-    }
-  };
-  const onClose = (e) => {
-    try {
-      const t = stampOf(e);
-      const clean = e.code === 1000 && e.wasClean !== false;
-      for (const [id, a] of [...answers]) {
-        if (a.finished) close(id, 0, t, '', true);
-        else close(id, clean ? 0 : 2, t, clean ? '' : `WebSocket closed (code ${e.code})`);
-      }
-    } catch {
-      /* tokenpaint's problem */
-    }
-  };
-  try {
-    ws.addEventListener('message', onMessage);
-    ws.addEventListener('close', onClose);
   } catch {
     /* unprofiled */
   }

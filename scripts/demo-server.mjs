@@ -9,12 +9,12 @@ import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { handleChat } from './sim.mjs';
-import { attachSockets } from './sockets.mjs';
+import { attachSockets, attachSocketIo } from './sockets.mjs';
 import { startNginx } from './nginx.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Only these folders are served.
-const PUBLIC = ['www', 'js', 'pkg', 'tests/pages', 'bench/pages', 'node_modules/marked/lib', 'node_modules/eventsource-parser/dist', 'node_modules/sse.js/lib'];
+const PUBLIC = ['www', 'js', 'pkg', 'tests/pages', 'bench/pages', 'node_modules/marked/lib', 'node_modules/eventsource-parser/dist', 'node_modules/sse.js/lib', 'node_modules/socket.io-client/dist'];
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -45,7 +45,11 @@ async function readBody(req, limit = 1 << 20) {
 }
 
 // The demo page renders markdown with the real marked, from node_modules.
-const VENDOR = { '/vendor/marked.esm.js': 'node_modules/marked/lib/marked.esm.js', '/vendor/sse.js': 'node_modules/sse.js/lib/sse.js' };
+const VENDOR = {
+  '/vendor/marked.esm.js': 'node_modules/marked/lib/marked.esm.js',
+  '/vendor/sse.js': 'node_modules/sse.js/lib/sse.js',
+  '/vendor/socket.io.esm.min.js': 'node_modules/socket.io-client/dist/socket.io.esm.min.js',
+};
 
 async function serveStatic(res, pathname) {
   if (VENDOR[pathname]) pathname = '/' + VENDOR[pathname];
@@ -231,6 +235,7 @@ export async function startServer({ port = 8787, nginx = false } = {}) {
   const lab = {};
   const server = createDemoServer(lab);
   attachSockets(server);
+  attachSocketIo(server);
   await new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', resolve);

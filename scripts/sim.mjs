@@ -150,6 +150,7 @@ export function knobs(url, body) {
     serverHold: num('server_hold', 0) === 1,
     empty: num('empty', 0) === 1,
     headersMs: Math.max(0, num('headers_ms', 0)),
+    garbage: num('garbage', 0) === 1,
   };
 }
 
@@ -343,6 +344,8 @@ export async function handleChat(req, res, url, body) {
       write(`${thoughts.length ? 'data: {"type":"reasoning-end","id":"r1"}\n\n' : ''}data: {"type":"text-start","id":"t1"}\n\n`);
     }
     write(frame(k.format, reasoning ? 'reasoning' : 'answer', text, i), !reasoning);
+    // Hostile input between deltas: an event of invalid JSON, and one of bytes that are not UTF-8.
+    if (k.garbage) write(Buffer.concat([Buffer.from('data: {"choices": [ not json\n\ndata: '), Buffer.from([0xff, 0xfe, 0x00, 0x9c]), Buffer.from('\n\n')]));
     if (k.destroyAfter && i + 1 >= k.destroyAfter) {
       release();
       // Mid-stream: the client sees a network error. A moment first, so that what was sent is

@@ -21,7 +21,8 @@ export const BUDGET = 40 * 1024;
  * Lowered to 86 KB at the end of issue 14: the wasm module's own allocator (src/alloc.rs), the
  * OTLP exporter as a lazily imported chunk, and more wasm-opt passes took back 5.4 KB gzip.
  * Raised to 90 KB for issue 15: XMLHttpRequest, EventSource and WebSocket taps, global
- * instrumentation and the push handle (js/transports.js, js/instrument.js), about 2.9 KB gzip.
+ * instrumentation, Socket.IO and Open WebUI readers and the push handle (js/transports.js,
+ * js/sockets.js, js/instrument.js), about 3.5 KB gzip.
  */
 export const CEILING = 90 * 1024;
 

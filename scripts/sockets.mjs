@@ -6,6 +6,7 @@
 // `big_bytes: n` (one message of n bytes first), `close_after: n` (the server drops the socket,
 // code 1011, after n deltas).
 import { WebSocketServer } from 'ws';
+import { Server as SocketIoServer } from 'socket.io';
 import { answerTokens } from './sim.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -41,7 +42,8 @@ async function answer(ws, ask) {
 export function attachSockets(server) {
   const wss = new WebSocketServer({ noServer: true });
   server.on('upgrade', (req, socket, head) => {
-    if (new URL(req.url, 'http://127.0.0.1').pathname !== '/v1/ws') return socket.destroy();
+    // Other paths are Socket.IO's (it ends upgrades it does not take).
+    if (new URL(req.url, 'http://127.0.0.1').pathname !== '/v1/ws') return;
     wss.handleUpgrade(req, socket, head, (ws) => {
       ws.on('message', (data) => {
         let ask = null;
@@ -56,4 +58,35 @@ export function attachSockets(server) {
   });
   server.on('close', () => wss.close());
   return wss;
+}
+
+/**
+ * A Socket.IO server (the real `socket.io` package, at /socket.io/) that answers as Open WebUI
+ * does: an `ask` event (`{ id, tokens, token_ms, ttft_ms, seed, mode }`) is answered with
+ * `chat-events` messages `{ chat_id, message_id, data: { type, data } }`: by default
+ * `chat:completion` with the whole answer so far in `content` after each token (Open WebUI's
+ * snapshots), with `mode: 'delta'` `chat:message:delta` with the new text; then
+ * `chat:completion` with `done: true`. `drop_after: n` disconnects the client after n tokens.
+ */
+export function attachSocketIo(server) {
+  const io = new SocketIoServer(server, { serveClient: false });
+  io.on('connection', (socket) => {
+    socket.on('ask', async (ask) => {
+      const id = String((ask && ask.id) || 'msg-sim');
+      const n = Math.max(0, Math.min(20000, Math.floor(Number(ask && ask.tokens) || 40)));
+      const tokens = answerTokens(n, Number(ask && ask.seed) || 1);
+      const emit = (type, data) => socket.emit('chat-events', { chat_id: 'chat-sim', message_id: id, data: { type, data } });
+      await sleep(Math.max(0, Number(ask.ttft_ms ?? 100)));
+      let text = '';
+      for (let i = 0; i < tokens.length && socket.connected; i++) {
+        if (i > 0) await sleep(Math.max(0, Number(ask.token_ms ?? 20)));
+        if (ask.drop_after && i === Number(ask.drop_after)) return socket.disconnect(true);
+        text += tokens[i];
+        if (ask.mode === 'delta') emit('chat:message:delta', { content: tokens[i] });
+        else emit('chat:completion', { content: text });
+      }
+      emit('chat:completion', { done: true, content: text, title: 'Simulated chat' });
+    });
+  });
+  return io;
 }

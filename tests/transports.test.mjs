@@ -93,7 +93,7 @@ test('a socket read by an extract hook: the same figures', async (t) => {
   t.diagnostic(`lag p50 ${r && r.lag.p50} ms, truth ${truths.a1.toFixed(1)} ms`);
   assert.equal(r.format, 'text');
   assert.ok(r.matchedPct >= 99 && r.status === 'ok');
-  assert.equal(r.chars, (await page.evaluate(() => document.querySelector('#app div').textContent.length)));
+  assert.equal(r.chars, await page.evaluate(() => [...document.querySelector("#app div").textContent].length));
   assert.ok(r.lag.p50 >= truths.a1 - SLACK && r.lag.p50 <= truths.a1 + FRAME + SLACK);
 });
 
@@ -136,5 +136,76 @@ test('instrument(): unmatched URLs are not wrapped, twice is harmless, undo rest
   assert.equal(r.esName, 'EventSource');
   assert.deepEqual(r.constants, [1, 2, 4]);
   assert.deepEqual(r.restored, { fetch: true, open: true, send: true, EventSource: true, WebSocket: true });
+  assert.deepEqual(page.errors, []);
+});
+
+test('Socket.IO, Open WebUI style (track the Socket, polling then WebSocket): snapshots read as new text', async (t) => {
+  const plain = await page.evaluate(() => window.runSocketIo({ profile: '' }));
+  const { reports, truths, received, shown } = await page.evaluate(() => window.runSocketIo({}));
+  const r = reports[0];
+  t.diagnostic(`lag p50 ${r && r.lag.p50} ms, truth ${truths.m1.toFixed(1)} ms, matched ${r && r.matchedPct}%`);
+  assert.deepEqual(received, plain.received);
+  assert.equal(r.transport, 'socket.io');
+  assert.equal(r.status, 'ok');
+  assert.equal(r.deltas, 40, 'one delta per snapshot, not the whole text again');
+  assert.equal(r.chars, [...shown.m1].length);
+  assert.ok(r.matchedPct >= 99);
+  assert.ok(r.lag.p50 >= truths.m1 - SLACK && r.lag.p50 <= truths.m1 + FRAME + SLACK, `lag p50 ${r.lag.p50} vs truth ${truths.m1}`);
+});
+
+test('Socket.IO under instrument() (WebSocket transport): three answers at once, snapshots and deltas', async (t) => {
+  const asks = [
+    { id: 'm1', tokens: 30, token_ms: 20 },
+    { id: 'm2', tokens: 40, token_ms: 15, seed: 2, mode: 'delta' },
+    { id: 'm3', tokens: 50, token_ms: 25, seed: 3 },
+  ];
+  const { reports, truths, shown } = await page.evaluate((a) => window.runSocketIo({ asks: a, profile: 'instrument' }), asks);
+  assert.equal(reports.length, 3);
+  for (const ask of asks) {
+    const r = reports.find((x) => x.deltas === ask.tokens);
+    assert.ok(r, `a report of ${ask.tokens} deltas for ${ask.id}`);
+    t.diagnostic(`${ask.id}: lag p50 ${r.lag.p50} ms, truth ${truths[ask.id].toFixed(1)} ms, matched ${r.matchedPct}%`);
+    assert.equal(r.transport, 'socket.io');
+    assert.equal(r.chars, [...shown[ask.id]].length, "characters (code points) shown");
+    assert.ok(r.matchedPct >= 99 && r.status === 'ok');
+    assert.ok(r.lag.p50 >= truths[ask.id] - SLACK && r.lag.p50 <= truths[ask.id] + FRAME + SLACK, `${ask.id}: lag p50 ${r.lag.p50} vs ${truths[ask.id]}`);
+  }
+});
+
+test('Socket.IO dropped by the server mid-answer: the report says so', async () => {
+  const { reports } = await page.evaluate(() => window.runSocketIo({ asks: [{ id: 'x1', tokens: 40, token_ms: 10, drop_after: 10 }] }));
+  const r = reports[0];
+  assert.equal(r.status, 'error');
+  assert.match(r.error.message, /Socket\.IO disconnected \(io server disconnect\)/);
+  assert.equal(r.deltas, 10);
+  assert.deepEqual(page.errors, []);
+});
+
+for (const [name, fn] of [
+  ['sse.js (XHR)', 'runSseJs'],
+  ['EventSource', 'runEventSource'],
+]) {
+  test(`hostile input over ${name}: invalid JSON and bytes that are not UTF-8 between deltas`, async () => {
+    const query = 'ttft_ms=20&token_ms=10&tokens=20&garbage=1';
+    const plain = await page.evaluate(([f, q]) => window[f]({ query: q, instrumented: false, profile: '' }), [fn, query]);
+    const { report: r, received } = await page.evaluate(([f, q]) => window[f]({ query: q }), [fn, query]);
+    assert.deepEqual(received, plain.received, 'the app received the same events');
+    assert.equal(r.status, 'ok');
+    assert.equal(r.deltas, 20);
+    assert.ok(r.malformed && r.malformed.events >= 20, JSON.stringify(r.malformed));
+    assert.deepEqual(page.errors, []);
+  });
+}
+
+// The app does not render it: rendering 36,000 deltas one by one is the page's own cost (minutes
+// here, with or without tokenpaint), not what this test is about.
+test('a 10 MB answer over sse.js (XHR): every event for the app, all bytes in the report', async () => {
+  const query = 'body_bytes=10485760';
+  const plain = await page.evaluate((q) => window.runSseJs({ query: q, instrumented: false, render: false }), query);
+  const { report: r, received } = await page.evaluate((q) => window.runSseJs({ query: q, render: false }), query);
+  assert.equal(received.length, plain.received.length);
+  assert.deepEqual(received.slice(-3), plain.received.slice(-3));
+  assert.equal(r.status, 'ok');
+  assert.ok(r.bytes >= 10485760, `${r.bytes} bytes`);
   assert.deepEqual(page.errors, []);
 });

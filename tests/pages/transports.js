@@ -53,7 +53,7 @@ const content = (data) => {
 };
 
 /** sse.js POSTing to the simulator, as LibreChat does; `instrumented`: under profiler.instrument. */
-window.runSseJs = async ({ query = 'ttft_ms=50&token_ms=20&tokens=40', instrumented = true, delay = 20, abortAfter = 0 } = {}) => {
+window.runSseJs = async ({ query = 'ttft_ms=50&token_ms=20&tokens=40', instrumented = true, delay = 20, abortAfter = 0, render = true } = {}) => {
   const { host, profiler, all } = profiled();
   const undo = instrumented ? profiler.instrument({ match: '/v1/chat/completions' }) : null;
   const v = view(host, delay);
@@ -64,7 +64,7 @@ window.runSseJs = async ({ query = 'ttft_ms=50&token_ms=20&tokens=40', instrumen
       const t = performance.now();
       received.push(e.data);
       if (e.data === '[DONE]') return resolve();
-      const c = content(e.data);
+      const c = render && content(e.data);
       if (c) v.show(c, t);
       if (abortAfter && received.length === abortAfter) {
         source.close();
@@ -226,3 +226,46 @@ window.runIdentity = async () => {
 };
 
 window.transportsReady = true;
+
+/**
+ * An Open WebUI-style app: a socket.io-client Socket receives `chat-events` (whole snapshots in
+ * `chat:completion`, or `chat:message:delta`) and shows each answer in its own element.
+ * `profile`: 'track' (the Socket), 'instrument' (before socket.io-client loads, WebSocket
+ * transport), or ''. `transports`: as socket.io-client's option.
+ */
+window.runSocketIo = async ({ asks = [{ id: 'm1', tokens: 40, token_ms: 20 }], profile = 'track', delay = 20, transports } = {}) => {
+  const { host, profiler, all } = profiled(asks.length);
+  const undo = profile === 'instrument' ? profiler.instrument({ match: '/socket.io/' }) : null;
+  // A fresh copy of the module for each run: it keeps the WebSocket constructor it finds.
+  const { io } = await import(`/vendor/socket.io.esm.min.js?run=${Math.random()}`);
+  const socket = io({ transports: transports || (profile === 'instrument' ? ['websocket'] : ['polling', 'websocket']), reconnection: false });
+  if (profile === 'track') profiler.track(socket);
+  const views = new Map(asks.map((a) => [a.id, { ...view(host, delay), text: '' }]));
+  const received = [];
+  let done = 0;
+  await new Promise((resolve) => {
+    socket.on('connect', () => asks.forEach((a) => socket.emit('ask', a)));
+    socket.on('chat-events', (m) => {
+      const t = performance.now();
+      received.push(JSON.stringify(m));
+      const v = views.get(m.message_id);
+      const d = m.data.data;
+      // As Open WebUI's frontend: a snapshot replaces the text; a delta is appended.
+      const next = m.data.type === 'chat:message:delta' ? v.text + d.content : d.content;
+      if (next.length > v.text.length) v.show(next.slice(v.text.length), t);
+      v.text = next;
+      if (d.done && ++done === asks.length) resolve();
+    });
+    socket.on('disconnect', () => resolve());
+  });
+  const reports = profile ? await Promise.race([all, sleep(5000).then(() => [])]) : [];
+  socket.disconnect();
+  if (undo) undo();
+  profiler.close();
+  return {
+    reports: reports.map((r) => ({ ...r, timeline: undefined })),
+    truths: Object.fromEntries([...views].map(([id, v]) => [id, median(v.lags)])),
+    shown: Object.fromEntries([...views].map(([id, v]) => [id, v.el.textContent])),
+    received,
+  };
+};
