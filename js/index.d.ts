@@ -291,6 +291,8 @@ export interface StreamReport {
   label: string | null;
   /** What carried the stream to the page. */
   transport: 'fetch' | 'xhr' | 'eventsource' | 'websocket' | 'socket.io' | 'push';
+  /** For an EventSource reconnect: the last event id the stream resumed from. */
+  resumedFrom: string | null;
   /** Ratings of the headline metrics. */
   ratings?: Partial<Record<RatedMetric, Rating | null>>;
   /** The browser's Resource Timing entry for the request (ms from start; null unknown). */

@@ -107,7 +107,7 @@ export function open(p, res, o, headersAt) {
     const gen = generationOf();
     if (p.options.includeText === true) p._call((c) => c.keep_text(id));
     if (o.label) p._call((c) => c.label(id, o.label));
-    if (o.transport) p._call((c) => c.transport(id, o.transport));
+    if (o.transport) p._call((c) => c.transport(id, o.transport, o.resumedFrom || ''));
     const s = {
       id,
       gen,
@@ -329,7 +329,7 @@ const UNKNOWN_WHEN_FAILED = (
   'label format httpStatus startTime headers ttfb ttfc ttft e2e ttftPerceived e2ePerceived tpot itl tokens tokensSource ' +
   'tokensCountedBecause deltas detail chars bytes chunks usage reasoning refusal toolCalls toolCallSpan choices finishReason ' +
   'serverTimings lag backlogPeak matchedPct delivery stalls phases phasesTotal intermediary hidden doneMarker truncated ' +
-  'malformed domReason startSource caughtUp'
+  'malformed domReason startSource caughtUp resumedFrom'
 ).split(' ');
 
 // The response headers the core reads (format detection now, server timings later), as

@@ -146,9 +146,9 @@ const NAMED_EVENTS = [
 ];
 
 /**
- * Profiles an EventSource: every message event (named ones included) is an arrival, re-framed
- * as the SSE event it was. Each connection is a stream; a reconnect starts a new one, linked to
- * the last by `lastEventId` in its label when the app gave none. The app's `close()` fires no
+ * Profiles an EventSource: every message event (named ones included) is an arrival, re-framed as
+ * the SSE event it was. Each connection is a stream; a reconnect starts a new one, whose report's
+ * `resumedFrom` is the last event id the one before it received. The app's `close()` fires no
  * event: it is noticed within 250 ms and the stream ends at its last event.
  */
 export function tapEventSource(p, es, o) {
@@ -159,8 +159,8 @@ export function tapEventSource(p, es, o) {
   let timer = 0;
   const constructedAt = typeof o.start === 'number' ? o.start : performance.now();
   const start = (t) => {
-    const label = o.label || (lastEventId ? `lastEventId ${lastEventId}` : undefined);
-    f = feed(p, { status: 200, headers: new Headers({ 'content-type': 'text/event-stream' }) }, { ...o, start: t, label, transport: 'eventsource' }) || false;
+    const resumedFrom = first ? '' : lastEventId;
+    f = feed(p, { status: 200, headers: new Headers({ 'content-type': 'text/event-stream' }) }, { ...o, start: t, resumedFrom, transport: 'eventsource' }) || false;
     first = false;
     timer = setInterval(() => {
       try {

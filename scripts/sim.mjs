@@ -151,6 +151,7 @@ export function knobs(url, body) {
     empty: num('empty', 0) === 1,
     headersMs: Math.max(0, num('headers_ms', 0)),
     garbage: num('garbage', 0) === 1,
+    resume: Math.max(0, Math.floor(num('resume', 0))),
   };
 }
 
@@ -222,6 +223,7 @@ export async function handleChat(req, res, url, body) {
   req.socket.setNoDelay(true);
 
   if (k.bodyBytes > 0) return sendBytes(res, k.bodyBytes, k.seed);
+  if (k.resume) return sendResumable(req, res, k);
   if (k.status >= 400 && k.status <= 599) {
     await sleep(k.ttft);
     res.writeHead(k.status, { 'content-type': 'application/json' });
@@ -414,6 +416,27 @@ export async function handleChat(req, res, url, body) {
 const round = (v) => Math.round(v * 100) / 100;
 
 /** A fast stream of `n` bytes of OpenAI-style events, in uneven writes, hash in a header. */
+/**
+ * An answer an EventSource resumes: every event has an id; the first connection ends after
+ * `resume` tokens without an end; a reconnect (Last-Event-ID) gets the rest, then [DONE].
+ */
+async function sendResumable(req, res, k) {
+  const tokens = answerTokens(k.tokens, k.seed);
+  const last = Number(req.headers['last-event-id']);
+  const from = req.headers['last-event-id'] !== undefined && Number.isInteger(last) && last >= 0 ? last + 1 : 0;
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', });
+  res.write('retry: 50\n\n');
+  await sleep(k.ttft);
+  for (let i = from; i < tokens.length; i++) {
+    if (i > from) await sleep(k.tokenMs);
+    if (from === 0 && i === k.resume) return res.end();
+    res.write(`id: ${i}\ndata: ${chunkJson('chatcmpl-sim', { content: tokens[i] })}\n\n`);
+  }
+  res.write(`data: ${chunkJson('chatcmpl-sim', {}, { finish_reason: 'stop' })}\n\n`);
+  res.write(`data: ${JSON.stringify({ id: 'chatcmpl-sim', object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 10, completion_tokens: tokens.length - from, total_tokens: 10 + tokens.length - from } })}\n\n`);
+  res.end('data: [DONE]\n\n');
+}
+
 async function sendBytes(res, n, seed) {
   const r = rng(seed);
   const parts = [];

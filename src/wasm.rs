@@ -16,6 +16,7 @@ struct Open {
     url: String,
     label: String,
     transport: String,
+    resumed_from: String,
     end_message: String,
     session: Session,
 }
@@ -137,10 +138,12 @@ impl Core {
     }
 
     /// What carried stream `id` to the page (`xhr`, `eventsource`, `websocket`, `socket.io`,
-    /// `push`; `fetch` unless told).
-    pub fn transport(&mut self, id: u32, name: &str) {
+    /// `push`; `fetch` unless told), and the last event id it resumed from (an EventSource
+    /// reconnect; empty: none).
+    pub fn transport(&mut self, id: u32, name: &str, resumed_from: &str) {
         if let Some(o) = self.get(id) {
             o.transport = name.chars().take(16).collect();
+            o.resumed_from = resumed_from.chars().take(256).collect();
         }
     }
 
@@ -198,6 +201,7 @@ impl Core {
             url: url.into(),
             label: String::new(),
             transport: String::new(),
+            resumed_from: String::new(),
             end_message: String::new(),
             session,
         });
@@ -314,6 +318,7 @@ impl Core {
             timeline,
             label: &o.label,
             transport: &o.transport,
+            resumed_from: &o.resumed_from,
         };
         let (json, metrics) =
             report::write_with(&o.session.tl, &meta, Some(&self.shell), Some(&self.frames));

@@ -15,6 +15,7 @@ fn report(s: &Session) -> String {
             timeline: false,
             label: "",
             transport: "",
+            resumed_from: "",
         },
     )
     .0

@@ -94,6 +94,7 @@ fn report(s: &Session) -> Value {
         timeline: false,
         label: "",
         transport: "",
+        resumed_from: "",
     };
     serde_json::from_str(&write(&s.tl, &meta).0).unwrap()
 }

@@ -209,3 +209,20 @@ test('a 10 MB answer over sse.js (XHR): every event for the app, all bytes in th
   assert.ok(r.bytes >= 10485760, `${r.bytes} bytes`);
   assert.deepEqual(page.errors, []);
 });
+
+test('an EventSource that reconnects: two streams, the second resumed from the last event id', async () => {
+  const { reports, received } = await page.evaluate(() => window.runEventSource({ query: 'ttft_ms=20&token_ms=10&tokens=40&resume=15', reconnect: true }));
+  assert.equal(received.filter((d) => d !== '[DONE]' && JSON.parse(d).choices[0]?.delta?.content).length, 40, 'the app got every token');
+  assert.equal(reports.length, 2);
+  const [first, second] = reports;
+  assert.equal(first.transport, 'eventsource');
+  assert.equal(first.resumedFrom, null);
+  assert.equal(first.deltas, 15);
+  assert.equal(first.doneMarker, false, 'the first connection ended before the end of the answer');
+  assert.equal(first.finishReason, null);
+  assert.equal(second.doneMarker, true);
+  assert.equal(second.resumedFrom, '14');
+  assert.equal(second.deltas, 25);
+  assert.equal(second.status, 'ok');
+  assert.equal(second.tokens, 25);
+});

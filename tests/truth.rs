@@ -16,6 +16,7 @@ fn report(s: &Session) -> Value {
         timeline: true,
         label: "",
         transport: "",
+        resumed_from: "",
     };
     serde_json::from_str(&write(&s.tl, &meta).0).unwrap()
 }
@@ -343,6 +344,7 @@ fn without_a_single_paint_backlog_and_late_paints_are_unknown_not_numbers() {
         timeline: false,
         label: "",
         transport: "",
+        resumed_from: "",
     };
     let shell = tokenpaint::figures::browser::Shell::default();
     let json = tokenpaint::figures::report::write_with(&s.tl, &meta, Some(&shell), None).0;

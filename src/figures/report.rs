@@ -27,6 +27,9 @@ pub struct Meta<'a> {
     /// What carried the stream to the page: `fetch`, `xhr`, `eventsource`, `websocket`,
     /// `socket.io` or `push` (empty: `fetch`).
     pub transport: &'a str,
+    /// For a stream that resumed an earlier one (an EventSource reconnect): the last event id it
+    /// resumed from (empty: none).
+    pub resumed_from: &'a str,
 }
 
 /// Computes the figures of `tl` and writes its report; returns both (the summary takes the
@@ -89,6 +92,8 @@ fn head(w: &mut JsonWriter, tl: &Timeline, f: &StreamFigures, meta: &Meta<'_>) {
     } else {
         meta.transport
     });
+    w.key("resumedFrom");
+    w.opt_str((!meta.resumed_from.is_empty()).then_some(meta.resumed_from));
     w.key("format");
     w.opt_str(tl.format.map(|f| f.name()));
     w.key("status");
@@ -642,6 +647,7 @@ mod tests {
                 timeline: true,
                 label: "",
                 transport: "",
+                resumed_from: "",
             },
         )
         .0
@@ -802,6 +808,7 @@ mod tests {
                 timeline: false,
                 label: "",
                 transport: "",
+                resumed_from: "",
             },
         )
         .0;

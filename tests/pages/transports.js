@@ -83,8 +83,8 @@ window.runSseJs = async ({ query = 'ttft_ms=50&token_ms=20&tokens=40', instrumen
 };
 
 /** A native EventSource on the simulator's GET endpoint; the app closes it at [DONE]. */
-window.runEventSource = async ({ query = 'ttft_ms=50&token_ms=20&tokens=40', profile = 'track', delay = 20 } = {}) => {
-  const { host, profiler, all } = profiled();
+window.runEventSource = async ({ query = 'ttft_ms=50&token_ms=20&tokens=40', profile = 'track', delay = 20, reconnect = false } = {}) => {
+  const { host, profiler, all } = profiled(reconnect ? 2 : 1);
   const undo = profile === 'instrument' ? profiler.instrument({ match: /\/v1\/chat/ }) : null;
   const v = view(host, delay);
   const received = [];
@@ -102,6 +102,7 @@ window.runEventSource = async ({ query = 'ttft_ms=50&token_ms=20&tokens=40', pro
       if (c) v.show(c, t);
     };
     es.onerror = () => {
+      if (reconnect) return; // the browser reconnects with Last-Event-ID
       es.close();
       resolve();
     };
@@ -109,7 +110,7 @@ window.runEventSource = async ({ query = 'ttft_ms=50&token_ms=20&tokens=40', pro
   const reports = profile ? await Promise.race([all, sleep(5000).then(() => [])]) : [];
   if (undo) undo();
   profiler.close();
-  return { report: reports[0] || null, truth: median(v.lags), received, shown: v.el.textContent, isNative: es instanceof originals.EventSource };
+  return { report: reports[0] || null, reports: reports.map((r) => ({ ...r, timeline: undefined })), truth: median(v.lags), received, shown: v.el.textContent, isNative: es instanceof originals.EventSource };
 };
 
 /**
