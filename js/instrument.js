@@ -9,7 +9,7 @@
 
 import { urlOf, fullUrlOf } from './stream.js';
 import { tapXhr, tapEventSource } from './transports.js';
-import { tapSocket } from './sockets.js';
+import { tapSocket, tapPolling } from './sockets.js';
 
 let installed = null;
 
@@ -92,7 +92,7 @@ export function instrument(p, o = {}) {
     const urls = new WeakMap();
     swap(proto, 'open', function (method, url) {
       try {
-        urls.set(this, String(url));
+        urls.set(this, [String(method).toUpperCase(), String(url)]);
       } catch {
         /* unprofiled */
       }
@@ -100,8 +100,12 @@ export function instrument(p, o = {}) {
     });
     swap(proto, 'send', function () {
       try {
-        const url = urls.get(this);
-        if (url !== undefined && matches(fullUrlOf(url, null))) tapXhr(p, this, optionsFor(p, o, url));
+        const [method, url] = urls.get(this) || [];
+        const full = url === undefined ? '' : fullUrlOf(url, null);
+        // Socket.IO's long-polling: each poll is a batch of a socket's messages, not an answer.
+        if (/[?&]EIO=\d/.test(full) && /[?&]transport=polling/.test(full)) {
+          if (method === 'GET' && matches(full)) tapPolling(p, this, optionsFor(p, o, url), full);
+        } else if (full && matches(full)) tapXhr(p, this, optionsFor(p, o, url));
       } catch {
         /* unprofiled */
       }

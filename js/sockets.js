@@ -200,3 +200,41 @@ export function tapSocketIo(p, socket, o) {
     }
   });
 }
+
+// The Socket.IO sessions read over HTTP long-polling, by profiler and Engine.IO session id.
+const polled = new WeakMap();
+
+/**
+ * Profiles one Engine.IO long-polling request (`?EIO=4&transport=polling&sid=…`, a GET: what
+ * the server sends): its packets, separated by U+001E, are read as a socket's messages, and the
+ * answers of one session go on across its polls. A close packet ends them.
+ */
+export function tapPolling(p, xhr, o, url) {
+  let sid = null;
+  try {
+    sid = new URL(url, globalThis.location ? globalThis.location.href : undefined).searchParams.get('sid');
+  } catch {
+    return;
+  }
+  if (!sid) return; // the handshake: no answer in it
+  let sessions = polled.get(p);
+  if (!sessions) polled.set(p, (sessions = new Map()));
+  if (!sessions.has(sid)) sessions.set(sid, answers(p, o));
+  const list = sessions.get(sid);
+  xhr.addEventListener('load', (e) => {
+    try {
+      const t = stampOf(e);
+      for (const packet of String(xhr.responseText).split('\x1e')) {
+        if (packet === '1') {
+          list.closeAll(0, t, '');
+          sessions.delete(sid);
+          continue;
+        }
+        const io = socketIoEvent(packet);
+        if (io) socketIoArgs(list, o, io, t);
+      }
+    } catch {
+      /* tokenpaint's problem */
+    }
+  });
+}

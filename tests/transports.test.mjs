@@ -226,3 +226,16 @@ test('an EventSource that reconnects: two streams, the second resumed from the l
   assert.equal(second.status, 'ok');
   assert.equal(second.tokens, 25);
 });
+
+test('Socket.IO over long-polling under instrument(): each poll read as the socket messages it carries', async (t) => {
+  const { reports, truths, shown, count } = await page.evaluate(() => window.runSocketIo({ profile: 'instrument', transports: ['polling'] }));
+  assert.equal(count, 1, 'one report for the answer, none for the polls');
+  const r = reports[0];
+  t.diagnostic(`lag p50 ${r.lag.p50} ms, truth ${truths.m1.toFixed(1)} ms, matched ${r.matchedPct}%`);
+  assert.equal(r.transport, 'socket.io');
+  assert.equal(r.status, 'ok');
+  assert.equal(r.deltas, 40);
+  assert.equal(r.chars, [...shown.m1].length);
+  assert.ok(r.matchedPct >= 99);
+  assert.ok(r.lag.p50 >= truths.m1 - SLACK && r.lag.p50 <= truths.m1 + FRAME + SLACK, `lag p50 ${r.lag.p50} vs truth ${truths.m1}`);
+});

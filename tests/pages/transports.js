@@ -261,9 +261,11 @@ window.runSocketIo = async ({ asks = [{ id: 'm1', tokens: 40, token_ms: 20 }], p
   });
   const reports = profile ? await Promise.race([all, sleep(5000).then(() => [])]) : [];
   socket.disconnect();
+  await sleep(100);
   if (undo) undo();
   profiler.close();
   return {
+    count: profiler.reports().length,
     reports: reports.map((r) => ({ ...r, timeline: undefined })),
     truths: Object.fromEntries([...views].map(([id, v]) => [id, median(v.lags)])),
     shown: Object.fromEntries([...views].map(([id, v]) => [id, v.el.textContent])),
