@@ -284,7 +284,7 @@ export interface StreamReport {
   /** Why no answer text was found on the page, when none was. */
   domReason: 'closed-shadow-root' | 'cross-origin-iframe' | 'not-found' | 'not-observed' | null;
   /** Where `startTime` comes from: the profiled request, Resource Timing (a tracked response), or the headers' arrival (TTFB and TTFT understated). */
-  startSource: 'request' | 'resource-timing' | 'headers';
+  startSource: 'request' | 'resource-timing' | 'headers' | 'unknown';
   /** A stream that began before the module loaded: the page's text was read at `at`, and `tokens` commits carry that time rather than their own. */
   caughtUp: { at: number; tokens: number } | null;
   /** The stream's label, if any. */

@@ -9,7 +9,7 @@
 
 import { urlOf, fullUrlOf } from './stream.js';
 import { tapXhr, tapEventSource } from './transports.js';
-import { tapSocket, tapPolling } from './sockets.js';
+import { tapSocket, tapPolling, sentAt } from './sockets.js';
 
 let installed = null;
 
@@ -104,7 +104,7 @@ export function instrument(p, o = {}) {
         const full = url === undefined ? '' : fullUrlOf(url, null);
         // Socket.IO's long-polling: each poll is a batch of a socket's messages, not an answer.
         if (/[?&]EIO=\d/.test(full) && /[?&]transport=polling/.test(full)) {
-          if (method === 'GET' && matches(full)) tapPolling(p, this, optionsFor(p, o, url), full);
+          if (matches(full)) tapPolling(p, this, optionsFor(p, o, url), full, method);
         } else if (full && matches(full)) tapXhr(p, this, optionsFor(p, o, url));
       } catch {
         /* unprofiled */
@@ -117,6 +117,16 @@ export function instrument(p, o = {}) {
   }
   if (typeof g.WebSocket === 'function') {
     swap(g, 'WebSocket', constructorLike(g.WebSocket, (ws, url) => matches(fullUrlOf(url, null)) && tapSocket(p, ws, optionsFor(p, o, url))));
+    // When a socket sends (the app's ask): the request start of the answer that follows.
+    const send = g.WebSocket.prototype.send;
+    swap(g.WebSocket.prototype, 'send', function () {
+      try {
+        if (active) sentAt.set(this, performance.now());
+      } catch {
+        /* unprofiled */
+      }
+      return send.apply(this, arguments);
+    });
   }
   const undo = () => {
     if (!installed || installed.undo !== undo) return;

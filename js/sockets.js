@@ -9,6 +9,9 @@
 import { feed } from './stream.js';
 import { stampOf, bytesOf } from './transports.js';
 
+/** When each socket last sent a message (WebSocket.prototype.send, patched by instrument()). */
+export const sentAt = new WeakMap();
+
 /** The event of a Socket.IO text packet (`42[…]`, `42/ns,7[…]`) as [name, ...args], or null. */
 export function socketIoEvent(text) {
   if (typeof text !== 'string' || !text.startsWith('42')) return null;
@@ -75,7 +78,10 @@ function answers(p, o) {
   const start = (id, t, plain, transport) => {
     const headers = new Headers({ 'content-type': plain ? 'text/plain' : 'text/event-stream' });
     const format = plain ? 'text' : o.format || 'openai-chat';
-    const a = { f: feed(p, { status: 200, headers }, { ...o, start: t, format, transport }), text: '', timer: 0, finished: false };
+    // The answer's request: the socket's last message out before it (the app's ask), if seen.
+    const sent = o.sentAt ? o.sentAt() : undefined;
+    const at = typeof sent === 'number' && sent <= t ? { start: sent } : { startUnknown: true };
+    const a = { f: feed(p, { status: 200, headers }, { ...o, ...at, format, transport }), text: '', timer: 0, finished: false };
     open.set(id, a);
     return a;
   };
@@ -144,7 +150,7 @@ function socketIoArgs(list, o, args, t) {
  * Closing the socket ends every open answer: cleanly (code 1000) as done, else as failed.
  */
 export function tapSocket(p, ws, o) {
-  const list = answers(p, o);
+  const list = answers(p, { ...o, sentAt: () => sentAt.get(ws) });
   const onText = (data, t) => {
     if (o.extract) return list.extracted(o.extract(data), t, 'websocket');
     const io = typeof data === 'string' ? socketIoEvent(data) : null;
@@ -183,7 +189,9 @@ export function tapSocket(p, ws, o) {
  * A disconnect ends every open answer (by the app's `disconnect()`: done; else failed).
  */
 export function tapSocketIo(p, socket, o) {
-  const list = answers(p, o);
+  let sent;
+  if (typeof socket.onAnyOutgoing === 'function') socket.onAnyOutgoing(() => (sent = performance.now()));
+  const list = answers(p, { ...o, sentAt: () => sent });
   socket.onAny((...args) => {
     try {
       socketIoArgs(list, o, args, performance.now());
@@ -205,11 +213,12 @@ export function tapSocketIo(p, socket, o) {
 const polled = new WeakMap();
 
 /**
- * Profiles one Engine.IO long-polling request (`?EIO=4&transport=polling&sid=…`, a GET: what
- * the server sends): its packets, separated by U+001E, are read as a socket's messages, and the
- * answers of one session go on across its polls. A close packet ends them.
+ * Profiles one Engine.IO long-polling request (`?EIO=4&transport=polling&sid=…`). A GET
+ * carries what the server sends: its packets, separated by U+001E, are read as a socket's
+ * messages, and the answers of one session go on across its polls; a close packet ends them. A
+ * POST carries what the client sends: its time is the next answer's request start.
  */
-export function tapPolling(p, xhr, o, url) {
+export function tapPolling(p, xhr, o, url, method) {
   let sid = null;
   try {
     sid = new URL(url, globalThis.location ? globalThis.location.href : undefined).searchParams.get('sid');
@@ -219,8 +228,15 @@ export function tapPolling(p, xhr, o, url) {
   if (!sid) return; // the handshake: no answer in it
   let sessions = polled.get(p);
   if (!sessions) polled.set(p, (sessions = new Map()));
-  if (!sessions.has(sid)) sessions.set(sid, answers(p, o));
-  const list = sessions.get(sid);
+  if (!sessions.has(sid)) {
+    const session = { sent: undefined };
+    session.list = answers(p, { ...o, sentAt: () => session.sent });
+    sessions.set(sid, session);
+  }
+  const session = sessions.get(sid);
+  // A POST poll carries the client's packets (the ask): it is the answer's request.
+  if (method === 'POST') return void (session.sent = performance.now());
+  const list = session.list;
   xhr.addEventListener('load', (e) => {
     try {
       const t = stampOf(e);

@@ -37,6 +37,9 @@ export function wrap(p, res, o) {
  */
 export function feed(p, res, o) {
   const headersAt = performance.now();
+  // An answer on a socket whose request was not seen: its start is unknown (not the first
+  // message's time), and so is everything measured from it.
+  if (o.startUnknown) o = { ...o, start: NaN };
   let s = ready() ? p._open(res, o, headersAt) : undefined;
   if (s === null) return null;
   const early = [];
@@ -108,6 +111,7 @@ export function open(p, res, o, headersAt) {
     if (p.options.includeText === true) p._call((c) => c.keep_text(id));
     if (o.label) p._call((c) => c.label(id, o.label));
     if (o.transport) p._call((c) => c.transport(id, o.transport, o.resumedFrom || ''));
+    if (o.startUnknown) p._call((c) => c.start_unknown(id));
     const s = {
       id,
       gen,

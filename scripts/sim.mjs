@@ -242,7 +242,8 @@ export async function handleChat(req, res, url, body) {
   }
   const sse = k.format !== 'text' && k.format !== 'ollama';
   // Prefill grows with the prompt (≈ 4 characters per token).
-  const promptChars = JSON.stringify((body && body.messages) || []).length;
+  // A GET (an EventSource) has no body: `prompt_chars` stands in for its prompt.
+  const promptChars = body && body.messages ? JSON.stringify(body.messages).length : Number(url.searchParams.get('prompt_chars')) || 2;
   k.ttft += k.prefillPerToken * Math.ceil(promptChars / 4);
   // Wait for a slot before anything is sent: the wait is queue time.
   const queuedAt = performance.now();
@@ -424,7 +425,7 @@ async function sendResumable(req, res, k) {
   const tokens = answerTokens(k.tokens, k.seed);
   const last = Number(req.headers['last-event-id']);
   const from = req.headers['last-event-id'] !== undefined && Number.isInteger(last) && last >= 0 ? last + 1 : 0;
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', });
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   res.write('retry: 50\n\n');
   await sleep(k.ttft);
   for (let i = from; i < tokens.length; i++) {

@@ -7,7 +7,7 @@
 // code 1011, after n deltas).
 import { WebSocketServer } from 'ws';
 import { Server as SocketIoServer } from 'socket.io';
-import { answerTokens } from './sim.mjs';
+import { answerTokens, handleChat } from './sim.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -38,6 +38,47 @@ async function answer(ws, ask) {
   if (ask.done) send('[DONE]');
 }
 
+/**
+ * The simulator's answer for `query` (the knobs of POST /v1/chat/completions) and `body`, sent
+ * as messages: each server-sent event's data is one `send(data)`. `drop()` is called when the
+ * simulated server drops the connection. Returns `stop()`, for when the client goes away.
+ */
+function simulate(query, body, send, drop) {
+  let buf = '';
+  const onClose = [];
+  const closed = () => onClose.splice(0).forEach((f) => f());
+  const res = {
+    headersSent: false,
+    socket: { destroy: () => (closed(), drop()), setNoDelay() {} },
+    on(event, fn) {
+      if (event === 'close') onClose.push(fn);
+      return res;
+    },
+    writeHead() {
+      res.headersSent = true;
+      return res;
+    },
+    flushHeaders() {},
+    write(s) {
+      buf += typeof s === 'string' ? s : Buffer.from(s).toString('utf8');
+      for (let i = buf.indexOf('\n\n'); i >= 0; i = buf.indexOf('\n\n')) {
+        const lines = buf.slice(0, i).split('\n');
+        buf = buf.slice(i + 2);
+        const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(l[5] === ' ' ? 6 : 5));
+        if (data.length) send(data.join('\n'));
+      }
+      return true;
+    },
+    end(s) {
+      if (s) res.write(s);
+      closed();
+    },
+  };
+  const req = { method: 'POST', headers: {}, socket: { setNoDelay() {} } };
+  const done = handleChat(req, res, new URL(`http://127.0.0.1/v1/chat/completions?${query || ''}`), body || null);
+  return { stop: closed, done };
+}
+
 /** Serves `/v1/ws` on `server` (an http.Server). */
 export function attachSockets(server) {
   const wss = new WebSocketServer({ noServer: true });
@@ -45,11 +86,18 @@ export function attachSockets(server) {
     // Other paths are Socket.IO's (it ends upgrades it does not take).
     if (new URL(req.url, 'http://127.0.0.1').pathname !== '/v1/ws') return;
     wss.handleUpgrade(req, socket, head, (ws) => {
+      const stops = [];
+      ws.on('close', () => stops.forEach((s) => s.stop()));
       ws.on('message', (data) => {
         let ask = null;
         try {
           ask = JSON.parse(String(data));
         } catch {
+          return;
+        }
+        // `{ query, body }`: the simulator's own answer for those knobs (the lab), OpenAI chunks.
+        if (ask && typeof ask.query === 'string') {
+          stops.push(simulate(ask.query, ask.body, (m) => ws.readyState === 1 && ws.send(m), () => ws.terminate()));
           return;
         }
         answer(ws, ask).catch(() => ws.terminate());
@@ -73,6 +121,7 @@ export function attachSocketIo(server) {
   io.on('connection', (socket) => {
     socket.on('ask', async (ask) => {
       const id = String((ask && ask.id) || 'msg-sim');
+      if (ask && typeof ask.query === 'string') return simulateOpenWebUi(socket, id, ask);
       const n = Math.max(0, Math.min(20000, Math.floor(Number(ask && ask.tokens) || 40)));
       const tokens = answerTokens(n, Number(ask && ask.seed) || 1);
       const emit = (type, data) => socket.emit('chat-events', { chat_id: 'chat-sim', message_id: id, data: { type, data } });
@@ -89,4 +138,27 @@ export function attachSocketIo(server) {
     });
   });
   return io;
+}
+
+/** The simulator's answer for `{ query, body }` as Open WebUI sends it: snapshots, then done. */
+async function simulateOpenWebUi(socket, id, ask) {
+  const emit = (data) => socket.emit('chat-events', { chat_id: 'chat-sim', message_id: id, data: { type: 'chat:completion', data } });
+  let text = '';
+  const sim = simulate(
+    ask.query,
+    ask.body,
+    (data) => {
+      if (data === '[DONE]') return;
+      try {
+        const piece = JSON.parse(data).choices?.[0]?.delta?.content;
+        if (piece) emit({ content: (text += piece) });
+      } catch {
+        /* not a chunk */
+      }
+    },
+    () => socket.disconnect(true),
+  );
+  socket.on('disconnect', sim.stop);
+  await sim.done;
+  if (socket.connected) emit({ done: true, content: text, title: 'Simulated chat' });
 }

@@ -281,6 +281,13 @@ impl Core {
         }
     }
 
+    /// No request start can be known for stream `id` (see `Session::start_unknown`).
+    pub fn start_unknown(&mut self, id: u32) {
+        if let Some(o) = self.get(id) {
+            o.session.start_unknown();
+        }
+    }
+
     /// The furthest UTF-16 offset a re-render of stream `id` can resume from.
     pub fn resume_limit(&mut self, id: u32) -> u32 {
         self.get(id).map_or(0, |o| o.session.resume_limit())

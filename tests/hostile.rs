@@ -98,3 +98,30 @@ fn invalid_utf8_and_nul_bytes_are_text_with_replacements() {
     );
     assert!(serde_json::from_str::<serde_json::Value>(&report(&s)).is_ok());
 }
+
+/// An answer whose request nobody saw (one on a socket): nothing measured from its start is a
+/// number; what does not need the start (TPOT, counts) still is.
+#[test]
+fn an_unknown_start_leaves_start_relative_figures_null_not_zero() {
+    let mut s = Session::new("openai-chat", "text/event-stream", "", f64::NAN, 500.0, 200);
+    s.start_unknown();
+    for i in 0..5 {
+        let ev = format!("data: {{\"choices\":[{{\"delta\":{{\"content\":\"w{i} \"}}}}]}}\n\n");
+        s.chunk(ev.as_bytes(), 500.0 + 20.0 * f64::from(i));
+    }
+    s.end(EndKind::Complete, 600.0);
+    let r: serde_json::Value = serde_json::from_str(&report(&s)).unwrap();
+    assert_eq!(r["startSource"], "unknown");
+    for key in [
+        "ttfb",
+        "ttft",
+        "e2e",
+        "ttftPerceived",
+        "e2ePerceived",
+        "phases",
+    ] {
+        assert!(r[key].is_null(), "{key}: {}", r[key]);
+    }
+    assert_eq!(r["deltas"], 5);
+    assert_eq!(r["tpot"], 20.0);
+}

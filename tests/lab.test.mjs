@@ -75,6 +75,30 @@ for (const [name, verdict] of Object.entries(EXPECT)) {
   });
 }
 
+// The same scenarios over the other transports (issue 15): a cause on the server's side and one
+// on the page's side are still named, and the report says what carried the answer.
+for (const transport of ['xhr', 'eventsource', 'websocket', 'socket.io']) {
+  for (const [name, verdict] of [
+    ['decode', 'decode-bound'],
+    ['typing', 'client-smoothing'],
+  ]) {
+    test(`over ${transport}, scenario "${name}": the diagnosis names ${verdict}`, async (t) => {
+      const page = await env.page('/');
+      await page.setViewportSize({ width: 1280, height: 1000 });
+      await page.selectOption('#transport', transport);
+      const r = await runScenario(page, name);
+      const carried = await page.evaluate(() => window.tokenpaintProfiler.reports().at(-1).transport);
+      t.diagnostic(`${transport} ${name}: ${r.verdicts.join(', ')}`);
+      await page.screenshot({ path: path.join(ARTIFACTS, `lab-${transport}-${name}.png`), fullPage: true });
+      assert.equal(carried, transport);
+      assert.equal(r.status, 'ok');
+      assert.equal(r.verdicts[0], verdict, `${transport} ${name}: ${r.verdicts}`);
+      assert.deepEqual(page.errors, []);
+      await page.close();
+    });
+  }
+}
+
 test('load mode: 8 requests on 2 slots show queueing in the percentiles, and the summary says capacity', async (t) => {
   const page = await env.page('/');
   await page.click('button[data-name="free"]');

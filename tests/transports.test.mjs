@@ -68,6 +68,12 @@ test('native WebSocket with OpenAI chunks (track): one answer, same messages for
   assert.deepEqual(received, plain.received);
   assert.equal(r.transport, 'websocket');
   holds(r, truths.a1, 'WebSocket');
+  // track(ws) does not see what the socket sends: the answer's request start is unknown, and
+  // so is everything measured from it (not 0).
+  assert.equal(r.startSource, 'unknown');
+  assert.equal(r.ttft, null);
+  assert.equal(r.e2e, null);
+  assert.ok(r.tpot > 0);
 });
 
 test('three answers interleaved on one socket (instrument): three reports, each in its own element', async (t) => {
@@ -79,6 +85,8 @@ test('three answers interleaved on one socket (instrument): three reports, each 
   const { reports, truths, shown, isNative } = await page.evaluate((a) => window.runSocket({ asks: a, profile: 'instrument' }), asks);
   assert.ok(isNative);
   assert.equal(reports.length, 3);
+  // Under instrument() the asks are seen going out: each answer's TTFT is measured from one.
+  for (const r of reports) assert.ok(r.startSource === 'request' && r.ttft >= 90, `${r.startSource} ${r.ttft}`);
   for (const ask of asks) {
     const r = reports.find((x) => x.deltas === ask.tokens);
     assert.ok(r, `a report of ${ask.tokens} deltas for ${ask.id}`);
@@ -135,7 +143,7 @@ test('instrument(): unmatched URLs are not wrapped, twice is harmless, undo rest
   assert.equal(r.sameBody, true, 'a matched response reads the same body');
   assert.equal(r.esName, 'EventSource');
   assert.deepEqual(r.constants, [1, 2, 4]);
-  assert.deepEqual(r.restored, { fetch: true, open: true, send: true, EventSource: true, WebSocket: true });
+  assert.deepEqual(r.restored, { fetch: true, open: true, send: true, EventSource: true, WebSocket: true, wsSend: true });
   assert.deepEqual(page.errors, []);
 });
 
@@ -147,6 +155,7 @@ test('Socket.IO, Open WebUI style (track the Socket, polling then WebSocket): sn
   assert.deepEqual(received, plain.received);
   assert.equal(r.transport, 'socket.io');
   assert.equal(r.status, 'ok');
+  assert.ok(r.ttft >= 90, `TTFT ${r.ttft} from the ask (onAnyOutgoing)`);
   assert.equal(r.deltas, 40, 'one delta per snapshot, not the whole text again');
   assert.equal(r.chars, [...shown.m1].length);
   assert.ok(r.matchedPct >= 99);

@@ -1,6 +1,7 @@
 // The tokenpaint lab: a chat page that streams from the simulated server (or your own), renders
 // the answer the way real chat UIs do, and shows tokenpaint's report. The app's own code (reading
-// the stream, rendering) knows nothing of tokenpaint except `profiler.fetch`.
+// the stream, rendering) knows nothing of tokenpaint except `profiler.fetch`, and, for the other
+// transports (XHR, EventSource, WebSocket, Socket.IO), one `profiler.instrument()` line.
 
 import init, { Profiler } from '/js/index.js';
 import { marked } from '/vendor/marked.esm.js';
@@ -13,6 +14,9 @@ const profiler = new Profiler({ slo: { ttftPerceived: { p95: 1000 }, tpot: { p50
 profiler.observe(messages);
 profiler.onReport(showReport);
 window.tokenpaintProfiler = profiler; // for the curious, and for the page tests
+// Every other transport is profiled by one line; fetch goes through profiler.fetch as before.
+const transport = () => $('transport').value;
+profiler.instrument({ match: (url) => transport() !== 'fetch' && /\/v1\/(chat\/completions|ws)|\/socket\.io\//.test(url) });
 const lab = await (await fetch('/lab/config')).json();
 
 // --- scenarios: each a preset of the knobs, and the cause its diagnosis should name ----------
@@ -138,10 +142,114 @@ async function ask(prompt, quiet = false) {
   const out = bubble('assistant');
   const show = renderer(k, out);
   const [url, init] = request(prompt, k);
-  const res = await profiler.fetch(url, init);
-  if (!res.ok) throw new Error(`HTTP ${res.status}`);
-  for await (const piece of deltas(res.body)) show.push(piece);
+  for await (const piece of deltas(await receive(url, init))) show.push(piece);
   await show.end();
+}
+
+// --- transports: the same request over fetch, XHR, EventSource, WebSocket or Socket.IO ------
+// Each gives the app a stream of the body as the server sent it (for the sockets: their
+// messages as server-sent events), which the app reads as before.
+
+const TRANSPORT_NOTES = {
+  fetch: '',
+  xhr: 'POST over XMLHttpRequest, read from responseText as it grows (as sse.js does)',
+  eventsource: 'GET: the prompt is not sent (its length is), and any format works',
+  websocket: 'the simulator only: OpenAI chunks, one message each; no proxy path, no gzip',
+  'socket.io': 'the simulator only: Open WebUI chat-events snapshots; no proxy path, no gzip',
+};
+$('transport').addEventListener('change', () => ($('transportNote').textContent = TRANSPORT_NOTES[transport()]));
+
+const encoder = new TextEncoder();
+
+async function receive(url, init) {
+  switch (transport()) {
+    case 'xhr':
+      return new ReadableStream({ start: (c) => overXhr(url, init, c) });
+    case 'eventsource':
+      return new ReadableStream({ start: (c) => overEventSource(url, init, c) });
+    case 'websocket':
+      return new ReadableStream({ start: (c) => overWebSocket(url, init, c) });
+    case 'socket.io':
+      return new ReadableStream({ start: (c) => overSocketIo(url, init, c) });
+    default: {
+      const res = await profiler.fetch(url, init);
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      return res.body;
+    }
+  }
+}
+
+function overXhr(url, init, c) {
+  const xhr = new XMLHttpRequest();
+  let seen = 0;
+  const take = () => {
+    const text = xhr.responseText;
+    if (text.length > seen) c.enqueue(encoder.encode(text.slice(seen)));
+    seen = text.length;
+  };
+  xhr.open(init.method || 'GET', url);
+  for (const [name, value] of Object.entries(init.headers || {})) xhr.setRequestHeader(name, value);
+  xhr.onprogress = take;
+  xhr.onloadend = () => {
+    take();
+    if (xhr.status >= 200 && xhr.status < 300) c.close();
+    else c.error(new Error(xhr.status ? `HTTP ${xhr.status}` : 'network error'));
+  };
+  xhr.send(init.body);
+}
+
+// The named events of the formats the simulator speaks (an EventSource only hands a named event
+// to listeners of that name).
+const NAMED = ['response.output_text.delta', 'response.reasoning_summary_text.delta', 'response.created', 'response.completed', 'message_start', 'content_block_delta', 'message_delta', 'message_stop'];
+
+function overEventSource(url, init, c) {
+  const full = new URL(url, location.href);
+  full.searchParams.set('prompt_chars', String(JSON.stringify(JSON.parse(init.body || '{}').messages || []).length));
+  const es = new EventSource(full);
+  const on = (e) => {
+    if (e.data === '[DONE]') return finish();
+    c.enqueue(encoder.encode(`data: ${e.data.split('\n').join('\ndata: ')}\n\n`));
+  };
+  const finish = () => {
+    es.close();
+    c.close();
+  };
+  es.addEventListener('message', on);
+  for (const name of NAMED) es.addEventListener(name, on);
+  // The server ends the stream: the EventSource would reconnect; the answer is over.
+  es.onerror = finish;
+}
+
+function socketAsk(url, init) {
+  return { query: new URL(url, location.href).search.slice(1), body: JSON.parse(init.body || '{}') };
+}
+
+function overWebSocket(url, init, c) {
+  const ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/v1/ws`);
+  ws.onopen = () => ws.send(JSON.stringify(socketAsk(url, init)));
+  ws.onmessage = (e) => {
+    if (e.data === '[DONE]') return ws.close(1000);
+    c.enqueue(encoder.encode(`data: ${e.data}\n\n`));
+  };
+  ws.onclose = () => c.close();
+}
+
+let socketIo = null;
+async function overSocketIo(url, init, c) {
+  // Loaded on first use, after instrument(): socket.io-client keeps the WebSocket it finds.
+  socketIo ??= import('/vendor/socket.io.esm.min.js');
+  const { io } = await socketIo;
+  const socket = io({ transports: ['websocket'], reconnection: false, forceNew: true });
+  let text = '';
+  socket.on('connect', () => socket.emit('ask', { id: `m${Date.now()}`, ...socketAsk(url, init) }));
+  socket.on('chat-events', ({ data }) => {
+    const content = data.data.content || '';
+    // As Open WebUI's frontend: a snapshot replaces the text; what is new is shown.
+    if (content.length > text.length) c.enqueue(encoder.encode(`data: ${JSON.stringify({ choices: [{ delta: { content: content.slice(text.length) } }] })}\n\n`));
+    text = content;
+    if (data.data.done) socket.disconnect();
+  });
+  socket.on('disconnect', () => c.close());
 }
 
 async function runLoad(n, c, scenarioLoad) {

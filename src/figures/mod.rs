@@ -410,6 +410,11 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
         }),
         ..StreamFigures::default()
     };
+    if tl.start_source == "unknown" {
+        // Nothing is measured from a start nobody saw (an answer on a socket): unknown, not 0.
+        (f.ttfb, f.ttfc, f.ttft, f.e2e) = (None, None, None, None);
+        (f.ttft_perceived, f.e2e_perceived, f.breakdown) = (None, None, None);
+    }
     f.verdicts = crate::figures::diagnosis::diagnose(&facts(tl, &f), f.breakdown.as_ref());
     f.unavailable = unavailable(tl);
     if let Some(shell) = cx.shell {

@@ -163,8 +163,9 @@ pub struct Timeline {
     /// Request start (absolute `performance.now()`).
     pub start: f64,
     /// Where `start` comes from: `request` (the profiled fetch, or `track`'s `start`),
-    /// `resource-timing`, or `headers` (`track()` without a start: the headers' arrival, so
-    /// TTFB and TTFT are understated).
+    /// `resource-timing`, `headers` (`track()` without a start: the headers' arrival, so
+    /// TTFB and TTFT are understated), or `unknown` (then `start` is only the zero of the
+    /// timeline, and nothing is measured from it).
     pub start_source: &'static str,
     /// When the response headers arrived.
     pub headers_at: f64,
@@ -562,6 +563,14 @@ impl Session {
         if start.is_finite() && start <= self.tl.headers_at {
             self.tl.start = start;
             self.tl.start_source = "resource-timing";
+        }
+    }
+
+    /// No request start can be known (an answer on a socket whose request was not seen): the
+    /// figures measured from the start (TTFB, TTFT, E2E, the phases) are unknown.
+    pub fn start_unknown(&mut self) {
+        if self.tl.start_source == "headers" {
+            self.tl.start_source = "unknown";
         }
     }
 

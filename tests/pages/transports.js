@@ -9,7 +9,7 @@ import { median } from '/tests/pages/deltas.js';
 await init();
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const originals = { fetch: window.fetch, open: XMLHttpRequest.prototype.open, send: XMLHttpRequest.prototype.send, EventSource: window.EventSource, WebSocket: window.WebSocket };
+const originals = { fetch: window.fetch, open: XMLHttpRequest.prototype.open, send: XMLHttpRequest.prototype.send, EventSource: window.EventSource, WebSocket: window.WebSocket, wsSend: WebSocket.prototype.send };
 
 /** A message element that shows each delta `delay` ms after the app got it, recording the lag. */
 function view(host, delay) {
@@ -221,7 +221,7 @@ window.runIdentity = async () => {
     constants: [window.WebSocket.OPEN, window.EventSource.CLOSED, XMLHttpRequest.DONE],
   };
   undo();
-  out.restored = { fetch: window.fetch === originals.fetch, open: XMLHttpRequest.prototype.open === originals.open, send: XMLHttpRequest.prototype.send === originals.send, EventSource: window.EventSource === originals.EventSource, WebSocket: window.WebSocket === originals.WebSocket };
+  out.restored = { fetch: window.fetch === originals.fetch, open: XMLHttpRequest.prototype.open === originals.open, send: XMLHttpRequest.prototype.send === originals.send, EventSource: window.EventSource === originals.EventSource, WebSocket: window.WebSocket === originals.WebSocket, wsSend: WebSocket.prototype.send === originals.wsSend };
   profiler.close();
   return out;
 };
