@@ -114,7 +114,9 @@ export function attachSockets(server) {
  * `chat-events` messages `{ chat_id, message_id, data: { type, data } }`: by default
  * `chat:completion` with the whole answer so far in `content` after each token (Open WebUI's
  * snapshots), with `mode: 'delta'` `chat:message:delta` with the new text; then
- * `chat:completion` with `done: true`. `drop_after: n` disconnects the client after n tokens.
+ * `chat:completion` with `done: true`. `drop_after: n` disconnects the client after n tokens;
+ * `garbage: 1` adds malformed, binary and unrelated events after each token; `big_bytes: n`
+ * sends one status event of n bytes first.
  */
 export function attachSocketIo(server) {
   const io = new SocketIoServer(server, { serveClient: false });
@@ -125,6 +127,7 @@ export function attachSocketIo(server) {
       const n = Math.max(0, Math.min(20000, Math.floor(Number(ask && ask.tokens) || 40)));
       const tokens = answerTokens(n, Number(ask && ask.seed) || 1);
       const emit = (type, data) => socket.emit('chat-events', { chat_id: 'chat-sim', message_id: id, data: { type, data } });
+      if (ask.big_bytes) socket.emit('chat-events', { chat_id: 'chat-sim', message_id: 'status', data: { type: 'status', data: { description: 'x'.repeat(Math.min(64 * 1024 * 1024, Number(ask.big_bytes))) } } });
       await sleep(Math.max(0, Number(ask.ttft_ms ?? 100)));
       let text = '';
       for (let i = 0; i < tokens.length && socket.connected; i++) {
@@ -133,6 +136,13 @@ export function attachSocketIo(server) {
         text += tokens[i];
         if (ask.mode === 'delta') emit('chat:message:delta', { content: tokens[i] });
         else emit('chat:completion', { content: text });
+        if (ask.garbage) {
+          // Events an app may get on the same socket that are no answer, or not well formed.
+          socket.emit('chat-events', 'not an object');
+          socket.emit('chat-events', { chat_id: 'chat-sim', message_id: id, data: { type: 'chat:completion', data: { content: 42 } } });
+          socket.emit('chat-events', Buffer.from([0xff, 0xfe, 0x00, 0x9c]));
+          socket.emit('other-event', { choices: [{ delta: { content: 'not this answer' } }] });
+        }
       }
       emit('chat:completion', { done: true, content: text, title: 'Simulated chat' });
     });

@@ -248,3 +248,17 @@ test('Socket.IO over long-polling under instrument(): each poll read as the sock
   assert.ok(r.matchedPct >= 99);
   assert.ok(r.lag.p50 >= truths.m1 - SLACK && r.lag.p50 <= truths.m1 + FRAME + SLACK, `lag p50 ${r.lag.p50} vs truth ${truths.m1}`);
 });
+
+test('hostile Socket.IO events: malformed, binary, unrelated and a 10 MB event leave the app untouched', async () => {
+  const asks = [{ id: 'h1', tokens: 20, token_ms: 10, garbage: 1, big_bytes: 10 * 1024 * 1024 }];
+  const plain = await page.evaluate((a) => window.runSocketIo({ asks: a, profile: '' }), asks);
+  const { reports, received, shown } = await page.evaluate((a) => window.runSocketIo({ asks: a }), asks);
+  assert.deepEqual(received, plain.received, 'the app received the same events');
+  assert.ok(received.some((m) => m.includes('"type":"status"')), 'the 10 MB event arrived');
+  assert.ok(received.includes('binary 4'), 'the binary event arrived');
+  const r = reports[0];
+  assert.equal(r.status, 'ok');
+  assert.equal(r.deltas, 20);
+  assert.equal(r.chars, [...shown.h1].length, 'only the answer text counted');
+  assert.deepEqual(page.errors, []);
+});

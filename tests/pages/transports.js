@@ -248,8 +248,9 @@ window.runSocketIo = async ({ asks = [{ id: 'm1', tokens: 40, token_ms: 20 }], p
     socket.on('connect', () => asks.forEach((a) => socket.emit('ask', a)));
     socket.on('chat-events', (m) => {
       const t = performance.now();
-      received.push(JSON.stringify(m));
-      const v = views.get(m.message_id);
+      received.push(m instanceof ArrayBuffer ? `binary ${m.byteLength}` : JSON.stringify(m).slice(0, 200));
+      const v = m && views.get(m.message_id);
+      if (!v || typeof m.data.data.content !== 'string') return;
       const d = m.data.data;
       // As Open WebUI's frontend: a snapshot replaces the text; a delta is appended.
       const next = m.data.type === 'chat:message:delta' ? v.text + d.content : d.content;
