@@ -47,7 +47,7 @@ const alignGrowth = inc[inc.length - 1].usPerUpdate / inc[0].usPerUpdate;
 console.log(sc.rows, `align growth ${f2(alignGrowth)}x`);
 
 const sz = sizes();
-const total = sz[sz.length - 1];
+const total = sz.find((r) => r.name.startsWith('total'));
 // Retained: what the core keeps (counted natively, byte for byte) and what the JS heap keeps.
 // The wasm memory's growth is the peak (it never shrinks), shown beside it.
 const retained = (mem.native ? mem.native.perToken : NaN) + mem.jsPerToken;

@@ -94,6 +94,8 @@ export class Profiler {
         this._otlp = null;
       }
     }
+    // The DevTools track: a chunk of its own, imported only when asked for.
+    this._measure = o.devtools ? import('./perftrack.js').then((m) => m.measure) : null;
     load().catch(() => {}); // idempotent; `await init()` is the way to be sure it is ready
   }
 

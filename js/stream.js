@@ -7,7 +7,6 @@ import { load, ready, failure, generationOf } from './core.js';
 import { tap } from './tap.js';
 import { whyUnseen } from './shadow.js';
 import { entryStrings } from './resource.js';
-import { measure } from './devtools.js';
 import { metricsOf } from './ratings.js';
 import { OBSERVE } from './claim.js';
 
@@ -297,7 +296,7 @@ export function emit(p, id, s) {
     }
     // Exporters only read the report.
     try {
-      if (p.options.devtools) measure(report);
+      if (p._measure) p._measure.then((measure) => measure(report)).catch(() => {});
       if (p._otlp) p._otlp.add(report);
     } catch {
       /* an exporter's failure is not the report's */

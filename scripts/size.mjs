@@ -39,7 +39,8 @@ export function sizes() {
       .map((f) => read(`js/${f}`)),
   ]);
   // Split as bundlers split a dynamic import(): the entry chunk is what every page loads; the
-  // OTLP exporter is a chunk of its own, loaded only when the `otlp` option is set.
+  // OTLP exporter and the DevTools track are chunks of their own, loaded only when their option
+  // is set.
   const out = buildSync({
     entryPoints: [path.join(root, 'js/index.js')],
     bundle: true,
@@ -56,7 +57,7 @@ export function sizes() {
   const row = (name, b) => ({ name, raw: b.length, gzip: gzipSync(b, { level: 9 }).length, brotli: brotliCompressSync(b).length });
   const rows = [row('wasm', wasm), row('js as shipped (glue + shell)', js), row('js bundled + minified', min)];
   const total = { name: 'total (wasm + minified js)', raw: rows[0].raw + rows[2].raw, gzip: rows[0].gzip + rows[2].gzip, brotli: rows[0].brotli + rows[2].brotli };
-  return [...rows, total, row('otlp chunk (only with otlp)', lazy)];
+  return [...rows, total, row('lazy chunks (otlp, devtools)', lazy)];
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
