@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Idempotent set-up for a fresh machine: quiet when everything is already present.
 # Installs: the wasm32 Rust target, wasm-bindgen-cli at the crate's pinned version, the npm
-# dev dependencies, and Debian's Chromium + ChromeDriver (as root on Debian), nginx for proxy tests.
+# dev dependencies, and Debian's Chromium + ChromeDriver and Firefox ESR (as root on Debian), nginx
+# for proxy tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,6 +25,7 @@ need_apt=()
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 [ -x /usr/bin/chromedriver ] || need_apt+=(chromium-driver)
 command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || need_apt+=(nginx-light)
+[ -x /usr/bin/firefox-esr ] || need_apt+=(firefox-esr)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     say "installing ${need_apt[*]} with apt"
@@ -34,7 +36,7 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     (command -v systemctl >/dev/null && systemctl stop nginx 2>/dev/null) || true
     (command -v service >/dev/null && service nginx stop >/dev/null 2>&1) || true
   else
-    say "missing: ${need_apt[*]}. Install them (Debian: apt-get install chromium chromium-driver nginx-light) and run again."
+    say "missing: ${need_apt[*]}. Install them (Debian: apt-get install chromium chromium-driver nginx-light firefox-esr) and run again."
     exit 1
   fi
 fi

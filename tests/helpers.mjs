@@ -44,6 +44,40 @@ export async function setup({ nginx = false } = {}) {
   };
 }
 
+export const FIREFOX = process.env.FIREFOX || '/usr/bin/firefox-esr';
+
+/**
+ * The same set-up in Debian's Firefox ESR, driven over WebDriver BiDi by puppeteer-core (which
+ * downloads no browser). Its pages answer the calls the page tests make: evaluate(fn, arg),
+ * waitForFunction(fn, arg, { timeout }), and `errors`.
+ */
+export async function setupFirefox() {
+  const { default: puppeteer } = await import('puppeteer-core');
+  const { server, url } = await startServer({ port: 0 });
+  const browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true, protocol: 'webDriverBiDi' });
+  return {
+    url,
+    browser,
+    async page(path) {
+      const page = await browser.newPage();
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(url + path);
+      return {
+        errors,
+        // Firefox really hides a tab that is not in front (no frames): bring it forward first.
+        evaluate: async (fn, arg) => (await page.bringToFront(), page.evaluate(fn, arg)),
+        waitForFunction: (fn, arg, o = {}) => page.waitForFunction(fn, { timeout: o.timeout || 15000 }, arg),
+        close: () => page.close(),
+      };
+    },
+    async close() {
+      await browser.close();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
 export function median(values) {
   const v = values.filter((x) => x !== null).sort((a, b) => a - b);
   if (!v.length) return null;
