@@ -46,7 +46,11 @@ test('1,000 streams: JS heap and wasm memory do not grow', async (t) => {
   assert.equal(await streams(1000), 0, 'nothing left open');
   const c = await measure();
   t.diagnostic(`heap after 200 / 1,200 / 2,200 streams: ${a.heap} / ${b.heap} / ${c.heap} B; wasm ${a.wasm} / ${b.wasm} / ${c.wasm} B`);
-  assert.equal(c.wasm, a.wasm, 'wasm memory did not grow');
+  // wasm memory: at most one 64 KiB page over the 2,000 streams. The module's allocator takes
+  // memory a page at a time and reuses a freed block only for its own size class, so a class
+  // first needed late (a report a little longer than any before) may take one more page, once.
+  // A leak of 33 bytes a stream or more would take two pages or more.
+  assert.ok(c.wasm - a.wasm <= 65536, `wasm memory grew by ${c.wasm - a.wasm} B over 2,000 streams (${a.wasm} / ${b.wasm} / ${c.wasm})`);
   // No growth per stream: the second thousand adds no more than a small, fixed amount (V8's own
   // caches settle during the first).
   assert.ok(c.heap - b.heap < 64_000, `heap grew by ${c.heap - b.heap} B over the second 1,000 streams`);
