@@ -39,8 +39,10 @@ for (const renderer of ['text', 'marked', 'markdown-it', 'react-markdown']) {
     const { report: r } = await pages.renderers.evaluate((a) => window.runRenderer(a), { renderer, strategy: 'per-token', query: MARKDOWN, delay: 60 });
     t.diagnostic(`lag p50 ${r.lag.p50} ms, matched ${r.matchedPct}%`);
     holds(r, 60, renderer);
-    // Exactly what Firefox lacks: long animation frames (Resource Timing is there).
-    assert.deepEqual(r.unavailable, ['long-animation-frame']);
+    // Exactly what Firefox lacks: long animation frames (Resource Timing is there). `paint` is
+    // evidence, not a feature: it is listed when a commit had no paint yet as the report was
+    // taken, which happened once in eight runs here in Firefox (not in Chromium).
+    assert.deepEqual(r.unavailable.filter((u) => u !== 'paint'), ['long-animation-frame']);
   });
   test(`Firefox, ${renderer} throttled: median lag within one frame of the app's truth`, async (t) => {
     const { report: r, truth } = await pages.renderers.evaluate((a) => window.runRenderer(a), { renderer, strategy: 'throttled', query: MARKDOWN, interval: 50 });
