@@ -127,6 +127,22 @@ impl JsonWriter {
         self.num(v.unwrap_or(f64::NAN));
     }
 
+    /// Writes `key: number` for each pair (a number that is not finite is `null`).
+    pub fn nums(&mut self, fields: &[(&str, f64)]) {
+        for &(k, v) in fields {
+            self.key(k);
+            self.num(v);
+        }
+    }
+
+    /// Writes `key: number or null` for each pair.
+    pub fn opt_nums(&mut self, fields: &[(&str, Option<f64>)]) {
+        for &(k, v) in fields {
+            self.key(k);
+            self.opt_num(v);
+        }
+    }
+
     /// Writes an unsigned integer.
     #[inline(never)]
     pub fn uint(&mut self, v: u64) {

@@ -11,11 +11,8 @@ fn report(s: &Session) -> String {
         &Meta {
             id: 1,
             url: "u",
-            end_message: "",
             timeline: false,
-            label: "",
-            transport: "",
-            resumed_from: "",
+            ..Meta::default()
         },
     )
     .0

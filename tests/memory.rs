@@ -90,11 +90,8 @@ fn report(s: &Session) -> Value {
     let meta = Meta {
         id: 1,
         url: "u",
-        end_message: "",
         timeline: false,
-        label: "",
-        transport: "",
-        resumed_from: "",
+        ..Meta::default()
     };
     serde_json::from_str(&write(&s.tl, &meta).0).unwrap()
 }

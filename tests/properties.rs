@@ -110,7 +110,7 @@ proptest! {
             s.painted(i as f64 + 0.6, i as f64 + 0.7, i as f64 + 0.8);
         }
         s.end(EndKind::Complete, 100.0);
-        let (json, _) = tokenpaint::figures::report::write(&s.tl, &tokenpaint::figures::report::Meta { id: 1, url: "u", end_message: "", timeline: true, label: "", transport: "", resumed_from: "" });
+        let (json, _) = tokenpaint::figures::report::write(&s.tl, &tokenpaint::figures::report::Meta { id: 1, url: "u", timeline: true, ..Default::default() });
         let parsed: Result<serde_json::Value, _> = serde_json::from_str(&json);
         prop_assert!(parsed.is_ok(), "the report is valid JSON: {}", json);
     }

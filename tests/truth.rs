@@ -12,11 +12,8 @@ fn report(s: &Session) -> Value {
     let meta = Meta {
         id: 1,
         url: "u",
-        end_message: "",
         timeline: true,
-        label: "",
-        transport: "",
-        resumed_from: "",
+        ..Meta::default()
     };
     serde_json::from_str(&write(&s.tl, &meta).0).unwrap()
 }
@@ -340,11 +337,8 @@ fn without_a_single_paint_backlog_and_late_paints_are_unknown_not_numbers() {
     let meta = Meta {
         id: 1,
         url: "u",
-        end_message: "",
         timeline: false,
-        label: "",
-        transport: "",
-        resumed_from: "",
+        ..Meta::default()
     };
     let shell = tokenpaint::figures::browser::Shell::default();
     let json = tokenpaint::figures::report::write_with(&s.tl, &meta, Some(&shell), None).0;

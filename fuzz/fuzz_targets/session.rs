@@ -30,6 +30,6 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     s.end(EndKind::Complete, 1e6);
-    let (json, _) = write(&s.tl, &Meta { id: 1, url: "u", end_message: "", timeline: true, label: "", transport: "", resumed_from: "" });
+    let (json, _) = write(&s.tl, &Meta { id: 1, url: "u", timeline: true, ..Meta::default() });
     serde_json::from_str::<serde_json::Value>(&json).expect("the report is valid JSON");
 });

@@ -12,7 +12,8 @@ use crate::figures::{BrowserFigures, Context, StreamFigures};
 use crate::jsonwrite::JsonWriter;
 use crate::timeline::session::{DeltaRecord, Reasoning, Timeline};
 
-/// What the shell tells about a stream besides its timeline.
+/// What the shell tells about a stream besides its timeline (`..Meta::default()` for the rest).
+#[derive(Debug, Default, Clone, Copy)]
 pub struct Meta<'a> {
     /// The session id.
     pub id: u32,
@@ -175,15 +176,12 @@ fn counts(w: &mut JsonWriter, tl: &Timeline, f: &StreamFigures) {
     match tl.usage {
         Some(u) => {
             w.open_object();
-            for (k, v) in [
-                ("promptTokens", u.prompt_tokens),
-                ("completionTokens", u.completion_tokens),
-                ("reasoningTokens", u.reasoning_tokens),
-                ("cachedTokens", u.cached_tokens),
-            ] {
-                w.key(k);
-                w.opt_num(v.map(|v| v as f64));
-            }
+            w.opt_nums(&[
+                ("promptTokens", u.prompt_tokens.map(|v| v as f64)),
+                ("completionTokens", u.completion_tokens.map(|v| v as f64)),
+                ("reasoningTokens", u.reasoning_tokens.map(|v| v as f64)),
+                ("cachedTokens", u.cached_tokens.map(|v| v as f64)),
+            ]);
             w.close_object();
         }
         None => w.null(),
@@ -240,7 +238,7 @@ fn server_timings(w: &mut JsonWriter, tl: &Timeline) {
     }
     let s = &tl.server;
     w.open_object();
-    for (k, v) in [
+    w.opt_nums(&[
         ("queue", s.queue_ms),
         ("ttft", s.ttft_ms),
         ("prefill", s.prefill_ms),
@@ -248,10 +246,7 @@ fn server_timings(w: &mut JsonWriter, tl: &Timeline) {
         ("itl", s.itl_ms),
         ("load", s.load_ms),
         ("total", s.total_ms),
-    ] {
-        w.key(k);
-        w.opt_num(v);
-    }
+    ]);
     w.close_object();
 }
 
@@ -356,15 +351,12 @@ fn phases(w: &mut JsonWriter, f: &StreamFigures) {
     w.open_object();
     w.key("pattern");
     w.str(i.pattern.name());
-    for (k, v) in [
+    w.nums(&[
         ("heldMeanMs", i.held_mean),
         ("heldFirstMs", i.held_first),
         ("heldLastMs", i.held_last),
         ("stepMs", i.step),
-    ] {
-        w.key(k);
-        w.num(v);
-    }
+    ]);
     w.key("stepSource");
     w.str(if i.step_from_server {
         "server"
@@ -487,7 +479,7 @@ fn browser(w: &mut JsonWriter, b: &BrowserFigures) {
     match &b.resource {
         Some(r) => {
             w.open_object();
-            for (k, v) in [
+            w.opt_nums(&[
                 ("startTime", r.start),
                 ("dns", r.dns),
                 ("connect", r.connect),
@@ -495,10 +487,7 @@ fn browser(w: &mut JsonWriter, b: &BrowserFigures) {
                 ("responseStart", r.response_start),
                 ("responseEnd", r.response_end),
                 ("browserQueue", r.browser_queue),
-            ] {
-                w.key(k);
-                w.opt_num(v);
-            }
+            ]);
             // `protocol` and `serverTiming`, the entry's own strings, are added by the shell.
             w.close_object();
         }
@@ -527,14 +516,11 @@ fn late_paints(w: &mut JsonWriter, l: &crate::figures::LatePaints) {
     w.open_array();
     for f in &l.frames {
         w.open_object();
-        for (k, v) in [
+        w.nums(&[
             ("start", f.start),
             ("duration", f.duration),
             ("blockingDuration", f.blocking),
-        ] {
-            w.key(k);
-            w.num(v);
-        }
+        ]);
         w.key("tokens");
         w.uint(f.tokens);
         // The shell puts the frame's scripts in place of its number.
@@ -643,11 +629,8 @@ mod tests {
             &Meta {
                 id: 1,
                 url: "u",
-                end_message: "",
                 timeline: true,
-                label: "",
-                transport: "",
-                resumed_from: "",
+                ..Meta::default()
             },
         )
         .0
@@ -806,9 +789,7 @@ mod tests {
                 url: "u",
                 end_message: "AbortError",
                 timeline: false,
-                label: "",
-                transport: "",
-                resumed_from: "",
+                ..Meta::default()
             },
         )
         .0;
