@@ -9,9 +9,19 @@ const MAX_QUEUE = 1024;
 const MAX_QUEUED_BYTES = 256 * 1024;
 export const FLUSH_MS = 250;
 
-// Chunks and appended text wait in a queue and cross into the core together, once per frame
-// (or when the queue is long, or before any other call into the core, which keeps the order):
-// one warm pass through the core per frame costs far less than one cold call per token.
+// A read longer than this crosses into the core in parts of this length: the copy into the
+// module's memory is a buffer of the module's, and a 2 MB read would otherwise take 2 MB more of
+// memory that never shrinks.
+const PART = 64 * 1024;
+
+/** Hands one read to the core (in parts when it is long; they count as one chunk). */
+export function feedRead(c, id, bytes, t) {
+  if (bytes.byteLength <= PART) return c.chunk(id, bytes, t, false);
+  for (let at = 0; at < bytes.byteLength; at += PART) {
+    c.chunk(id, bytes.subarray(at, at + PART), t, at > 0);
+  }
+}
+
 export function defer(p, op) {
   const q = p._queue;
   q.push(op);
@@ -43,7 +53,7 @@ export function flush(p) {
     }
     if (op.bytes) {
       if (!s.scope && !s.target) p._rescanShadows();
-      p._callNow((c) => c.chunk(s.id, op.bytes, op.t), undefined, s);
+      p._callNow((c) => feedRead(c, s.id, op.bytes, op.t), undefined, s);
       continue;
     }
     if (s.done) continue;

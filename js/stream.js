@@ -9,6 +9,7 @@ import { whyUnseen } from './shadow.js';
 import { entryStrings } from './resource.js';
 import { metricsOf } from './ratings.js';
 import { OBSERVE } from './claim.js';
+import { feedRead } from './batch.js';
 
 // Chunks kept for a stream that started before the module loaded.
 const MAX_EARLY = 4096;
@@ -49,7 +50,7 @@ export function feed(p, res, o) {
         if (s !== undefined) return;
         s = (ready() && p._open(res, o, headersAt)) || null;
         for (const [bytes, t, kind, message] of s ? early : []) {
-          if (bytes) p._call((c) => c.chunk(s.id, bytes, t), undefined, s);
+          if (bytes) p._call((c) => feedRead(c, s.id, bytes, t), undefined, s);
           else p._end(s, kind, t, message);
         }
         early.length = 0;

@@ -27,7 +27,6 @@ pub mod jsonwrite;
 pub mod read;
 pub mod timeline;
 
-#[cfg(target_arch = "wasm32")]
 pub mod alloc;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

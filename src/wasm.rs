@@ -215,13 +215,13 @@ impl Core {
         }
     }
 
-    /// A body chunk read at `t`.
-    pub fn chunk(&mut self, id: u32, bytes: &[u8], t: f64) {
+    /// A body chunk read at `t`, or with `more`, the next part of the chunk read last.
+    pub fn chunk(&mut self, id: u32, bytes: &[u8], t: f64, more: bool) {
         if let Some(o) = self.get(id) {
             if o.trap {
                 panic!("tokenpaint test trap");
             }
-            o.session.chunk(bytes, t);
+            o.session.chunk_part(bytes, t, more);
         }
     }
 

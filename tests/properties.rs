@@ -3,6 +3,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
+use tokenpaint::figures::report::{write, Meta};
 use tokenpaint::read::lines::{LineFramer, LineItem};
 use tokenpaint::read::sse::{SseFramer, SseItem};
 use tokenpaint::timeline::align::{Aligner, CHECKPOINT};
@@ -59,6 +60,28 @@ proptest! {
         let mut cuts = cuts;
         cuts.sort_unstable();
         prop_assert_eq!(sse_events(&input, &cuts, 1 << 16), sse_events(&input, &[], 1 << 16));
+    }
+
+    /// The shell hands a long read over in parts (`js/batch.js`): the report is the read's.
+    #[test]
+    fn a_read_in_parts_reports_as_the_read_whole(input in event_stream(), cuts in prop::collection::vec(0usize..600, 0..30)) {
+        let report = |cuts: &[usize]| {
+            let mut s = Session::new("openai-chat", "text/event-stream", "", 0.0, 10.0, 200);
+            let mut at = 0;
+            for &cut in cuts.iter().chain([input.len()].iter()) {
+                let cut = cut.min(input.len()).max(at);
+                s.chunk_part(&input[at..cut], 20.0, at > 0);
+                at = cut;
+            }
+            s.end(EndKind::Complete, 30.0);
+            let meta = Meta { id: 1, url: "u", ..Meta::default() };
+            write(&s.tl, &meta).0
+        };
+        let mut cuts = cuts;
+        cuts.sort_unstable();
+        let whole = report(&[]);
+        prop_assert!(whole.contains("\"chunks\":1,") || input.is_empty(), "{}", whole);
+        prop_assert_eq!(report(&cuts), whole);
     }
 
     #[test]

@@ -134,6 +134,13 @@ test('the push handle: an app that reads the body itself and hands over each chu
   holds(r, truth, 'push');
 });
 
+test('one 2 MB read: one chunk, every byte and delta, and the module grows by far less than the read', async (t) => {
+  const { report: r, length, grew } = await page.evaluate(() => window.runBigRead());
+  t.diagnostic(`read ${length} B, wasm memory grew ${grew} B`);
+  assert.deepEqual(r, { status: 'ok', chunks: 1, bytes: length, deltas: 200, chars: 400 });
+  assert.ok(grew < length / 2, `wasm memory grew ${grew} B for a ${length} B read`);
+});
+
 test('instrument(): unmatched URLs are not wrapped, twice is harmless, undo restores every original', async () => {
   const r = await page.evaluate(() => window.runIdentity());
   assert.equal(r.twice, true);

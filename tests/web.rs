@@ -42,9 +42,9 @@ fn a_stream_through_the_binding_gives_a_report_the_browser_parses() {
     let bytes = body.as_bytes();
     // Split inside the emoji of the second event, as a network may.
     let cut = body.find('😀').unwrap() + 2;
-    core.chunk(id, &bytes[..cut], 1010.0);
+    core.chunk(id, &bytes[..cut], 1010.0, false);
     assert_eq!(core.rendered(id, "Hé", 0, 1012.0), 1);
-    core.chunk(id, &bytes[cut..], 1030.0);
+    core.chunk(id, &bytes[cut..], 1030.0, false);
     assert_eq!(core.rendered(id, "Héllo 😀", 0, 1031.0), 1);
     assert_eq!(
         core.rendered(id, "!", 5, 1032.0),
@@ -80,7 +80,12 @@ fn the_summary_computes_percentiles_on_wasm32() {
     for i in 0..50u32 {
         let start = f64::from(i) * 1000.0;
         let id = core.open("sse-text", "", "", "u", start, start, 200);
-        core.chunk(id, b"data: a\n\ndata: b\n\n", start + 100.0 + f64::from(i));
+        core.chunk(
+            id,
+            b"data: a\n\ndata: b\n\n",
+            start + 100.0 + f64::from(i),
+            false,
+        );
         core.end(id, 0, start + 200.0, "");
         core.finish(id, false);
     }
@@ -105,7 +110,7 @@ fn hostile_bytes_do_not_trap() {
     }
     junk.extend_from_slice(b"\ndata: {\"choices\":[{\"delta\":{\"content\":[[[[[[\n\n");
     for c in junk.chunks(333) {
-        core.chunk(id, c, 1.0);
+        core.chunk(id, c, 1.0, false);
     }
     core.end(id, 0, 2.0, "");
     let report = JSON::parse(&core.finish(id, false)).expect("valid JSON");

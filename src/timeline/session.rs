@@ -397,13 +397,20 @@ impl Session {
 
     /// One body chunk, read at `t`.
     pub fn chunk(&mut self, bytes: &[u8], t: f64) {
+        self.chunk_part(bytes, t, false);
+    }
+
+    /// One body chunk read at `t`, or with `more`, the next part of the chunk read last (the
+    /// shell hands a long read over in parts, so that the copy into the module stays small):
+    /// the parts count as one chunk.
+    pub fn chunk_part(&mut self, bytes: &[u8], t: f64, more: bool) {
         if bytes.is_empty() || self.tl.end.is_some() {
             return;
         }
         let tl = &mut self.tl;
         tl.first_byte.get_or_insert(t);
         tl.bytes += bytes.len() as u64;
-        tl.chunks += 1;
+        tl.chunks += u64::from(!more);
         if let Framer::Undecided = self.framing {
             self.framing = Framer::new(wire::detect::sniff_bytes(bytes));
         }

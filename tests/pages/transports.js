@@ -2,7 +2,7 @@
 // native EventSource, native WebSocket carrying OpenAI chunk JSON (one answer or several at
 // once), and a push handle fed by the app. Each app records what it received (to compare with
 // and without tokenpaint) and its own truth: when it got each delta and when it committed it.
-import init, { Profiler } from '/js/index.js';
+import init, { Profiler, wasmMemoryBytes } from '/js/index.js';
 import { SSE } from '/vendor/sse.js';
 import { median } from '/tests/pages/deltas.js';
 
@@ -272,4 +272,33 @@ window.runSocketIo = async ({ asks = [{ id: 'm1', tokens: 40, token_ms: 20 }], p
     shown: Object.fromEntries([...views].map(([id, v]) => [id, v.el.textContent])),
     received,
   };
+};
+
+/**
+ * One 2 MB read handed to the push handle at once (200 events of 10 KB, each with a short delta
+ * and a long field the core does not keep): the report
+ * counts one chunk and every byte and delta, and the module's memory grows by far less than the
+ * read (it crosses into the core in parts).
+ */
+window.runBigRead = async () => {
+  const { profiler, all } = profiled();
+  const pad = 'x'.repeat(10000);
+  const body = [];
+  for (let i = 0; i < 200; i++) body.push(`data: {"id":"${pad}","choices":[{"index":0,"delta":{"content":"w "}}]}\n\n`);
+  body.push('data: [DONE]\n\n');
+  const bytes = new TextEncoder().encode(body.join(''));
+  // A first stream loads the module, so that its memory is measured from a warm start.
+  const warm = profiler.stream({ url: '/v1/chat/completions' });
+  warm.chunk(new TextEncoder().encode('data: {"choices":[{"index":0,"delta":{"content":"hi"}}]}\n\ndata: [DONE]\n\n'));
+  warm.end();
+  await all;
+  const before = wasmMemoryBytes();
+  const got = new Promise((resolve) => profiler.onReport((r) => r.label === 'big' && resolve(r)));
+  const handle = profiler.stream({ url: '/v1/chat/completions', label: 'big' });
+  handle.chunk(bytes);
+  handle.end();
+  const r = await Promise.race([got, sleep(5000).then(() => null)]);
+  const grew = wasmMemoryBytes() - before;
+  profiler.close();
+  return { report: r && { status: r.status, chunks: r.chunks, bytes: r.bytes, deltas: r.deltas, chars: r.chars }, length: bytes.byteLength, grew };
 };
