@@ -154,6 +154,38 @@ fn the_top_block_grows_in_place_and_freed_blocks_come_back() {
     let _ = (above, start);
 }
 
+memory!(rounds_memory, 256);
+
+#[test]
+fn rounds_of_the_same_work_stop_taking_memory() {
+    // What each stream does: a buffer (the report) doubles from nothing while small records come
+    // and go, then everything is freed, the buffer first. Memory settles after a few rounds.
+    let a = Classes::with_grow(rounds_memory);
+    let l = |n: usize| Layout::from_size_align(n, 8).unwrap();
+    let mut tops = Vec::new();
+    for _ in 0..300 {
+        let mut size = 8;
+        let mut buf = unsafe { a.alloc(l(size)) };
+        let mut small = Vec::new();
+        while size < 16384 {
+            buf = unsafe { a.realloc(buf, l(size), size * 2) };
+            size *= 2;
+            small.push(unsafe { a.alloc(l(24)) });
+        }
+        unsafe { a.dealloc(buf, l(size)) };
+        for p in small.into_iter().rev() {
+            unsafe { a.dealloc(p, l(24)) };
+        }
+        tops.push(a.top());
+    }
+    assert_eq!(
+        tops[20],
+        tops[299],
+        "memory kept growing: {:?}",
+        &tops[..30]
+    );
+}
+
 memory!(doubling_memory, 1024);
 
 #[test]

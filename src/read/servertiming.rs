@@ -145,11 +145,13 @@ fn split_outside_quotes(s: &str, sep: char) -> Vec<&str> {
         } else if c == '"' {
             quoted = !quoted;
         } else if c == sep && !quoted {
-            out.push(&s[start..i]);
+            // `get`, not indexing: the bounds are char boundaries, and a str slice that could
+            // panic brings the panic's formatting of chars into the module (about 1 KB gzip).
+            out.push(s.get(start..i).unwrap_or_default());
             start = i + c.len_utf8();
         }
     }
-    out.push(&s[start..]);
+    out.push(s.get(start..).unwrap_or_default());
     out
 }
 
