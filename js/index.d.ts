@@ -256,6 +256,8 @@ export interface StreamReport {
   hidden: { intervals: number; ms: number; excludedSamples: number } | null;
   /** Where paint times come from: `raf` (the rAF + MessageChannel bracket). */
   paintSource?: 'raf' | null;
+  /** The resolution of the page's timer (ms), measured when the profiler started; 1 in WebKit. */
+  timerMs?: number | null;
   /** The phases of end-to-end latency, in order; `ms` and `source` are null when unknown. */
   phases: { name: 'queue' | 'prefill' | 'network' | 'decode' | 'intermediary' | 'client'; ms: number | null; source: 'server' | 'client' | 'derived' | null }[] | null;
   /** What the phases add up to, and the part no known phase explains. */
@@ -337,7 +339,7 @@ export interface StreamReport {
 /** The figures a failed report cannot know (tokenpaint itself failed: nothing was measured). */
 type UnknownWhenFailed = Exclude<
   keyof StreamReport,
-  'id' | 'url' | 'transport' | 'status' | 'error' | 'diagnosis' | 'unavailable' | 'latePaints' | 'ratings' | 'resourceTiming' | 'paintSource' | 'text' | 'reasoningText' | 'timeline'
+  'id' | 'url' | 'transport' | 'status' | 'error' | 'diagnosis' | 'unavailable' | 'latePaints' | 'ratings' | 'resourceTiming' | 'paintSource' | 'timerMs' | 'text' | 'reasoningText' | 'timeline'
 >;
 
 /** tokenpaint itself failed during the stream (the app was unaffected): every figure is null. */

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Idempotent set-up for a fresh machine: quiet when everything is already present.
 # Installs: the wasm32 Rust target, wasm-bindgen-cli at the crate's pinned version, the npm
-# dev dependencies, and Debian's Chromium + ChromeDriver and Firefox ESR (as root on Debian), nginx
-# for proxy tests.
+# dev dependencies, and Debian's Chromium + ChromeDriver, Firefox ESR, and WebKitGTK's
+# WebKitWebDriver with its MiniBrowser and Xvfb (as root on Debian), nginx for proxy tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,17 +26,28 @@ need_apt=()
 [ -x /usr/bin/chromedriver ] || need_apt+=(chromium-driver)
 command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || need_apt+=(nginx-light)
 [ -x /usr/bin/firefox-esr ] || need_apt+=(firefox-esr)
-if [ ${#need_apt[@]} -gt 0 ]; then
+# WebKitGTK with its recommended packages (GLib networking, GStreamer): the set the WebKit tests
+# were written against.
+need_webkit=()
+[ -x /usr/bin/WebKitWebDriver ] || need_webkit+=(webkit2gtk-driver)
+command -v Xvfb >/dev/null || need_webkit+=(xvfb)
+if [ ${#need_apt[@]} -gt 0 ] || [ ${#need_webkit[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     say "installing ${need_apt[*]} with apt"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq >/dev/null
-    apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+    if [ ${#need_apt[@]} -gt 0 ]; then
+      apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+    fi
+    if [ ${#need_webkit[@]} -gt 0 ]; then
+      say "installing ${need_webkit[*]} with apt (WebKit tests)"
+      apt-get install -y -qq "${need_webkit[@]}" >/dev/null
+    fi
     # nginx's package starts a service on port 80; the tests start their own instances.
     (command -v systemctl >/dev/null && systemctl stop nginx 2>/dev/null) || true
     (command -v service >/dev/null && service nginx stop >/dev/null 2>&1) || true
   else
-    say "missing: ${need_apt[*]}. Install them (Debian: apt-get install chromium chromium-driver nginx-light firefox-esr) and run again."
+    say "missing: ${need_apt[*]} ${need_webkit[*]}. Install them (Debian: apt-get install chromium chromium-driver nginx-light firefox-esr webkit2gtk-driver xvfb) and run again."
     exit 1
   fi
 fi

@@ -59,14 +59,17 @@ impl Core {
     }
 
     /// What the engine gives (long animation frames, paint brackets), the late-paint threshold
-    /// (ms), and rating thresholds written `metric good poor; …`.
+    /// (ms), rating thresholds written `metric good poor; …`, and the timer's resolution measured
+    /// at start (ms; 0 when not measured).
     pub fn configure_shell(
         &mut self,
         late_ms: f64,
         long_frames: bool,
         paint: bool,
         thresholds: &str,
+        timer_ms: f64,
     ) {
+        self.shell.timer_ms = (timer_ms.is_finite() && timer_ms > 0.0).then_some(timer_ms);
         if late_ms.is_finite() && late_ms >= 0.0 {
             self.shell.late_ms = late_ms;
         }

@@ -1,4 +1,5 @@
 // Shared set-up for the page tests: the demo server on a free port and Debian's Chromium.
+import { spawn } from 'node:child_process';
 import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/demo-server.mjs';
 
@@ -65,14 +66,99 @@ export async function setupFirefox() {
       await page.goto(url + path);
       return {
         errors,
+        raw: page,
         // Firefox really hides a tab that is not in front (no frames): bring it forward first.
         evaluate: async (fn, arg) => (await page.bringToFront(), page.evaluate(fn, arg)),
         waitForFunction: (fn, arg, o = {}) => page.waitForFunction(fn, { timeout: o.timeout || 15000 }, arg),
+        screenshot: async () => (await page.bringToFront(), Buffer.from(await page.screenshot({ fullPage: true }))),
         close: () => page.close(),
       };
     },
+    /** Hides `page` for `ms` behind another tab brought to front, as a user switching tabs. */
+    async hide(page, ms) {
+      const other = await browser.newPage();
+      await other.bringToFront();
+      await new Promise((r) => setTimeout(r, ms));
+      await page.raw.bringToFront();
+      await other.close();
+    },
     async close() {
       await browser.close();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+export const WEBKIT_DRIVER = process.env.WEBKIT_DRIVER || '/usr/bin/WebKitWebDriver';
+export const MINIBROWSER = process.env.MINIBROWSER || '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
+
+/** An X server of its own for a headful browser: Xvfb on the first free display. */
+async function startXvfb() {
+  const proc = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  proc.stderr.on('data', (d) => (stderr += d));
+  const display = await new Promise((resolve, reject) => {
+    let out = '';
+    proc.stdio[3].on('data', (d) => {
+      out += d;
+      if (out.includes('\n')) resolve(`:${out.trim()}`);
+    });
+    proc.on('exit', () => reject(new Error(`Xvfb exited: ${stderr}`)));
+    setTimeout(() => reject(new Error(`Xvfb did not start: ${stderr}`)), 10000);
+  });
+  return { display, close: () => proc.kill() };
+}
+
+/**
+ * WebKitGTK's MiniBrowser under Xvfb, driven over WebDriver by its WebKitWebDriver (Debian's
+ * webkit2gtk-driver): one driver, browser and session per page (a driver serves one session). Page errors are gathered by listeners added
+ * after each load and read after each script.
+ */
+export async function setupWebKit() {
+  const { startDriver, newSession } = await import('./webdriver.mjs');
+  const { server, url } = await startServer({ port: 0 });
+  const x = await startXvfb();
+  const drivers = [];
+  const sessions = [];
+  const capabilities = { browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] } };
+  return {
+    url,
+    async page(path) {
+      const driver = await startDriver(WEBKIT_DRIVER, { ...process.env, DISPLAY: x.display });
+      drivers.push(driver);
+      const s = await newSession(driver.base, capabilities);
+      sessions.push(s);
+      await s.goto(url + path);
+      await s.evaluate(() => {
+        window.pageErrors = [];
+        addEventListener('error', (e) => window.pageErrors.push(e.message));
+        addEventListener('unhandledrejection', (e) => window.pageErrors.push(String(e.reason)));
+      });
+      const errors = [];
+      const gather = async () => errors.splice(0, errors.length, ...(await s.evaluate(() => window.pageErrors || [])));
+      return {
+        errors,
+        session: s,
+        evaluate: async (fn, arg) => {
+          const out = await s.evaluate(fn, arg);
+          await gather();
+          return out;
+        },
+        waitForFunction: (fn, arg, o) => s.waitForFunction(fn, arg, o),
+        screenshot: () => s.screenshot(),
+        close: () => s.close(),
+      };
+    },
+    /** Hides `page` for `ms`: its window minimized (WebKit then hides the page), then restored. */
+    async hide(page, ms) {
+      await page.session.minimize();
+      await new Promise((r) => setTimeout(r, ms));
+      await page.session.restore();
+    },
+    async close() {
+      for (const s of sessions) await s.close();
+      for (const d of drivers) d.proc.kill();
+      x.close();
       await new Promise((r) => server.close(r));
     },
   };

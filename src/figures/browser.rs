@@ -90,7 +90,13 @@ pub struct Shell {
     pub thresholds: [(f64, f64); 5],
     /// Whether the shell joins Resource Timing at all (false in native use).
     pub resource_timing: bool,
+    /// The resolution of the page's timer, measured when the shell started (ms; `None` when
+    /// not measured, as in native use).
+    pub timer_ms: Option<f64>,
 }
+
+/// A timer this coarse or coarser gives no sub-millisecond figures (WebKit's is 1 ms).
+pub const COARSE_TIMER_MS: f64 = 1.0;
 
 /// The metrics ratings are given for, in the order of [`Shell::thresholds`].
 pub const RATED: [&str; 5] = ["ttft", "ttftPerceived", "e2ePerceived", "tpot", "lag"];
@@ -109,6 +115,7 @@ impl Default for Shell {
                 (50.0, 200.0),
             ],
             resource_timing: false,
+            timer_ms: None,
         }
     }
 }

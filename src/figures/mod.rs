@@ -229,6 +229,8 @@ pub struct BrowserFigures {
     pub ratings: Vec<(&'static str, &'static str)>,
     /// `raf` when paint brackets could be taken.
     pub paint_source: Option<&'static str>,
+    /// The resolution of the page's timer (ms), as measured when the shell started.
+    pub timer_ms: Option<f64>,
 }
 
 /// A Resource Timing entry, in ms from the request start (rounded to 0.01 ms).
@@ -425,6 +427,12 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
         if !shell.long_frames {
             f.unavailable.push("long-animation-frame");
         }
+        if shell
+            .timer_ms
+            .is_some_and(|ms| ms >= crate::figures::browser::COARSE_TIMER_MS)
+        {
+            f.unavailable.push("fine-timer");
+        }
     }
     f
 }
@@ -473,6 +481,7 @@ fn browser(
             .then(|| late_paints(tl, shell, frames)),
         ratings,
         paint_source: shell.paint.then_some("raf"),
+        timer_ms: shell.timer_ms,
     }
 }
 

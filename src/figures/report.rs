@@ -502,6 +502,8 @@ fn browser(w: &mut JsonWriter, b: &BrowserFigures) {
     w.close_object();
     w.key("paintSource");
     w.opt_str(b.paint_source);
+    w.key("timerMs");
+    w.opt_num(b.timer_ms);
 }
 
 fn late_paints(w: &mut JsonWriter, l: &crate::figures::LatePaints) {
