@@ -8,7 +8,7 @@
 // inside tokenpaint, the app's fetch, body and DOM behave exactly as without it.
 
 import { load, createCore, call as callCore, generationOf } from './core.js';
-import { PaintClock, timerResolution } from './paint.js';
+import { PaintClock, timerResolution, devtoolsTracks } from './paint.js';
 import { LongFrames } from './longframes.js';
 import { THRESHOLDS, sloSpec, thresholdSpec } from './ratings.js';
 import { ResourceEntries } from './resource.js';
@@ -160,7 +160,7 @@ export class Profiler {
       // What this engine gives, and how figures are rated: the core writes the whole report.
       const late = Number.isFinite(this.options.lateMs) ? this.options.lateMs : 50;
       const spec = thresholdSpec(this.options.thresholds);
-      if (this._core) callCore(this._core, (c) => c.configure_shell(late, this._frames.supported, this._paint.available, spec, timerResolution()));
+      if (this._core) callCore(this._core, (c) => c.configure_shell(late, this._frames.supported, this._paint.available, spec, timerResolution(), !!this._measure && !devtoolsTracks()));
       this._framesSent = 0;
     }
     return callCore(this._core, fn, fallback);

@@ -15,6 +15,8 @@
 //   metrics     vllm (a vLLM-style `metrics` object on the usage chunk) | llamacpp (`timings`)
 //   server_timing  header (a Server-Timing header, from the plan) | event (an SSE
 //               `server-timing` event at the end) | custom (an `x-sim-timing` header of its own)
+//   tao         1: a `Timing-Allow-Origin: *` header (cross-origin pages see the Resource
+//               Timing details and Server-Timing)
 //   coalesce_bytes  an intermediary that holds output until this many bytes are buffered
 //   hold        all: an intermediary that holds everything until the end
 //   format      also: ollama (native NDJSON, with its final object's durations), responses,
@@ -136,6 +138,7 @@ export function knobs(url, body) {
     queue: Math.max(0, num('queue_ms', 0)),
     metrics: str('metrics', ''),
     serverTiming: str('server_timing', ''),
+    tao: str('tao', '') === '1',
     coalesce: Math.max(0, Math.floor(num('coalesce_bytes', 0))),
     holdAll: str('hold', '') === 'all',
     slots: Math.max(0, Math.floor(num('slots', 0))),
@@ -270,6 +273,7 @@ export async function handleChat(req, res, url, body) {
     return;
   }
   if (k.format === 'ai-sdk-ui') headers['x-vercel-ai-ui-message-stream'] = 'v1';
+  if (k.tao) headers['timing-allow-origin'] = '*';
   if (k.gzip) headers['content-encoding'] = 'gzip';
   if (k.serverTiming === 'custom') {
     // A server's own header, mapped by the app with the `serverTiming` option.

@@ -59,8 +59,9 @@ impl Core {
     }
 
     /// What the engine gives (long animation frames, paint brackets), the late-paint threshold
-    /// (ms), rating thresholds written `metric good poor; …`, and the timer's resolution measured
-    /// at start (ms; 0 when not measured).
+    /// (ms), rating thresholds written `metric good poor; …`, the timer's resolution measured
+    /// at start (ms; 0 when not measured), and whether the DevTools track was asked for in an
+    /// engine whose DevTools ignore it (only Chromium's show custom tracks).
     pub fn configure_shell(
         &mut self,
         late_ms: f64,
@@ -68,8 +69,10 @@ impl Core {
         paint: bool,
         thresholds: &str,
         timer_ms: f64,
+        no_devtools_track: bool,
     ) {
         self.shell.timer_ms = (timer_ms.is_finite() && timer_ms > 0.0).then_some(timer_ms);
+        self.shell.no_devtools_track = no_devtools_track;
         if late_ms.is_finite() && late_ms >= 0.0 {
             self.shell.late_ms = late_ms;
         }

@@ -234,6 +234,16 @@ test('appended text is read from the mutation records exactly when they only app
   assert.equal(cases['text appended into a nested last span'].added, 'deeper');
 });
 
+test('a cross-origin response without Timing-Allow-Origin lists server-timing as unavailable', async () => {
+  const { withheld, allowed, exposed } = await harness.evaluate(() => window.crossOrigin());
+  assert.ok(withheld.unavailable.includes('server-timing'), JSON.stringify(withheld));
+  assert.equal(withheld.firstByte, null, 'the browser withheld the entry\'s details');
+  assert.ok(!allowed.unavailable.includes('server-timing'), JSON.stringify(allowed));
+  assert.ok(allowed.firstByte > 0, JSON.stringify(allowed));
+  assert.ok(!exposed.unavailable.includes('server-timing'), JSON.stringify(exposed));
+  assert.equal(exposed.serverTimings.prefill, 20, 'the header exposed by CORS was read');
+});
+
 test('no page errors were raised in the harness', () => {
   assert.deepEqual(harness.errors, []);
 });

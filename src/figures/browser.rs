@@ -93,6 +93,8 @@ pub struct Shell {
     /// The resolution of the page's timer, measured when the shell started (ms; `None` when
     /// not measured, as in native use).
     pub timer_ms: Option<f64>,
+    /// The DevTools track was asked for, but this engine's DevTools do not show custom tracks.
+    pub no_devtools_track: bool,
 }
 
 /// A timer this coarse or coarser gives no sub-millisecond figures (WebKit's is 1 ms).
@@ -116,6 +118,7 @@ impl Default for Shell {
             ],
             resource_timing: false,
             timer_ms: None,
+            no_devtools_track: false,
         }
     }
 }

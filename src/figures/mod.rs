@@ -417,12 +417,26 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
         (f.ttfb, f.ttfc, f.ttft, f.e2e) = (None, None, None, None);
         (f.ttft_perceived, f.e2e_perceived, f.breakdown) = (None, None, None);
     }
+    let coarse = cx.shell.and_then(|s| s.timer_ms);
+    if coarse.is_some_and(|ms| ms >= crate::figures::browser::COARSE_TIMER_MS) {
+        coarsen(&mut f);
+    }
     f.verdicts = crate::figures::diagnosis::diagnose(&facts(tl, &f), f.breakdown.as_ref());
     f.unavailable = unavailable(tl);
     if let Some(shell) = cx.shell {
         f.browser = Some(browser(tl, &f, shell, cx.frames));
         if shell.resource_timing && tl.resource.is_none() {
             f.unavailable.push("resource-timing");
+        }
+        // A cross-origin response without `Timing-Allow-Origin`: the browser withholds the
+        // entry's details and its Server-Timing; unless the header itself was exposed (CORS),
+        // whatever the server said there is out of reach.
+        let withheld = tl
+            .resource
+            .as_ref()
+            .is_some_and(|e| e.response_start.is_none());
+        if withheld && !tl.server_timing_header {
+            f.unavailable.push("server-timing");
         }
         if !shell.long_frames {
             f.unavailable.push("long-animation-frame");
@@ -433,12 +447,62 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
         {
             f.unavailable.push("fine-timer");
         }
+        if shell.no_devtools_track {
+            f.unavailable.push("devtools-track");
+        }
     }
     f
 }
 
 fn round(v: f64) -> f64 {
     (v * 100.0).round() / 100.0
+}
+
+/// With a timer of 1 ms or coarser, every figure measured in the page is rounded to whole ms:
+/// means, interpolated percentiles and phases derived from the page's times would otherwise
+/// carry a precision the timer never had. What the server reported keeps its own.
+fn coarsen(f: &mut StreamFigures) {
+    let whole = |v: &mut f64| *v = v.round();
+    let opt = |v: &mut Option<f64>| {
+        if let Some(v) = v {
+            *v = v.round();
+        }
+    };
+    for v in [
+        &mut f.ttfb,
+        &mut f.ttfc,
+        &mut f.ttft,
+        &mut f.e2e,
+        &mut f.tpot,
+    ] {
+        opt(v);
+    }
+    for (a, b) in [&mut f.ttft_perceived, &mut f.e2e_perceived]
+        .into_iter()
+        .flatten()
+    {
+        whole(a);
+        whole(b);
+    }
+    for s in [&mut f.itl_spread, &mut f.lag_spread].into_iter().flatten() {
+        whole(&mut s.p50);
+        whole(&mut s.p95);
+        whole(&mut s.max);
+    }
+    if let Some(Pattern::Throttled { interval }) = &mut f.delivery {
+        whole(interval);
+    }
+    if let Some(b) = &mut f.breakdown {
+        for p in &mut b.phases {
+            if p.source != Some(crate::figures::phases::Source::Server) {
+                opt(&mut p.ms);
+            }
+        }
+        whole(&mut b.total);
+        // Still what the phases leave of the total.
+        let known: f64 = b.phases.iter().filter_map(|p| p.ms).sum();
+        b.unattributed = round(b.total - known);
+    }
 }
 
 /// The figures that rest on what the browser told.

@@ -217,6 +217,8 @@ pub struct Timeline {
     pub caught_up: Option<f64>,
     /// The request's Resource Timing entry, when the shell found it.
     pub resource: Option<crate::figures::browser::ResourceEntry>,
+    /// A `Server-Timing` header reached the page (same origin, or exposed by CORS).
+    pub server_timing_header: bool,
     /// The server's token counts.
     pub usage: Option<Usage>,
     /// The first error the server sent in the stream.
@@ -319,10 +321,12 @@ impl Session {
         };
         // Server timings sent in headers: Server-Timing (possibly several lines) and TGI's.
         let mut server = crate::read::servertiming::tgi_headers(headers);
+        let mut server_timing_header = false;
         for line in headers.lines() {
             if let Some((name, value)) = line.split_once(':') {
                 if name.trim().eq_ignore_ascii_case("server-timing") {
                     server.merge(crate::read::servertiming::timings(value));
+                    server_timing_header = true;
                 }
             }
         }
@@ -363,6 +367,7 @@ impl Session {
                 dom_reason: None,
                 caught_up: None,
                 resource: None,
+                server_timing_header,
                 usage: None,
                 stream_error: None,
                 malformed: 0,

@@ -165,4 +165,24 @@ window.runConcurrentMany = async (n) => {
   return lengths.map((length) => ({ length, report: got.find((r) => r.chars === length) }));
 };
 
+/**
+ * Three streams from another origin (localhost instead of 127.0.0.1: CORS allows it): without
+ * Timing-Allow-Origin, with it, and without it but with a Server-Timing header exposed by CORS.
+ * Resolves to what each report lists as unavailable, and its server timings.
+ */
+window.crossOrigin = async () => {
+  const { Profiler } = await import('/js/index.js');
+  const other = location.origin.replace('127.0.0.1', 'localhost');
+  const one = async (query) => {
+    const p = new Profiler();
+    const report = new Promise((resolve) => p.onReport(resolve));
+    const res = await p.fetch(`${other}/v1/chat/completions?ttft_ms=20&token_ms=5&tokens=10&${query}`, { method: 'POST', body: '{}' });
+    await res.text();
+    const r = await report;
+    p.close();
+    return { unavailable: r.unavailable, serverTimings: r.serverTimings, firstByte: r.resourceTiming ? r.resourceTiming.responseStart : undefined };
+  };
+  return { withheld: await one(''), allowed: await one('tao=1'), exposed: await one('server_timing=header') };
+};
+
 window.harnessReady = true;
