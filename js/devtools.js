@@ -1,5 +1,15 @@
-// The console summary of `profiler.print()`. (The DevTools track is js/perftrack.js, imported
-// only with the `devtools` option.)
+// The console summary of `profiler.print()`, and whether this engine's DevTools show the track
+// (js/perftrack.js, imported only with the `devtools` option).
+
+/**
+ * Whether this engine's DevTools show custom tracks (`performance.measure` with
+ * `detail.devtools`): Chromium's do, and nothing else's. No feature can be detected for it, so
+ * the engine is: `navigator.userAgentData` exists only in Chromium-based browsers.
+ */
+export function devtoolsTracks() {
+  const data = typeof navigator === 'object' && navigator ? navigator.userAgentData : undefined;
+  return !!(data && Array.isArray(data.brands) && data.brands.some((b) => /Chrom/.test(b.brand)));
+}
 
 /** A few lines for the console: the last report's headline and the summary's percentiles. */
 export function summaryText(report, summary) {

@@ -21,16 +21,6 @@
 
 const IDLE_FRAMES = 3;
 
-/**
- * Whether this engine's DevTools show custom tracks (`performance.measure` with
- * `detail.devtools`): Chromium's do, and nothing else's. No feature can be detected for it, so
- * the engine is: `navigator.userAgentData` exists only in Chromium-based browsers.
- */
-export function devtoolsTracks() {
-  const data = typeof navigator === 'object' && navigator ? navigator.userAgentData : undefined;
-  return !!(data && Array.isArray(data.brands) && data.brands.some((b) => /Chrom/.test(b.brand)));
-}
-
 let resolution;
 /**
  * The resolution of `performance.now()` in this page (ms), measured once: the smallest step seen

@@ -8,11 +8,11 @@
 // inside tokenpaint, the app's fetch, body and DOM behave exactly as without it.
 
 import { load, createCore, call as callCore, generationOf } from './core.js';
-import { PaintClock, timerResolution, devtoolsTracks } from './paint.js';
+import { PaintClock, timerResolution } from './paint.js';
 import { LongFrames } from './longframes.js';
 import { THRESHOLDS, sloSpec, thresholdSpec } from './ratings.js';
 import { ResourceEntries } from './resource.js';
-import { summaryText } from './devtools.js';
+import { summaryText, devtoolsTracks } from './devtools.js';
 import * as batch from './batch.js';
 import * as claim from './claim.js';
 import * as stream from './stream.js';

@@ -1,4 +1,5 @@
 // Shared set-up for the page tests: the demo server on a free port and Debian's Chromium.
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/demo-server.mjs';
@@ -162,6 +163,20 @@ export async function setupWebKit() {
       await new Promise((r) => server.close(r));
     },
   };
+}
+
+/**
+ * What `window.crossOrigin()` (tests/pages/harness.js) must give in every engine: without
+ * Timing-Allow-Origin, `server-timing` is unavailable and the entry's details withheld; with it,
+ * or with the header exposed by CORS, it is not.
+ */
+export function holdsCrossOrigin({ withheld, allowed, exposed }) {
+  assert.ok(withheld.unavailable.includes('server-timing'), JSON.stringify(withheld));
+  assert.equal(withheld.firstByte, null, "the browser withheld the entry's details");
+  assert.ok(!allowed.unavailable.includes('server-timing'), JSON.stringify(allowed));
+  assert.ok(allowed.firstByte > 0, JSON.stringify(allowed));
+  assert.ok(!exposed.unavailable.includes('server-timing'), JSON.stringify(exposed));
+  assert.equal(exposed.serverTimings.prefill, 20, 'the header exposed by CORS was read');
 }
 
 export function median(values) {

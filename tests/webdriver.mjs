@@ -1,6 +1,7 @@
 // A small W3C WebDriver (classic) client for WebKitGTK's WebKitWebDriver, which drives the
 // MiniBrowser Debian ships (puppeteer and playwright-core drive no system WebKit). It speaks only
-// what the engine tests use: a session, navigation, scripts (sync and async), a screenshot.
+// what the engine tests use: a session, navigation, scripts (sync and async), a screenshot, and
+// minimizing and restoring the window.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 
@@ -80,11 +81,7 @@ export async function newSession(base, capabilities) {
     async screenshot() {
       return Buffer.from(await call(base, 'GET', `${path}/screenshot`), 'base64');
     },
-    /** The current window's handle; a new tab or window; switching between them. */
-    handle: () => call(base, 'GET', `${path}/window`),
-    newWindow: (type = 'tab') => call(base, 'POST', `${path}/window/new`, { type }),
-    switchTo: (handle) => call(base, 'POST', `${path}/window`, { handle }),
-    closeWindow: () => call(base, 'DELETE', `${path}/window`),
+    /** Minimizes the window (WebKit then hides the page; a second tab or window does not). */
     minimize: () => call(base, 'POST', `${path}/window/minimize`, {}),
     /** Restores a minimized window (the spec's "set window rect" restores it first). */
     restore: () => call(base, 'POST', `${path}/window/rect`, { x: 0, y: 0, width: 1280, height: 1000 }),

@@ -417,8 +417,11 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
         (f.ttfb, f.ttfc, f.ttft, f.e2e) = (None, None, None, None);
         (f.ttft_perceived, f.e2e_perceived, f.breakdown) = (None, None, None);
     }
-    let coarse = cx.shell.and_then(|s| s.timer_ms);
-    if coarse.is_some_and(|ms| ms >= crate::figures::browser::COARSE_TIMER_MS) {
+    let coarse_timer = cx
+        .shell
+        .and_then(|s| s.timer_ms)
+        .is_some_and(|ms| ms >= crate::figures::browser::COARSE_TIMER_MS);
+    if coarse_timer {
         coarsen(&mut f);
     }
     f.verdicts = crate::figures::diagnosis::diagnose(&facts(tl, &f), f.breakdown.as_ref());
@@ -441,10 +444,7 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
         if !shell.long_frames {
             f.unavailable.push("long-animation-frame");
         }
-        if shell
-            .timer_ms
-            .is_some_and(|ms| ms >= crate::figures::browser::COARSE_TIMER_MS)
-        {
+        if coarse_timer {
             f.unavailable.push("fine-timer");
         }
         if shell.no_devtools_track {
