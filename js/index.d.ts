@@ -55,6 +55,9 @@ export interface ProfilerOptions {
   /** `[good up to, poor above]` in ms per metric (default `THRESHOLDS`). */
   thresholds?: Partial<Record<RatedMetric, [number, number]>>;
   /** Your own mapping of your server's response headers to timings (ms). */
+  /** The share of page loads profiled, 0 to 1 (default 1): drawn once per page load. An unsampled profiler loads no wasm, observes nothing and hands back responses untouched. Reports and summaries carry it. */
+  sampleRate?: number;
+  /** Your own mapping of your server's response headers to timings (ms). */
   serverTiming?: (response: Response) => { queue?: number; prefill?: number; decode?: number; ttft?: number; total?: number; load?: number } | null | undefined;
 }
 
@@ -131,9 +134,10 @@ export interface PushOptions extends Omit<TrackOptions, 'start'> {
 
 /** The handle `profiler.stream()` returns: feed it the answer as it arrives. */
 export interface PushHandle {
-  chunk(data: string | ArrayBuffer | ArrayBufferView): void;
-  end(): void;
-  error(error?: unknown): void;
+  /** `at`: when the chunk arrived (performance.now()), for a relay that hands it over later; now if not given. */
+  chunk(data: string | ArrayBuffer | ArrayBufferView, at?: number): void;
+  end(at?: number): void;
+  error(error?: unknown, at?: number): void;
 }
 
 /** When a token was painted: between the start of the frame and the after-paint mark (ms). */
@@ -159,6 +163,8 @@ export interface StreamErrorInfo {
 /** One finished stream. Times are ms from the request start; `null` means unknown. */
 export interface StreamReport {
   id: number;
+  /** The profiler's sample rate (the share of page loads profiled), to weigh reports merged from many pages. */
+  sampleRate: number;
   /** The request URL without query string or fragment. */
   url: string;
   /** The detected or given format; `unknown` for JSON events of no known shape. */
@@ -339,12 +345,13 @@ export interface StreamReport {
 /** The figures a failed report cannot know (tokenpaint itself failed: nothing was measured). */
 type UnknownWhenFailed = Exclude<
   keyof StreamReport,
-  'id' | 'url' | 'transport' | 'status' | 'error' | 'diagnosis' | 'unavailable' | 'latePaints' | 'ratings' | 'resourceTiming' | 'paintSource' | 'timerMs' | 'text' | 'reasoningText' | 'timeline'
+  'id' | 'sampleRate' | 'url' | 'transport' | 'status' | 'error' | 'diagnosis' | 'unavailable' | 'latePaints' | 'ratings' | 'resourceTiming' | 'paintSource' | 'timerMs' | 'text' | 'reasoningText' | 'timeline'
 >;
 
 /** tokenpaint itself failed during the stream (the app was unaffected): every figure is null. */
 export type FailedReport = {
   id: number;
+  sampleRate: number;
   url: string;
   transport: StreamReport['transport'];
   status: 'failed';
@@ -381,6 +388,10 @@ export type SummaryGroup = {
 
 /** The summary: overall, and by format, URL and label. */
 export type Summary = SummaryGroup & {
+  /** The sample rate the counts are in units of (the profiler's own, or the highest merged in). */
+  sampleRate: number;
+  /** Summaries sampled at different rates were merged in: counts of the lower-rate ones were weighted up by the ratio of the rates. */
+  weighted: boolean;
   by: { format: Record<string, SummaryGroup>; url: Record<string, SummaryGroup>; label: Record<string, SummaryGroup> };
 };
 
@@ -388,6 +399,12 @@ export declare const DEFAULTS: Readonly<Required<Omit<ProfilerOptions, 'fetch'>>
 
 export declare class Profiler {
   constructor(options?: ProfilerOptions);
+  /** The sample rate in use (0 to 1). */
+  readonly sampleRate: number;
+  /** Whether this page load is profiled. */
+  readonly sampled: boolean;
+  /** Resolves to the profiler (null when unsampled). */
+  readonly ready: Promise<Profiler | null>;
   /** A drop-in fetch (bound: pass it to SDKs as `fetch: profiler.fetch`). */
   readonly fetch: typeof globalThis.fetch;
   /** Watches the element in which the app renders answers, and the open shadow roots in it. Any order, any number of times. */

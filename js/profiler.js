@@ -21,6 +21,7 @@ import { urlOf, fullUrlOf } from './stream.js';
 import { pushHandle, tapXhr, tapEventSource } from './transports.js';
 import { tapSocket, tapSocketIo } from './sockets.js';
 import { instrument } from './instrument.js';
+import { rateOf, inSample, inert, whenIdle } from './sample.js';
 
 /** Default options. */
 export const DEFAULTS = Object.freeze({
@@ -40,6 +41,7 @@ export const DEFAULTS = Object.freeze({
   devtools: false,
   otlp: null,
   idleMs: 120000,
+  sampleRate: 1,
 });
 
 
@@ -49,6 +51,15 @@ export class Profiler {
     this.options = o;
     const f = o.fetch || globalThis.fetch;
     this._fetch = typeof f === 'function' ? f : null;
+    // Sampling, once per page load: an unsampled page loads no wasm, makes no observer and
+    // wraps nothing; every method is there and does nothing.
+    this.sampleRate = rateOf(o.sampleRate);
+    this.sampled = inSample(this.sampleRate);
+    if (!this.sampled) {
+      inert(this, this._fetch);
+      return;
+    }
+    this.ready = Promise.resolve(this);
     this._streams = new Set();
     this._queue = [];
     this._queuedBytes = 0;
@@ -96,7 +107,25 @@ export class Profiler {
     }
     // The DevTools track: a chunk of its own, imported only when asked for.
     this._measure = o.devtools ? import('./perftrack.js').then((m) => m.measure) : null;
-    load().catch(() => {}); // idempotent; `await init()` is the way to be sure it is ready
+    // The wasm is fetched and compiled (streaming) off the critical path: once the page is idle,
+    // or at the first stream if that comes first (stream.js); `await init()` loads it at once.
+    whenIdle(() => load().catch(() => {}));
+  }
+
+  // For the lazy stub (lazy.js): the sink of a stream that began before this profiler was
+  // loaded; `input` is what the app fetched (undefined for a tracked Response).
+  _sink(res, o, input) {
+    return stream.feed(this, res, this._early(res, o, input));
+  }
+
+  // The same, for a Response that came after this profiler was there: wrapped as usual.
+  _adopt(res, o, input) {
+    return this._wrap(res, this._early(res, o, input));
+  }
+
+  _early(res, o, input) {
+    const url = o.url !== undefined ? o.url : input;
+    return { ...o, target: o.target || null, label: o.label !== undefined ? String(o.label) : this.options.label, url: urlOf(url, res), fullUrl: fullUrlOf(url, res) };
   }
 
   /** Sends what the OTLP exporter has batched now; resolves when sent. */
@@ -155,6 +184,7 @@ export class Profiler {
       const stall = typeof stallMs === 'number' ? stallMs : 100;
       const detail = Number.isInteger(maxTokenDetail) && maxTokenDetail > 0 ? maxTokenDetail : 0;
       if (this._core) callCore(this._core, (c) => c.configure(stall, Math.min(detail, 2 ** 31)));
+      if (this._core) callCore(this._core, (c) => c.configure_sample(this.sampleRate));
       const slo = sloSpec(this.options.slo);
       if (this._core && slo) callCore(this._core, (c) => c.configure_slo(slo));
       // What this engine gives, and how figures are rated: the core writes the whole report.
@@ -251,7 +281,7 @@ export class Profiler {
     const o = options || {};
     const label = o.label !== undefined ? String(o.label) : this.options.label;
     const url = o.url || '';
-    return pushHandle(this, { start: performance.now(), url: url && urlOf(url, null), fullUrl: url && fullUrlOf(url, null), target: o.target || null, format: o.format, label, contentType: o.contentType });
+    return pushHandle(this, { start: typeof o.start === 'number' ? o.start : performance.now(), url: url && urlOf(url, null), fullUrl: url && fullUrlOf(url, null), target: o.target || null, format: o.format, label, contentType: o.contentType });
   }
 
   /**

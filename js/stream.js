@@ -36,7 +36,9 @@ export function wrap(p, res, o) {
  * page did), the chunks and the end are kept with their times and replayed once it is ready.
  */
 export function feed(p, res, o) {
-  const headersAt = performance.now();
+  // The stub (lazy.js) hands over a stream that began before the profiler loaded, with the
+  // time its headers came.
+  const headersAt = typeof o.headersAt === 'number' ? o.headersAt : performance.now();
   // An answer on a socket whose request was not seen: its start is unknown (not the first
   // message's time), and so is everything measured from it.
   if (o.startUnknown) o = { ...o, start: NaN };
@@ -87,6 +89,11 @@ export function feed(p, res, o) {
       if (s) p._discard(s);
       s = null;
       early.length = 0;
+    },
+    // Handed over late by the stub (its chunks replayed): the text the page showed meanwhile
+    // is read now, and the report says those commits are late by the wait, at most.
+    late() {
+      if (s) p._catchUp(s);
     },
   };
 }
@@ -286,7 +293,10 @@ export function emit(p, id, s) {
     // The core failed: say so rather than stay silent, with every figure unknown.
     report = { id, url: s.url, transport: s.transport, status: 'failed', error: { kind: 'internal', code: null, message: reason }, diagnosis: [], unavailable: ['report'] };
     for (const k of UNKNOWN_WHEN_FAILED) report[k] = null;
+    report.sampleRate = p.sampleRate;
   } else {
+    // The share of page loads profiled, so that figures merged from many pages can be weighed.
+    report.sampleRate = p.sampleRate;
     // The core decided every figure; the shell only puts back the browser's own strings it
     // kept (the scripts of long frames, the entry's protocol and Server-Timing).
     try {

@@ -56,29 +56,32 @@ export function pushHandle(p, o) {
     f = null;
   }
   let ended = false;
-  const finish = (kind, message) => {
+  // `at`: when it happened (performance.now()), for a relay that hands chunks over later;
+  // now when not given.
+  const when = (at) => (typeof at === 'number' && at <= performance.now() ? at : performance.now());
+  const finish = (kind, message, at) => {
     if (ended || !f) return;
     ended = true;
     try {
-      f.end(kind, performance.now(), message);
+      f.end(kind, when(at), message);
     } catch {
       /* tokenpaint's problem */
     }
   };
   return {
-    chunk(data) {
+    chunk(data, at) {
       try {
         const bytes = !ended && f && bytesOf(data);
-        if (bytes && bytes.byteLength) f.chunk(bytes, performance.now());
+        if (bytes && bytes.byteLength) f.chunk(bytes, when(at));
       } catch {
         /* tokenpaint's problem */
       }
     },
-    end() {
-      finish(0, '');
+    end(at) {
+      finish(0, '', at);
     },
-    error(e) {
-      finish(e && e.name === 'AbortError' ? 1 : 2, describe(e));
+    error(e, at) {
+      finish(e && e.name === 'AbortError' ? 1 : 2, describe(e), at);
     },
   };
 }

@@ -126,6 +126,12 @@ impl Core {
             .set_slos(crate::aggregate::summary::parse_slos(spec));
     }
 
+    /// Sets the profiler's sample rate (the share of page loads it profiles), which the summary
+    /// and its export carry.
+    pub fn configure_sample(&mut self, rate: f64) {
+        self.summary.set_rate(rate);
+    }
+
     /// The summary in a compact form another profiler (tab, page, user) can merge.
     pub fn export_summary(&self) -> String {
         self.summary.export()

@@ -45,6 +45,12 @@ for (;;) {
 window.report = await done;
 `;
 
+// The same app through the stub (tokenpaint/lazy), which loads the profiler when it is needed.
+const LAZY_APP = APP.replace(
+  "import init, { Profiler } from 'tokenpaint';\nawait init();\nconst out = document.getElementById('out');\nconst profiler = new Profiler();",
+  "import { start } from 'tokenpaint/lazy';\nconst out = document.getElementById('out');\nconst profiler = start({ sampleRate: 1 });",
+);
+
 function consumer(name, files) {
   const dir = path.join(work, name);
   mkdirSync(path.join(dir, 'src'), { recursive: true });
@@ -144,6 +150,23 @@ test('a Vite app: production build, then the dev server', async () => {
     await runIn(`${devUrl}/`);
   } finally {
     dev.kill();
+  }
+});
+
+test('a Vite production build of tokenpaint/lazy: the stub loads the profiler and its wasm at the first stream', async () => {
+  assert.ok(LAZY_APP.includes("from 'tokenpaint/lazy'"));
+  const dir = consumer('vite-lazy', {
+    'index.html': `<!doctype html><meta charset="utf-8"><div id="out"></div><script type="module" src="/src/main.js"></script>`,
+    'src/main.js': LAZY_APP,
+    'vite.config.js': `export default { build: { target: 'es2022' }, logLevel: 'error' };`,
+  });
+  execFileSync(bin('vite'), ['build'], { cwd: dir, stdio: 'pipe' });
+  const { server, url } = await serve(path.join(dir, 'dist'));
+  try {
+    const r = await runIn(`${url}/index.html`);
+    assert.equal(r.sampleRate, 1);
+  } finally {
+    server.close();
   }
 });
 

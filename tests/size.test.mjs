@@ -2,7 +2,7 @@
 // the enforced ceiling (scripts/size.mjs says why it is not yet the 40 KB budget).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sizes, BUDGET, CEILING } from '../scripts/size.mjs';
+import { sizes, BUDGET, CEILING, STUB_BUDGET, CRITICAL_BUDGET } from '../scripts/size.mjs';
 
 test('wasm + minified JS, gzip, stay under the enforced ceiling', (t) => {
   const rows = sizes();
@@ -13,4 +13,13 @@ test('wasm + minified JS, gzip, stay under the enforced ceiling', (t) => {
   // The minified bundle is what a bundler ships: it must contain the whole shell and glue.
   const min = rows.find((r) => r.name.startsWith('js bundled'));
   assert.ok(min.raw > 10_000, 'the bundle is not empty');
+});
+
+test('the stub of tokenpaint/lazy (all an unsampled page imports, all that runs before first paint) stays within its budgets', (t) => {
+  const stub = sizes().find((r) => r.name.startsWith('stub'));
+  t.diagnostic(`stub: ${stub.raw} B raw, ${stub.gzip} B gzip`);
+  assert.ok(stub.gzip <= STUB_BUDGET, `${stub.gzip} B gzip > ${STUB_BUDGET} B`);
+  assert.ok(stub.gzip <= CRITICAL_BUDGET, `${stub.gzip} B gzip > ${CRITICAL_BUDGET} B`);
+  // It is the stub, not the profiler: the profiler is a chunk of its own.
+  assert.ok(stub.raw > 1000 && stub.raw < 10_000, `${stub.raw} B raw`);
 });

@@ -112,6 +112,17 @@ impl Sketch {
         }
     }
 
+    /// Counts every value `k` times (a summary sampled at a rate `k` times lower than another's
+    /// stands for `k` times as many streams when the two are merged).
+    pub fn scale(&mut self, k: u64) {
+        self.count *= k;
+        self.zero *= k;
+        self.sum *= k as f64;
+        for b in &mut self.buckets {
+            *b *= k;
+        }
+    }
+
     /// Adds all of `other`'s values.
     pub fn merge(&mut self, other: &Sketch) {
         if other.count == 0 {

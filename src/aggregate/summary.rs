@@ -119,6 +119,21 @@ impl Group {
         }
     }
 
+    /// Counts every stream of the group `k` times.
+    fn scale(&mut self, k: u64) {
+        for n in self
+            .statuses
+            .iter_mut()
+            .chain([&mut self.met, &mut self.judged, &mut self.late_tokens])
+            .chain(self.verdicts.iter_mut().map(|(_, n)| n))
+        {
+            *n *= k;
+        }
+        for s in &mut self.sketches {
+            s.scale(k);
+        }
+    }
+
     fn merge(&mut self, other: &Group) {
         for (v, n) in &other.verdicts {
             self.count_verdict(v, *n);
@@ -342,11 +357,51 @@ impl Group {
 }
 
 /// Aggregates of every finished stream of a profiler (and of any summaries merged into it).
-#[derive(Debug, Default, Clone)]
+///
+/// Sampling: a profiler that profiles a fraction `r` of page loads has a summary whose counts
+/// are streams sampled at rate `r` (its `rate`). Merging a summary sampled at another rate keeps
+/// the percentiles honest by weight: the one sampled at the lower rate stands for more streams,
+/// so its counts are multiplied by the ratio of the rates (rounded to a whole number) and the
+/// merged counts are in units of the higher rate. `weighted` says that happened.
+#[derive(Debug, Clone)]
 pub struct Summary {
     all: Group,
     by: [Vec<(String, Group)>; 3],
     slos: Vec<Slo>,
+    /// The sample rate the counts are in units of.
+    rate: f64,
+    /// This profiler's own sample rate.
+    own_rate: f64,
+    /// Whether summaries sampled at different rates were merged in.
+    weighted: bool,
+}
+
+impl Default for Summary {
+    fn default() -> Self {
+        Self {
+            all: Group::default(),
+            by: Default::default(),
+            slos: Vec::new(),
+            rate: 1.0,
+            own_rate: 1.0,
+            weighted: false,
+        }
+    }
+}
+
+/// How many times a stream sampled at `low` counts in units of the rate `high` (≥ 1).
+fn weight(high: f64, low: f64) -> u64 {
+    let k = (high / low + 0.5) as u64;
+    k.max(1)
+}
+
+/// A sample rate read from outside: in (0, 1], else 1.
+fn valid_rate(r: f64) -> f64 {
+    if r > 0.0 && r <= 1.0 {
+        r
+    } else {
+        1.0
+    }
 }
 
 const BY: [&str; 3] = ["format", "url", "label"];
@@ -377,16 +432,46 @@ impl Summary {
         self.slos = slos;
     }
 
+    /// Sets this profiler's sample rate (0 < rate ≤ 1; anything else is 1). Only before any
+    /// stream was added or merged; later calls change nothing.
+    pub fn set_rate(&mut self, rate: f64) {
+        if self.all.statuses.iter().all(|&n| n == 0) && !self.weighted {
+            self.rate = valid_rate(rate);
+            self.own_rate = self.rate;
+        }
+    }
+
     /// Takes in one stream. Latency figures come from streams that completed (`ok`): a failed
     /// or cancelled stream's E2E is not an E2E. Every stream is counted by status.
     pub fn add(&mut self, m: &StreamFigures) {
-        self.all.add(m, &self.slos);
+        let k = weight(self.rate, self.own_rate);
+        let add = |g: &mut Group, slos: &[Slo]| {
+            if k == 1 {
+                g.add(m, slos);
+            } else {
+                let mut one = Group::default();
+                one.add(m, slos);
+                one.scale(k);
+                g.merge(&one);
+            }
+        };
+        add(&mut self.all, &self.slos);
         for (i, key) in [m.format, m.url.as_str(), m.label.as_str()]
             .into_iter()
             .enumerate()
         {
             if !key.is_empty() {
-                group_for(&mut self.by[i], key).add(m, &self.slos);
+                add(group_for(&mut self.by[i], key), &self.slos);
+            }
+        }
+    }
+
+    /// Counts everything so far `k` times.
+    fn scale(&mut self, k: u64) {
+        self.all.scale(k);
+        for groups in &mut self.by {
+            for (_, g) in groups {
+                g.scale(k);
             }
         }
     }
@@ -411,7 +496,17 @@ impl Summary {
         w.close_object();
         s.push_str(",\"by\":");
         s.push_str(&w.finish());
-        s.push('}');
+        let mut w = JsonWriter::new();
+        w.open_object();
+        w.key("sampleRate");
+        w.num(self.rate);
+        w.key("weighted");
+        w.bool(self.weighted);
+        w.close_object();
+        let tail = w.finish();
+        s.push(',');
+        // Not `&tail[1..]`: a str slice that could panic brings the panic's char formatting in.
+        s.push_str(tail.strip_prefix('{').unwrap_or(&tail));
         s
     }
 
@@ -421,6 +516,10 @@ impl Summary {
         w.open_object();
         w.key("v");
         w.uint(1);
+        w.key("rate");
+        w.num(self.rate);
+        w.key("weighted");
+        w.uint(u64::from(self.weighted));
         w.key("all");
         self.all.export(&mut w);
         for (i, name) in BY.iter().enumerate() {
@@ -442,6 +541,14 @@ impl Summary {
         let mut sc = Scanner::new(exported);
         let mut key_buf = String::new();
         let ok = sc.object(&mut |sc, key| match key {
+            b"rate" => {
+                other.rate = valid_rate(sc.number()?);
+                Ok(())
+            }
+            b"weighted" => {
+                other.weighted = sc.number()? > 0.0;
+                Ok(())
+            }
             b"all" => {
                 other.all = Group::import(sc)?;
                 Ok(())
@@ -468,6 +575,15 @@ impl Summary {
         if ok.is_err() || sc.end().is_err() {
             return false;
         }
+        if other.rate < self.rate {
+            other.scale(weight(self.rate, other.rate));
+            self.weighted = true;
+        } else if other.rate > self.rate {
+            self.scale(weight(other.rate, self.rate));
+            self.rate = other.rate;
+            self.weighted = true;
+        }
+        self.weighted |= other.weighted;
         self.all.merge(&other.all);
         for i in 0..3 {
             for (key, g) in &other.by[i] {
@@ -624,6 +740,50 @@ mod tests {
             "{j}"
         );
         assert!(j.contains(r#""streams":{"ok":8,"error":1,"aborted":1,"incomplete":0}"#));
+    }
+
+    #[test]
+    fn summaries_sampled_at_different_rates_merge_by_weight() {
+        // Page A profiles every load and saw 9 fast streams; page B profiles 1 load in 10 and
+        // saw 1 slow one, which stands for 10. Unweighted, the slow one would be 1 stream in 10
+        // and the p50 fast; by weight it is 10 in 19, and the p50 is slow.
+        let (mut a, mut b) = (Summary::new(), Summary::new());
+        a.set_rate(1.0);
+        b.set_rate(0.1);
+        for _ in 0..9 {
+            a.add(&stream(100.0, 10.0, None, "openai-chat", ""));
+        }
+        b.add(&stream(1000.0, 10.0, None, "openai-chat", ""));
+        assert!(
+            b.to_json()
+                .ends_with(r#""sampleRate":0.1,"weighted":false}"#),
+            "{}",
+            b.to_json()
+        );
+        let exported = b.export();
+        let mut merged = a.clone();
+        assert!(merged.merge_json(&exported));
+        let j = merged.to_json();
+        assert!(j.starts_with(r#"{"count":19,"streams":{"ok":19,"#), "{j}");
+        assert!(j.ends_with(r#""sampleRate":1,"weighted":true}"#), "{j}");
+        let p50: f64 = field(&j, &["ttft", "p50"]).parse().unwrap();
+        assert!((p50 - 1000.0).abs() <= 10.0, "{p50}");
+        // The other way round: B takes A's summary in; its counts become A's units (rate 1)
+        // and its own later streams count 10 times.
+        let mut b2 = b.clone();
+        assert!(b2.merge_json(&a.export()));
+        b2.add(&stream(1000.0, 10.0, None, "openai-chat", ""));
+        let j2 = b2.to_json();
+        assert!(j2.starts_with(r#"{"count":29,"streams":{"ok":29,"#), "{j2}");
+        assert!(j2.ends_with(r#""sampleRate":1,"weighted":true}"#), "{j2}");
+        // Weighted stays weighted when merged on, and equal rates merge as they always did.
+        let mut c = Summary::new();
+        assert!(c.merge_json(&merged.export()));
+        assert!(c.to_json().ends_with(r#""weighted":true}"#));
+        let mut d = a.clone();
+        assert!(d.merge_json(&a.export()));
+        assert!(d.to_json().starts_with(r#"{"count":18,"#));
+        assert!(d.to_json().ends_with(r#""sampleRate":1,"weighted":false}"#));
     }
 
     #[test]

@@ -2,6 +2,8 @@
 // part of the public API used as the README shows it.
 import init, { Profiler, THRESHOLDS, DEFAULTS } from 'tokenpaint';
 import type { Report, Summary, Metric, ProfilerOptions, Format } from 'tokenpaint';
+import { start } from 'tokenpaint/lazy';
+import type { LazyProfiler } from 'tokenpaint/lazy';
 
 const options: ProfilerOptions = {
   format: 'auto',
@@ -46,4 +48,19 @@ async function main(container: HTMLElement): Promise<void> {
   profiler.disconnect();
 }
 
+// The stub: sampled page loads, the profiler loaded when needed.
+async function sampled(container: Element): Promise<void> {
+  const lazy: LazyProfiler = start({ sampleRate: 0.05, settleMs: 500 });
+  lazy.observe(container);
+  const off: () => void = lazy.onReport((r: Report) => console.log(r.sampleRate, lazy.sampled, lazy.sampleRate));
+  const res: Response = await lazy.fetch('/v1/chat/completions', { method: 'POST', body: '{}' });
+  await res.text();
+  const real: Profiler | null = await lazy.ready;
+  const rate: number | undefined = real?.summary()?.sampleRate;
+  const weighted: boolean | undefined = real?.summary()?.weighted;
+  console.log(rate, weighted);
+  off();
+}
+
 void main(document.body);
+void sampled(document.body);

@@ -1,0 +1,97 @@
+// Sampling (issue 17): a page loads tokenpaint either through the stub (tokenpaint/lazy) or the
+// full entry, with the sample rate of the query string, then runs a chat answer: the app's own
+// fetch (which keeps the response object it got), the bytes it read, and the text it showed.
+const q = new URLSearchParams(location.search);
+const rate = Number(q.get('rate'));
+const entry = q.get('entry') || 'lazy';
+const host = document.getElementById('app');
+
+let appResponses = [];
+const appFetch = (input, init) =>
+  fetch(input, init).then((r) => {
+    appResponses.push(r);
+    return r;
+  });
+
+let profiler;
+if (entry === 'lazy') {
+  const { start } = await import('/js/lazy.js');
+  profiler = start({ sampleRate: rate, fetch: appFetch, settleMs: 300 });
+} else {
+  const { Profiler } = await import('/js/index.js');
+  profiler = new Profiler({ sampleRate: rate, fetch: appFetch, settleMs: 300 });
+}
+profiler.observe(host);
+const reports = [];
+profiler.onReport((r) => reports.push(r));
+
+const URL_ = '/v1/chat/completions?ttft_ms=30&token_ms=15&tokens=30';
+const body = () => ({ method: 'POST', body: JSON.stringify({ stream: true, messages: [] }) });
+
+/** Reads `res` as the app does, showing each chunk's text; the bytes it read. */
+async function read(res, el) {
+  const reader = res.body.getReader();
+  const dec = new TextDecoder();
+  const parts = [];
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(...value);
+    for (const line of dec.decode(value, { stream: true }).split('\n')) {
+      if (!line.startsWith('data: ') || line === 'data: [DONE]') continue;
+      try {
+        const t = JSON.parse(line.slice(6)).choices?.[0]?.delta?.content;
+        if (t) el.append(t);
+      } catch {
+        /* a line split across chunks: the app's problem, the same with and without */
+      }
+    }
+  }
+  return parts;
+}
+
+/** One answer through the profiler; what the app got, and the report if one comes. */
+window.runAnswer = async ({ via = 'fetch', waitReport = true } = {}) => {
+  appResponses = [];
+  const n = reports.length;
+  // Whether the stub still had not loaded the profiler when this stream began.
+  const early = entry === 'lazy' && profiler.sampled && !profiler._real;
+  const el = document.createElement('div');
+  host.append(el);
+  let res;
+  let identical;
+  if (via === 'fetch') {
+    res = await profiler.fetch(URL_, body());
+    identical = res === appResponses[0];
+  } else {
+    const own = await fetch(URL_, body());
+    res = profiler.track(own);
+    identical = res === own;
+  }
+  const bytes = await read(res, el);
+  const plain = await read(await fetch(URL_, body()), document.createElement('div'));
+  const sameBytes = bytes.length === plain.length && bytes.every((b, i) => b === plain[i]);
+  let report = null;
+  if (waitReport) {
+    for (let i = 0; i < 100 && reports.length === n; i++) await new Promise((r) => setTimeout(r, 50));
+    report = reports[n] || null;
+  }
+  return { early, identical, sameBytes, bytes: bytes.length, shown: el.textContent.length, report };
+};
+
+/** What the page has loaded and made so far. */
+window.loaded = () => ({
+  sampled: profiler.sampled,
+  sampleRate: profiler.sampleRate,
+  // Observers made by tokenpaint's modules (the test driver makes one of its own).
+  observers: (window.observerStacks || []).filter((s) => /\/(js|pkg)\//.test(s)).length,
+  scripts: performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname),
+  reports: profiler.reports().length,
+  summary: profiler.summary(),
+});
+
+window.idle = () => new Promise((r) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => setTimeout(r, 200)) : setTimeout(r, 500)));
+window.readyProfiler = async () => !!(await profiler.ready);
+// ?early=1: an answer starts as the page loads, before the page is idle.
+if (q.get('early')) window.earlyRun = window.runAnswer({ via: 'fetch' });
+window.samplingReady = true;
