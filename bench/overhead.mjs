@@ -10,6 +10,7 @@
 import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/demo-server.mjs';
 import { CHROMIUM, ARGS } from '../tests/helpers.mjs';
+import { attribute } from './longtasks.mjs';
 
 const median = (v) => {
   const s = [...v].sort((a, b) => a - b);
@@ -65,6 +66,10 @@ export async function runOverhead({ rounds = 5, tokens = 20000, tokenMs = 5, log
       rows.push(row);
       log(`round ${k + 1}: task ${a.task.toFixed(0)} / ${b.task.toFixed(0)} ms, layout+style ${a.layout.toFixed(0)} / ${b.layout.toFixed(0)} ms (${a.layouts} / ${b.layouts} layouts), rest ${a.rest.toFixed(0)} / ${b.rest.toFixed(0)} ms, parse ${parse.toFixed(1)} ms, added ${row.added.toFixed(0)} ms, matched ${b.report.matchedPct}%`);
     }
+    // Long animation frames over every round, on both pages.
+    const loafWith = attribute(await profiled.page.evaluate(() => window.loafs));
+    const loafWithout = attribute(await plain.page.evaluate(() => window.loafs));
+    log(`long frames: ${loafWithout.long} without, ${loafWith.long} with (${loafWith.tokenpaints} tokenpaint's)`);
     const m = (f) => median(rows.map(f));
     const added = m((r) => r.added);
     const parse = m((r) => r.parse);
@@ -95,6 +100,8 @@ export async function runOverhead({ rounds = 5, tokens = 20000, tokenMs = 5, log
       // the same per-frame work, so this is an upper bound for it.
       perFrame: added / frames,
       matched: m((r) => r.with.report.matchedPct),
+      loafWith,
+      loafWithout,
     };
   } finally {
     await browser.close();

@@ -22,6 +22,26 @@ export function feedRead(c, id, bytes, t) {
   }
 }
 
+// Chunks are copied into a shared staging buffer rather than each into a buffer of its own: one
+// allocation per STAGE bytes instead of one per chunk. A buffer that fills is left to the queued
+// views that still point into it, and dropped with them when the queue is flushed.
+const STAGE = 256 * 1024;
+
+/** A copy of `bytes` that stays valid whatever the app does with its buffer. */
+export function copyOf(p, bytes) {
+  const n = bytes.byteLength;
+  if (n > STAGE / 8) return bytes.slice();
+  let st = p._stage;
+  if (!st || p._stageAt + n > STAGE) {
+    st = p._stage = new Uint8Array(STAGE);
+    p._stageAt = 0;
+  }
+  const at = p._stageAt;
+  st.set(bytes, at);
+  p._stageAt = at + n;
+  return st.subarray(at, at + n);
+}
+
 export function defer(p, op) {
   const q = p._queue;
   q.push(op);

@@ -60,7 +60,9 @@ export function appendedText(records, el) {
     for (let n = r.target; n !== el; n = n.parentNode) {
       if (n.parentNode.lastChild !== n) return null;
     }
-    for (const n of r.addedNodes) {
+    const nodes = r.addedNodes;
+    for (let i = 0; i < nodes.length; i++) {
+      const n = nodes[i];
       // Comments and processing instructions are not part of an element's text content.
       if (n.nodeType === 3 || n.nodeType === 1) {
         out += n.nodeType === 3 ? n.data : n.textContent;

@@ -183,14 +183,11 @@ export class Profiler {
       const { stallMs, maxTokenDetail } = this.options;
       const stall = typeof stallMs === 'number' ? stallMs : 100;
       const detail = Number.isInteger(maxTokenDetail) && maxTokenDetail > 0 ? maxTokenDetail : 0;
-      if (this._core) callCore(this._core, (c) => c.configure(stall, Math.min(detail, 2 ** 31)));
-      if (this._core) callCore(this._core, (c) => c.configure_sample(this.sampleRate));
-      const slo = sloSpec(this.options.slo);
-      if (this._core && slo) callCore(this._core, (c) => c.configure_slo(slo));
       // What this engine gives, and how figures are rated: the core writes the whole report.
       const late = Number.isFinite(this.options.lateMs) ? this.options.lateMs : 50;
-      const spec = thresholdSpec(this.options.thresholds);
-      if (this._core) callCore(this._core, (c) => c.configure_shell(late, this._frames.supported, this._paint.available, spec, timerResolution(), !!this._measure && !devtoolsTracks()));
+      const args = [stall, Math.min(detail, 2 ** 31), sloSpec(this.options.slo) || '', late, this._frames.supported, this._paint.available];
+      args.push(thresholdSpec(this.options.thresholds), timerResolution(), !!this._measure && !devtoolsTracks(), this.sampleRate);
+      if (this._core) callCore(this._core, (c) => c.configure(...args));
       this._framesSent = 0;
     }
     return callCore(this._core, fn, fallback);

@@ -24,9 +24,13 @@ function visit(root, found) {
 /** Added element nodes in `records` (only they can bring new shadow roots). */
 export function addedElements(records) {
   let out = null;
-  for (const r of records) {
+  // Indexed loops: this runs for every mutation record, and a NodeList iterator per record costs
+  // more than the check itself when most records add one text node (a streamed token).
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i];
     if (r.type !== 'childList') continue;
-    for (const n of r.addedNodes) if (n.nodeType === 1) (out || (out = [])).push(n);
+    const added = r.addedNodes;
+    for (let j = 0; j < added.length; j++) if (added[j].nodeType === 1) (out || (out = [])).push(added[j]);
   }
   return out;
 }

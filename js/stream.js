@@ -9,7 +9,7 @@ import { whyUnseen } from './shadow.js';
 import { entryStrings } from './resource.js';
 import { metricsOf } from './ratings.js';
 import { OBSERVE } from './claim.js';
-import { feedRead } from './batch.js';
+import { feedRead, copyOf } from './batch.js';
 
 // Chunks kept for a stream that started before the module loaded.
 const MAX_EARLY = 4096;
@@ -71,7 +71,7 @@ export function feed(p, res, o) {
       if (s) {
         s.lastActivity = t;
         // A copy: the app may transfer or reuse its buffer before the queue is flushed.
-        p._defer({ s, bytes: bytes.slice(), t });
+        p._defer({ s, bytes: copyOf(p, bytes), t });
       } else if (s === undefined) {
         earlyBytes += bytes.byteLength;
         if (early.length < MAX_EARLY && earlyBytes <= MAX_EARLY_BYTES) early.push([bytes.slice(), t]);
@@ -115,10 +115,7 @@ export function open(p, res, o, headersAt) {
     const id = p._call((c) => c.open(format, contentType, hints, o.url, o.start, headersAt, res.status), 0);
     if (!id) return null;
     const gen = generationOf();
-    if (p.options.includeText === true) p._call((c) => c.keep_text(id));
-    if (o.label) p._call((c) => c.label(id, o.label));
-    if (o.transport) p._call((c) => c.transport(id, o.transport, o.resumedFrom || ''));
-    if (o.startUnknown) p._call((c) => c.start_unknown(id));
+    p._call((c) => c.describe(id, o.label || '', o.transport || '', o.resumedFrom || '', p.options.includeText === true, !!o.startUnknown));
     const s = {
       id,
       gen,

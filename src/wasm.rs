@@ -58,29 +58,6 @@ impl Core {
         Core::default()
     }
 
-    /// What the engine gives (long animation frames, paint brackets), the late-paint threshold
-    /// (ms), rating thresholds written `metric good poor; …`, the timer's resolution measured
-    /// at start (ms; 0 when not measured), and whether the DevTools track was asked for in an
-    /// engine whose DevTools ignore it (only Chromium's show custom tracks).
-    pub fn configure_shell(
-        &mut self,
-        late_ms: f64,
-        long_frames: bool,
-        paint: bool,
-        thresholds: &str,
-        timer_ms: f64,
-        no_devtools_track: bool,
-    ) {
-        self.shell.timer_ms = (timer_ms.is_finite() && timer_ms > 0.0).then_some(timer_ms);
-        self.shell.no_devtools_track = no_devtools_track;
-        if late_ms.is_finite() && late_ms >= 0.0 {
-            self.shell.late_ms = late_ms;
-        }
-        self.shell.long_frames = long_frames;
-        self.shell.paint = paint;
-        self.shell.set_thresholds(thresholds);
-    }
-
     /// A long animation frame the page had (absolute ms), numbered by the shell.
     pub fn long_frame(&mut self, seq: u32, start: f64, duration: f64, blocking: f64) {
         self.frames.push(LongFrame {
@@ -120,18 +97,6 @@ impl Core {
         }
     }
 
-    /// Sets the SLO targets: `metric quantile max; …` (e.g. `ttftPerceived 0.95 1000`).
-    pub fn configure_slo(&mut self, spec: &str) {
-        self.summary
-            .set_slos(crate::aggregate::summary::parse_slos(spec));
-    }
-
-    /// Sets the profiler's sample rate (the share of page loads it profiles), which the summary
-    /// and its export carry.
-    pub fn configure_sample(&mut self, rate: f64) {
-        self.summary.set_rate(rate);
-    }
-
     /// The summary in a compact form another profiler (tab, page, user) can merge.
     pub fn export_summary(&self) -> String {
         self.summary.export()
@@ -142,32 +107,47 @@ impl Core {
         self.summary.merge_json(exported)
     }
 
-    /// Labels stream `id` (summaries group by label).
-    pub fn label(&mut self, id: u32, label: &str) {
-        if let Some(o) = self.get(id) {
-            o.label = label.chars().take(64).collect();
-        }
-    }
-
-    /// What carried stream `id` to the page (`xhr`, `eventsource`, `websocket`, `socket.io`,
-    /// `push`; `fetch` unless told), and the last event id it resumed from (an EventSource
-    /// reconnect; empty: none).
-    pub fn transport(&mut self, id: u32, name: &str, resumed_from: &str) {
-        if let Some(o) = self.get(id) {
-            o.transport = name.chars().take(16).collect();
-            o.resumed_from = resumed_from.chars().take(256).collect();
-        }
-    }
-
-    /// Paint-less waits longer than `stall_ms` are reported as stalls; each stream keeps at
-    /// most `detail_cap` per-token records before merging neighbours (0: the default).
-    pub fn configure(&mut self, stall_ms: f64, detail_cap: u32) {
+    /// Configures the core once, when it is made (one call: each exported method costs the
+    /// module a wrapper of a few hundred bytes):
+    /// - paint-less waits longer than `stall_ms` are reported as stalls; each stream keeps at
+    ///   most `detail_cap` per-token records before merging neighbours (0: the default);
+    /// - `slo`: the SLO targets, `metric quantile max; …` (e.g. `ttftPerceived 0.95 1000`);
+    /// - what the engine gives (long animation frames, paint brackets), the late-paint
+    ///   threshold (ms), rating thresholds written `metric good poor; …`, the timer's resolution
+    ///   measured at start (ms; 0 when not measured), and whether the DevTools track was asked
+    ///   for in an engine whose DevTools ignore it (only Chromium's show custom tracks);
+    /// - `sample_rate`: the share of page loads profiled, which the summary and its export carry.
+    #[allow(clippy::too_many_arguments)]
+    pub fn configure(
+        &mut self,
+        stall_ms: f64,
+        detail_cap: u32,
+        slo: &str,
+        late_ms: f64,
+        long_frames: bool,
+        paint: bool,
+        thresholds: &str,
+        timer_ms: f64,
+        no_devtools_track: bool,
+        sample_rate: f64,
+    ) {
         if detail_cap > 0 {
             self.detail_cap = detail_cap as usize;
         }
         if stall_ms.is_finite() && stall_ms > 0.0 {
             self.stall_ms = stall_ms;
         }
+        self.summary
+            .set_slos(crate::aggregate::summary::parse_slos(slo));
+        self.summary.set_rate(sample_rate);
+        self.shell.timer_ms = (timer_ms.is_finite() && timer_ms > 0.0).then_some(timer_ms);
+        self.shell.no_devtools_track = no_devtools_track;
+        if late_ms.is_finite() && late_ms >= 0.0 {
+            self.shell.late_ms = late_ms;
+        }
+        self.shell.long_frames = long_frames;
+        self.shell.paint = paint;
+        self.shell.set_thresholds(thresholds);
     }
 
     /// The page was hidden from `start` to `end` (infinite: still hidden): applies to every
@@ -220,10 +200,33 @@ impl Core {
         id
     }
 
-    /// Keeps stream `id`'s answer and reasoning text for its report (the `includeText` opt-in).
-    pub fn keep_text(&mut self, id: u32) {
+    /// What the shell knows of stream `id` when it opens (one call): its label (summaries group
+    /// by label); what carried it to the page (`xhr`, `eventsource`, `websocket`, `socket.io`,
+    /// `push`; `fetch` when empty) and the last event id it resumed from (an EventSource
+    /// reconnect; empty: none); whether to keep its answer and reasoning text for the report
+    /// (the `includeText` opt-in); and whether no request start can be known for it (see
+    /// `Session::start_unknown`).
+    pub fn describe(
+        &mut self,
+        id: u32,
+        label: &str,
+        transport: &str,
+        resumed_from: &str,
+        keep_text: bool,
+        start_unknown: bool,
+    ) {
         if let Some(o) = self.get(id) {
-            o.session.keep_text();
+            o.label = label.chars().take(64).collect();
+            if !transport.is_empty() {
+                o.transport = transport.chars().take(16).collect();
+            }
+            o.resumed_from = resumed_from.chars().take(256).collect();
+            if keep_text {
+                o.session.keep_text();
+            }
+            if start_unknown {
+                o.session.start_unknown();
+            }
         }
     }
 
@@ -290,13 +293,6 @@ impl Core {
     pub fn set_start(&mut self, id: u32, start: f64) {
         if let Some(o) = self.get(id) {
             o.session.set_start(start);
-        }
-    }
-
-    /// No request start can be known for stream `id` (see `Session::start_unknown`).
-    pub fn start_unknown(&mut self, id: u32) {
-        if let Some(o) = self.get(id) {
-            o.session.start_unknown();
         }
     }
 

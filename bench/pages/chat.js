@@ -25,7 +25,7 @@ let gate = null;
 /** Lets the benchmark measure the page at the end of the body, before the report. */
 window.proceed = () => gate && gate();
 
-window.run = async ({ tokens, tokenMs, profile, hold = false }) => {
+window.run = async ({ tokens, tokenMs, profile, hold = false, timeline = false }) => {
   const chat = document.getElementById('chat');
   chat.replaceChildren();
   const out = document.createElement('div');
@@ -33,7 +33,7 @@ window.run = async ({ tokens, tokenMs, profile, hold = false }) => {
   let report = null;
   let profiler = null;
   if (profile) {
-    profiler = new Profiler({ timeline: false, maxReports: 1 });
+    profiler = new Profiler({ timeline, maxReports: 1 });
     if (profile !== 'no-dom') profiler.observe(chat);
     report = new Promise((resolve) => profiler.onReport(resolve));
   }
@@ -74,4 +74,33 @@ window.run = async ({ tokens, tokenMs, profile, hold = false }) => {
     wasm: wasmMemoryBytes(),
     report: r && { status: r.status, deltas: r.deltas, matchedPct: r.matchedPct, records: r.detail.records },
   };
+};
+
+/** Long animation frames (Chromium): every one of 50 ms or more the page has had. */
+window.loafs = [];
+if (PerformanceObserver.supportedEntryTypes.includes('long-animation-frame')) {
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      window.loafs.push({ start: e.startTime, duration: e.duration, scripts: e.scripts.map((x) => ({ duration: x.duration, url: x.sourceURL, fn: x.sourceFunctionName, invoker: x.invoker })) });
+    }
+  }).observe({ type: 'long-animation-frame' });
+}
+
+/** `n` answers of `tokens` tokens each through push handles, then `summary()`: its time. */
+window.manyReports = async ({ n, tokens }) => {
+  const profiler = new Profiler({ timeline: false, maxReports: n });
+  const sse = Array.from({ length: tokens }, (_, i) => `data: {"choices":[{"delta":{"content":"w${i} "}}]}\n\n`).join('') + 'data: [DONE]\n\n';
+  for (let i = 0; i < n; i++) {
+    const h = profiler.stream({ url: `/v1/chat/completions/${i % 40}`, label: `model-${i % 8}` });
+    h.chunk(sse);
+    h.end();
+    if (i % 50 === 49) await new Promise((r) => setTimeout(r, 0));
+  }
+  for (let i = 0; i < 600 && profiler.reports().length < n; i++) await new Promise((r) => setTimeout(r, 50));
+  const reports = profiler.reports().length;
+  const at = performance.now();
+  const summary = profiler.summary();
+  const summaryMs = performance.now() - at;
+  profiler.close();
+  return { reports, summaryMs, at, count: summary && summary.count };
 };
