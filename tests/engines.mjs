@@ -72,6 +72,39 @@ export function engineTests({ name, setup, lacks, xhrProgressMs = 0 }) {
     });
   }
 
+  test(`${name}: tokenpaint/lazy at sampleRate 0 loads no wasm and makes no observer; at 1 an early stream is profiled in full`, async (t) => {
+    const ours = (l) => l.scripts.filter((p) => p.startsWith('/js/') || p.startsWith('/pkg/')).sort();
+    const off = await env.page('/tests/pages/sampling.html?entry=lazy&rate=0');
+    try {
+      await off.waitForFunction(() => window.samplingReady === true, null, { timeout: 20000 });
+      const r = await off.evaluate(() => window.runAnswer({ via: 'fetch', waitReport: false }));
+      assert.equal(r.identical, true, "the app's own response object");
+      assert.equal(r.sameBytes, true, 'byte-identical');
+      await off.evaluate(() => window.idle());
+      const l = await off.evaluate(() => window.loaded());
+      assert.equal(l.sampled, false);
+      assert.equal(l.observers, 0, 'no MutationObserver');
+      assert.deepEqual(ours(l), ['/js/lazy.js', '/js/sample.js', '/js/tap.js']);
+    } finally {
+      await off.close();
+    }
+    const on = await env.page('/tests/pages/sampling.html?entry=lazy&rate=1&early=1');
+    try {
+      await on.waitForFunction(() => window.samplingReady === true, null, { timeout: 20000 });
+      const r = await on.evaluate(() => window.earlyRun);
+      t.diagnostic(`early: ${r.early}, status ${r.report && r.report.status}, deltas ${r.report && r.report.deltas}, matched ${r.report && r.report.matchedPct}%`);
+      assert.equal(r.early, true, 'the stream began before the profiler was loaded');
+      assert.equal(r.sameBytes, true, 'byte-identical');
+      assert.ok(r.shown > 100, `the app showed the answer (${r.shown} characters)`);
+      assert.equal(r.report.status, 'ok');
+      assert.equal(r.report.deltas, 30);
+      assert.ok(r.report.matchedPct >= 99, `matched ${r.report.matchedPct}`);
+      assert.ok(ours(await on.evaluate(() => window.loaded())).includes('/pkg/tokenpaint_core_bg.wasm'));
+    } finally {
+      await on.close();
+    }
+  });
+
   test(`${name}: a chat web component with nested open shadow roots`, async (t) => {
     const { report: r, truth } = await pages.frontends.evaluate((a) => window.runComponent(a), { mode: 'open' });
     t.diagnostic(`lag p50 ${r.lag.p50} ms, truth ${truth.toFixed(1)} ms, matched ${r.matchedPct}%`);

@@ -56,6 +56,9 @@ test('sampleRate 1 (lazy entry): a stream that starts before the profiler loaded
   const r = await page.evaluate(() => window.earlyRun);
   assert.equal(r.early, true, 'the stream began before the profiler was loaded');
   assert.equal(r.sameBytes, true, 'byte-identical');
+  assert.ok(r.shown > 100, `the app showed the answer (${r.shown} characters)`);
+  // Commits made before the profiler was there are read at its load and said to be late.
+  if (r.report.caughtUp) assert.ok(r.report.caughtUp.tokens >= 0 && r.report.caughtUp.at > 0);
   assert.ok(r.report, 'a report');
   t.diagnostic(`status ${r.report.status}, deltas ${r.report.deltas}, matched ${r.report.matchedPct}%, ttft ${r.report.ttft} ms, unavailable ${r.report.unavailable}`);
   assert.equal(r.report.status, 'ok');

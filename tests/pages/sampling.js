@@ -33,18 +33,18 @@ async function read(res, el) {
   const reader = res.body.getReader();
   const dec = new TextDecoder();
   const parts = [];
+  let buf = '';
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     parts.push(...value);
-    for (const line of dec.decode(value, { stream: true }).split('\n')) {
+    // Lines can be cut anywhere between chunks (WebKit hands over small ones): keep the tail.
+    const lines = (buf + dec.decode(value, { stream: true })).split('\n');
+    buf = lines.pop();
+    for (const line of lines) {
       if (!line.startsWith('data: ') || line === 'data: [DONE]') continue;
-      try {
-        const t = JSON.parse(line.slice(6)).choices?.[0]?.delta?.content;
-        if (t) el.append(t);
-      } catch {
-        /* a line split across chunks: the app's problem, the same with and without */
-      }
+      const t = JSON.parse(line.slice(6)).choices?.[0]?.delta?.content;
+      if (t) el.append(t);
     }
   }
   return parts;
