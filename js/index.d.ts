@@ -57,6 +57,8 @@ export interface ProfilerOptions {
   /** Your own mapping of your server's response headers to timings (ms). */
   /** The share of page loads profiled, 0 to 1 (default 1): drawn once per page load. An unsampled profiler loads no wasm, observes nothing and hands back responses untouched. Reports and summaries carry it. */
   sampleRate?: number;
+  /** The share of streams profiled on a sampled page, 0 to 1 (default 1), each stream drawn on its own: a stream left out is not wrapped and makes no report. Reports and summaries carry `sampleRate × streamSampleRate`. */
+  streamSampleRate?: number;
   /** Your own mapping of your server's response headers to timings (ms). */
   serverTiming?: (response: Response) => { queue?: number; prefill?: number; decode?: number; ttft?: number; total?: number; load?: number } | null | undefined;
 }
@@ -163,7 +165,7 @@ export interface StreamErrorInfo {
 /** One finished stream. Times are ms from the request start; `null` means unknown. */
 export interface StreamReport {
   id: number;
-  /** The profiler's sample rate (the share of page loads profiled), to weigh reports merged from many pages. */
+  /** The share of streams profiled (`sampleRate × streamSampleRate`), to weigh reports merged from many pages. */
   sampleRate: number;
   /** The request URL without query string or fragment. */
   url: string;
@@ -401,6 +403,8 @@ export declare class Profiler {
   constructor(options?: ProfilerOptions);
   /** The sample rate in use (0 to 1). */
   readonly sampleRate: number;
+  /** The share of this page's streams profiled (0 to 1). */
+  readonly streamSampleRate: number;
   /** Whether this page load is profiled. */
   readonly sampled: boolean;
   /** Resolves to the profiler (null when unsampled). */

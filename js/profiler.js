@@ -42,6 +42,7 @@ export const DEFAULTS = Object.freeze({
   otlp: null,
   idleMs: 120000,
   sampleRate: 1,
+  streamSampleRate: 1,
 });
 
 
@@ -60,6 +61,11 @@ export class Profiler {
       return;
     }
     this.ready = Promise.resolve(this);
+    // Streams of a sampled page can be sampled too, each drawn on its own; a stream left out
+    // is not wrapped (the app gets its own response) and makes no report. Reports and the
+    // summary carry the share of streams profiled: both rates multiplied.
+    this.streamSampleRate = rateOf(o.streamSampleRate);
+    this._rate = this.sampleRate * this.streamSampleRate;
     this._streams = new Set();
     this._queue = [];
     this._queuedBytes = 0;
@@ -186,7 +192,7 @@ export class Profiler {
       // What this engine gives, and how figures are rated: the core writes the whole report.
       const late = Number.isFinite(this.options.lateMs) ? this.options.lateMs : 50;
       const args = [stall, Math.min(detail, 2 ** 31), sloSpec(this.options.slo) || '', late, this._frames.supported, this._paint.available];
-      args.push(thresholdSpec(this.options.thresholds), timerResolution(), !!this._measure && !devtoolsTracks(), this.sampleRate);
+      args.push(thresholdSpec(this.options.thresholds), timerResolution(), !!this._measure && !devtoolsTracks(), this._rate);
       if (this._core) callCore(this._core, (c) => c.configure(...args));
       this._framesSent = 0;
     }

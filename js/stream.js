@@ -36,6 +36,8 @@ export function wrap(p, res, o) {
  * page did), the chunks and the end are kept with their times and replayed once it is ready.
  */
 export function feed(p, res, o) {
+  // A stream left out of the sample (streamSampleRate): nothing is opened, nothing wrapped.
+  if (p.streamSampleRate < 1 && !(Math.random() < p.streamSampleRate)) return null;
   // The stub (lazy.js) hands over a stream that began before the profiler loaded, with the
   // time its headers came.
   const headersAt = typeof o.headersAt === 'number' ? o.headersAt : performance.now();
@@ -149,6 +151,7 @@ export function open(p, res, o, headersAt) {
 }
 
 export function failedBeforeResponse(p, input, start, e) {
+  if (p.streamSampleRate < 1 && !(Math.random() < p.streamSampleRate)) return;
   const id = p._call((c) => c.open(p.options.format, '', '', urlOf(input, null), start, NaN, 0), 0);
   if (!id) return;
   const aborted = e && e.name === 'AbortError';
@@ -290,10 +293,10 @@ export function emit(p, id, s) {
     // The core failed: say so rather than stay silent, with every figure unknown.
     report = { id, url: s.url, transport: s.transport, status: 'failed', error: { kind: 'internal', code: null, message: reason }, diagnosis: [], unavailable: ['report'] };
     for (const k of UNKNOWN_WHEN_FAILED) report[k] = null;
-    report.sampleRate = p.sampleRate;
+    report.sampleRate = p._rate;
   } else {
     // The share of page loads profiled, so that figures merged from many pages can be weighed.
-    report.sampleRate = p.sampleRate;
+    report.sampleRate = p._rate;
     // The core decided every figure; the shell only puts back the browser's own strings it
     // kept (the scripts of long frames, the entry's protocol and Server-Timing).
     try {

@@ -91,3 +91,20 @@ test('sampleRate 1 (lazy entry): with no stream, the profiler and its wasm load 
   assert.ok(r.report.matchedPct >= 99);
   await page.close();
 });
+
+test('streamSampleRate: each stream drawn on its own; one left out is the app\'s own response and makes no report', async (t) => {
+  for (const [srate, n] of [[0, 4], [1, 4], [0.5, 16]]) {
+    const { page } = await open(`entry=full&rate=1&srate=${srate}`);
+    const r = await page.evaluate((k) => window.runMany(k), n);
+    t.diagnostic(`streamSampleRate ${srate}: ${r.own} of ${n} left out, ${r.reports} reports, rates ${r.rates}`);
+    assert.equal(r.reports, n - r.own, 'one report per profiled stream, none for the others');
+    assert.equal(r.ok, r.reports, 'every profiled stream reported in full');
+    if (srate === 0) assert.equal(r.own, n);
+    if (srate === 1) assert.equal(r.own, 0);
+    // 16 draws at 0.5: all alike has a chance of 1 in 32,768.
+    if (srate === 0.5) assert.ok(r.own > 0 && r.own < n, `${r.own} of ${n}`);
+    if (r.reports) assert.deepEqual(r.rates, [srate]);
+    if (r.reports) assert.equal(r.summaryRate, srate, 'the summary counts in units of that rate');
+    await page.close();
+  }
+});

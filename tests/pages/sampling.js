@@ -19,7 +19,8 @@ if (entry === 'lazy') {
   profiler = start({ sampleRate: rate, fetch: appFetch, settleMs: 300 });
 } else {
   const { Profiler } = await import('/js/index.js');
-  profiler = new Profiler({ sampleRate: rate, fetch: appFetch, settleMs: 300 });
+  const srate = q.get('srate');
+  profiler = new Profiler({ sampleRate: rate, streamSampleRate: srate === null ? undefined : Number(srate), fetch: appFetch, settleMs: 300 });
 }
 profiler.observe(host);
 const reports = [];
@@ -77,6 +78,19 @@ window.runAnswer = async ({ via = 'fetch', waitReport = true } = {}) => {
     report = reports[n] || null;
   }
   return { early, identical, sameBytes, bytes: bytes.length, shown: el.textContent.length, report };
+};
+
+/** `n` answers at once through profiler.fetch: how many came back as the app's own response. */
+window.runMany = async (n) => {
+  appResponses = [];
+  const before = reports.length;
+  const got = await Promise.all(Array.from({ length: n }, () => profiler.fetch(URL_, body())));
+  const own = got.filter((r) => appResponses.includes(r)).length;
+  await Promise.all(got.map((r) => read(r, host.appendChild(document.createElement('div')))));
+  for (let i = 0; i < 60 && reports.length - before < n - own; i++) await new Promise((r) => setTimeout(r, 100));
+  await new Promise((r) => setTimeout(r, 500));
+  const mine = reports.slice(before);
+  return { own, summaryRate: profiler.summary()?.sampleRate, reports: mine.length, rates: [...new Set(mine.map((r) => r.sampleRate))], ok: mine.filter((r) => r.status === 'ok' && r.deltas === 30).length };
 };
 
 /** What the page has loaded and made so far. */

@@ -50,7 +50,7 @@ async function main(container: HTMLElement): Promise<void> {
 
 // The stub: sampled page loads, the profiler loaded when needed.
 async function sampled(container: Element): Promise<void> {
-  const lazy: LazyProfiler = start({ sampleRate: 0.05, settleMs: 500 });
+  const lazy: LazyProfiler = start({ sampleRate: 0.05, streamSampleRate: 0.5, settleMs: 500 });
   lazy.observe(container);
   const off: () => void = lazy.onReport((r: Report) => console.log(r.sampleRate, lazy.sampled, lazy.sampleRate));
   const res: Response = await lazy.fetch('/v1/chat/completions', { method: 'POST', body: '{}' });
