@@ -42,6 +42,28 @@ export function copyOf(p, bytes) {
   return st.subarray(at, at + n);
 }
 
+const sched = globalThis.scheduler;
+const background = sched && typeof sched.postTask === 'function';
+const idle = typeof requestIdleCallback === 'function';
+
+/**
+ * Runs `fn` at least FLUSH_MS from now, when the page is idle: the queue can wait (its times
+ * were taken when things happened), the app's own work cannot. `scheduler.postTask` at
+ * background priority where it exists, else an idle callback after the delay (at most
+ * FLUSH_MS more), else a timer. A page busy for long fills the queue, which then flushes on its
+ * own (MAX_QUEUE, MAX_QUEUED_BYTES).
+ */
+function later(fn) {
+  if (background) {
+    sched.postTask(fn, { priority: 'background', delay: FLUSH_MS }).catch(() => {});
+  } else if (idle) {
+    setTimeout(() => requestIdleCallback(fn, { timeout: FLUSH_MS }), FLUSH_MS);
+  } else {
+    setTimeout(fn, FLUSH_MS);
+  }
+  return 1;
+}
+
 export function defer(p, op) {
   const q = p._queue;
   q.push(op);
@@ -52,14 +74,12 @@ export function defer(p, op) {
       p._flushQueued = true;
       queueMicrotask(p._flushSoon);
     }
-  } else if (!p._flushTimer) p._flushTimer = setTimeout(p._flushSoon, FLUSH_MS);
+  } else if (!p._flushTimer) p._flushTimer = later(p._flushSoon);
 }
 
 export function flush(p) {
-  if (p._flushTimer) {
-    clearTimeout(p._flushTimer);
-    p._flushTimer = 0;
-  }
+  // A flush that was asked for and is still to come finds the queue empty (or newer work).
+  p._flushTimer = 0;
   p._flushQueued = false;
   const q = p._queue;
   if (!q.length) return;
