@@ -15,7 +15,7 @@ export function attribute(loafs, after = -Infinity) {
   const long = loafs.filter((l) => l.start >= after && l.duration >= 50);
   const rows = long.map((l) => {
     const mine = l.scripts.filter((s) => ours(s.url)).reduce((a, s) => a + s.duration, 0);
-    return { duration: l.duration, tokenpaintMs: mine, tokenpaints: mine > l.duration / 2, scripts: l.scripts.map((s) => `${s.url.split('/').pop() || '?'}:${s.fn || s.invoker}`).slice(0, 4) };
+    return { duration: l.duration, tokenpaintMs: mine, tokenpaints: mine > l.duration / 2, scripts: l.scripts.map((s) => `${s.url.split('/').pop() || '?'}:${s.fn || s.invoker} ${s.duration.toFixed(1)} ms`).slice(0, 4) };
   });
   return { long: rows.length, tokenpaints: rows.filter((r) => r.tokenpaints).length, worstMs: Math.max(0, ...rows.map((r) => r.tokenpaintMs)), rows };
 }

@@ -70,6 +70,7 @@ export async function runOverhead({ rounds = 5, tokens = 20000, tokenMs = 5, log
     const loafWith = attribute(await profiled.page.evaluate(() => window.loafs));
     const loafWithout = attribute(await plain.page.evaluate(() => window.loafs));
     log(`long frames: ${loafWithout.long} without, ${loafWith.long} with (${loafWith.tokenpaints} tokenpaint's)`);
+    for (const r of loafWith.rows.filter((x) => x.tokenpaintMs >= 30)) log(`  ${r.duration.toFixed(0)} ms frame, tokenpaint ${r.tokenpaintMs.toFixed(1)} ms: ${r.scripts.join(', ')}`);
     const m = (f) => median(rows.map(f));
     const added = m((r) => r.added);
     const parse = m((r) => r.parse);

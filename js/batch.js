@@ -42,25 +42,17 @@ export function copyOf(p, bytes) {
   return st.subarray(at, at + n);
 }
 
-const sched = globalThis.scheduler;
-const background = sched && typeof sched.postTask === 'function';
 const idle = typeof requestIdleCallback === 'function';
 
 /**
- * Runs `fn` at least FLUSH_MS from now, when the page is idle: the queue can wait (its times
- * were taken when things happened), the app's own work cannot. `scheduler.postTask` at
- * background priority where it exists, else an idle callback after the delay (at most
- * FLUSH_MS more), else a timer. A page busy for long fills the queue, which then flushes on its
- * own (MAX_QUEUE, MAX_QUEUED_BYTES).
+ * Runs `fn` FLUSH_MS from now, then as soon as the page is idle, and FLUSH_MS later at the
+ * latest (requestIdleCallback's timeout; a timer alone where it is missing): the queue can wait
+ * (its times were taken when things happened), the app's own work cannot. Not at background
+ * priority with no deadline: on a page that is never idle the queue would then only cross when
+ * full, in one long flush.
  */
 function later(fn) {
-  if (background) {
-    sched.postTask(fn, { priority: 'background', delay: FLUSH_MS }).catch(() => {});
-  } else if (idle) {
-    setTimeout(() => requestIdleCallback(fn, { timeout: FLUSH_MS }), FLUSH_MS);
-  } else {
-    setTimeout(fn, FLUSH_MS);
-  }
+  setTimeout(idle ? () => requestIdleCallback(fn, { timeout: FLUSH_MS }) : fn, FLUSH_MS);
   return 1;
 }
 

@@ -55,6 +55,7 @@ export class Profiler {
     // Sampling, once per page load: an unsampled page loads no wasm, makes no observer and
     // wraps nothing; every method is there and does nothing.
     this.sampleRate = rateOf(o.sampleRate);
+    this.streamSampleRate = rateOf(o.streamSampleRate);
     this.sampled = inSample(this.sampleRate);
     if (!this.sampled) {
       inert(this, this._fetch);
@@ -64,7 +65,6 @@ export class Profiler {
     // Streams of a sampled page can be sampled too, each drawn on its own; a stream left out
     // is not wrapped (the app gets its own response) and makes no report. Reports and the
     // summary carry the share of streams profiled: both rates multiplied.
-    this.streamSampleRate = rateOf(o.streamSampleRate);
     this._rate = this.sampleRate * this.streamSampleRate;
     this._streams = new Set();
     this._queue = [];
