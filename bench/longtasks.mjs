@@ -20,16 +20,19 @@ export function attribute(loafs, after = -Infinity) {
   return { long: rows.length, tokenpaints: rows.filter((r) => r.tokenpaints).length, worstMs: Math.max(0, ...rows.map((r) => r.tokenpaintMs)), rows };
 }
 
+/** The reference chat page (bench/pages/chat.html), once its `run` is there. */
+export async function openChat(browser, url) {
+  const page = await browser.newPage();
+  await page.goto(`${url}/bench/pages/chat.html`);
+  await page.waitForFunction(() => typeof window.run === 'function');
+  return page;
+}
+
 export async function runLongTasks({ tokens = 100000, reports = 1000, log = console.log } = {}) {
   const { server, url } = await startServer({ port: 0 });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   try {
-    const open = async () => {
-      const page = await browser.newPage();
-      await page.goto(`${url}/bench/pages/chat.html`);
-      await page.waitForFunction(() => typeof window.run === 'function');
-      return page;
-    };
+    const open = () => openChat(browser, url);
     // The report of a long answer: the body is read (token_ms 0: as fast as the socket goes),
     // then the page holds; what follows is the report.
     let page = await open();

@@ -10,7 +10,7 @@
 import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/demo-server.mjs';
 import { CHROMIUM, ARGS } from '../tests/helpers.mjs';
-import { attribute } from './longtasks.mjs';
+import { attribute, openChat } from './longtasks.mjs';
 
 const median = (v) => {
   const s = [...v].sort((a, b) => a - b);
@@ -31,9 +31,7 @@ export async function runOverhead({ rounds = 5, tokens = 20000, tokenMs = 5, log
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   try {
     const open = async () => {
-      const page = await browser.newPage();
-      await page.goto(`${url}/bench/pages/chat.html`);
-      await page.waitForFunction(() => typeof window.run === 'function');
+      const page = await openChat(browser, url);
       const cdp = await page.context().newCDPSession(page);
       await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
       return { page, cdp };

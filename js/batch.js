@@ -53,7 +53,6 @@ const idle = typeof requestIdleCallback === 'function';
  */
 function later(fn) {
   setTimeout(idle ? () => requestIdleCallback(fn, { timeout: FLUSH_MS }) : fn, FLUSH_MS);
-  return 1;
 }
 
 export function defer(p, op) {
@@ -66,7 +65,10 @@ export function defer(p, op) {
       p._flushQueued = true;
       queueMicrotask(p._flushSoon);
     }
-  } else if (!p._flushTimer) p._flushTimer = later(p._flushSoon);
+  } else if (!p._flushTimer) {
+    p._flushTimer = 1;
+    later(p._flushSoon);
+  }
 }
 
 export function flush(p) {

@@ -15,6 +15,11 @@ import { feedRead, copyOf } from './batch.js';
 const MAX_EARLY = 4096;
 const MAX_EARLY_BYTES = 4 * 1024 * 1024;
 
+/** Whether a new stream is left out of the sample (`streamSampleRate`, one draw per stream). */
+function leftOut(p) {
+  return p.streamSampleRate < 1 && !(Math.random() < p.streamSampleRate);
+}
+
 export function wrap(p, res, o) {
   try {
     if (!res || !res.body) return res;
@@ -37,7 +42,7 @@ export function wrap(p, res, o) {
  */
 export function feed(p, res, o) {
   // A stream left out of the sample (streamSampleRate): nothing is opened, nothing wrapped.
-  if (p.streamSampleRate < 1 && !(Math.random() < p.streamSampleRate)) return null;
+  if (leftOut(p)) return null;
   // The stub (lazy.js) hands over a stream that began before the profiler loaded, with the
   // time its headers came.
   const headersAt = typeof o.headersAt === 'number' ? o.headersAt : performance.now();
@@ -151,7 +156,7 @@ export function open(p, res, o, headersAt) {
 }
 
 export function failedBeforeResponse(p, input, start, e) {
-  if (p.streamSampleRate < 1 && !(Math.random() < p.streamSampleRate)) return;
+  if (leftOut(p)) return;
   const id = p._call((c) => c.open(p.options.format, '', '', urlOf(input, null), start, NaN, 0), 0);
   if (!id) return;
   const aborted = e && e.name === 'AbortError';

@@ -120,19 +120,24 @@ test('a plain page with <script type="module"> and an import map, no bundler', a
   }
 });
 
-test('a Vite app: production build, then the dev server', async () => {
-  const dir = consumer('vite', {
+/** A Vite app of `main`: installed, built for production, served and run to a report. */
+async function viteBuild(name, main) {
+  const dir = consumer(name, {
     'index.html': `<!doctype html><meta charset="utf-8"><div id="out"></div><script type="module" src="/src/main.js"></script>`,
-    'src/main.js': APP,
+    'src/main.js': main,
     'vite.config.js': `export default { build: { target: 'es2022' }, logLevel: 'error' };`,
   });
   execFileSync(bin('vite'), ['build'], { cwd: dir, stdio: 'pipe' });
   const { server, url } = await serve(path.join(dir, 'dist'));
   try {
-    await runIn(`${url}/index.html`);
+    return { dir, report: await runIn(`${url}/index.html`) };
   } finally {
     server.close();
   }
+}
+
+test('a Vite app: production build, then the dev server', async () => {
+  const { dir } = await viteBuild('vite', APP);
   const dev = spawn(bin('vite'), ['--port', '0', '--host', '127.0.0.1', '--logLevel', 'info'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   try {
     const devUrl = await new Promise((resolve, reject) => {
@@ -155,19 +160,8 @@ test('a Vite app: production build, then the dev server', async () => {
 
 test('a Vite production build of tokenpaint/lazy: the stub loads the profiler and its wasm at the first stream', async () => {
   assert.ok(LAZY_APP.includes("from 'tokenpaint/lazy'"));
-  const dir = consumer('vite-lazy', {
-    'index.html': `<!doctype html><meta charset="utf-8"><div id="out"></div><script type="module" src="/src/main.js"></script>`,
-    'src/main.js': LAZY_APP,
-    'vite.config.js': `export default { build: { target: 'es2022' }, logLevel: 'error' };`,
-  });
-  execFileSync(bin('vite'), ['build'], { cwd: dir, stdio: 'pipe' });
-  const { server, url } = await serve(path.join(dir, 'dist'));
-  try {
-    const r = await runIn(`${url}/index.html`);
-    assert.equal(r.sampleRate, 1);
-  } finally {
-    server.close();
-  }
+  const { report } = await viteBuild('vite-lazy', LAZY_APP);
+  assert.equal(report.sampleRate, 1);
 });
 
 test('the published types pass tsc --strict in a consumer', () => {
