@@ -13,6 +13,10 @@
 //! - [`aggregate`]: [`aggregate::summary`] of many streams, with [`aggregate::sketch`] and
 //!   [`aggregate::stats`].
 //!
+//! For Rust apps: [`types`] (feature `serde`) reads reports and summaries into Rust types, and
+//! `web` (feature `web`, wasm32) is a typed API over the npm package's browser shell, with guards
+//! that undo on `Drop`.
+//!
 //! [`find`] and [`jsonwrite`] are shared helpers; `alloc` is the wasm module's allocator, the
 //! only module allowed `unsafe` (it says why). None of it knows about JavaScript; it is tested
 //! natively with `cargo test`. On wasm32, `wasm` exposes it to the JavaScript shell (`js/`),
@@ -27,11 +31,19 @@ pub mod jsonwrite;
 pub mod read;
 pub mod timeline;
 
+#[cfg(feature = "serde")]
+pub mod types;
+#[cfg(all(feature = "web", target_arch = "wasm32"))]
+pub mod web;
+
 pub mod alloc;
-#[cfg(target_arch = "wasm32")]
+// The core's own wasm module (the npm package's). An app that uses the `web` feature links the
+// crate into its own module: it gets neither these exports nor this allocator, and the core runs
+// in a wasm instance of its own, loaded by the shell.
+#[cfg(all(target_arch = "wasm32", not(feature = "web")))]
 pub mod wasm;
 
 /// The wasm module's allocator ([`alloc`]), the crate's one `unsafe` module.
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", not(feature = "web")))]
 #[global_allocator]
 static ALLOCATOR: alloc::Classes = alloc::Classes::new();
