@@ -10,7 +10,7 @@
 //! ```
 //! # #[cfg(not(target_arch = "wasm32"))] {
 //! let json = r#"{"id":1,"url":"/chat","transport":"fetch","status":"ok","ttft":120.5,
-               "tokens":42,"diagnosis":[],"unavailable":["dom"]}"#;
+//!                "tokens":42,"diagnosis":[],"unavailable":["dom"]}"#;
 //! let report: tokenpaint::types::Report = serde_json::from_str(json).unwrap();
 //! assert_eq!(report.ttft, Some(120.5));
 //! assert_eq!(report.ttft_perceived, None); // not sent: unknown
