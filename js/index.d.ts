@@ -46,8 +46,28 @@ export interface ProfilerOptions {
   lateMs?: number;
   /** Add performance.measure entries per phase on a "tokenpaint" track of the DevTools Performance panel (default false). */
   devtools?: boolean;
-  /** Export to an OpenTelemetry collector (OTLP/HTTP JSON): traces per stream, metrics as exponential histograms. */
-  otlp?: { url: string; headers?: Record<string, string>; serviceName?: string; maxBatch?: number; intervalMs?: number } | null;
+  /**
+   * OpenTelemetry, in the GenAI semantic conventions' terms: through the page's own SDK when it
+   * registered providers with @opentelemetry/api (unless `useGlobal: false`), else to a collector
+   * at `url` (OTLP/HTTP JSON: a trace per stream, delta-temporality histograms).
+   */
+  otlp?: {
+    url?: string;
+    headers?: Record<string, string>;
+    serviceName?: string;
+    maxBatch?: number;
+    intervalMs?: number;
+    /** Inject W3C `traceparent` into the profiled requests whose URL matches (a substring, a RegExp, a function, or a list); none otherwise. */
+    propagate?: string | RegExp | ((url: string) => boolean) | (string | RegExp | ((url: string) => boolean))[];
+    /** Use the page's registered OpenTelemetry SDK when there is one (default true). */
+    useGlobal?: boolean;
+    /** `gen_ai.provider.name` (default: from the detected format, e.g. `openai`). */
+    provider?: string;
+    /** `gen_ai.request.model` (default: the `model` of the request's JSON body). */
+    model?: string;
+    /** `gen_ai.operation.name` (default `chat`). */
+    operation?: string;
+  } | null;
   /** A label for every stream of this profiler; summaries group by label. */
   label?: string;
   /** Targets, e.g. `{ ttftPerceived: { p95: 1000 }, tpot: { p50: 50 } }`. */

@@ -1,75 +1,166 @@
-// OTLP/HTTP JSON export to an OpenTelemetry collector:
-// - one trace per stream: a root span `llm.stream` with a child span per phase (in order, with
-//   its source) and events for the first token's arrival and its paint;
-// - the summary's metrics as exponential histograms (base 2^(1/32), scale 5: OpenTelemetry's
-//   own mergeable histogram, so backends aggregate across pages and users).
-// Spans are batched (maxBatch, intervalMs) and flushed with fetch(keepalive) on `pagehide`, so
-// the last ones are not lost when the page goes away. The answer text is never exported.
+// OpenTelemetry export, in the GenAI semantic conventions' terms (client inference: names, units in
+// seconds, bucket advice, attributes), with what only tokenpaint measures under `tokenpaint.*`.
+// Two sinks:
+// - the page's own OpenTelemetry SDK, when it registered providers with @opentelemetry/api: spans
+//   and metrics go through its TracerProvider and MeterProvider (and its exporters);
+// - otherwise tokenpaint's own OTLP/HTTP JSON exporter to `url`: spans batched, metrics as
+//   explicit-bucket histograms with delta temporality, flushed with fetch(keepalive) on pagehide.
+// Metrics come from this page's own reports only, never from the summary: a summary merged in from
+// another page (mergeSummary) was exported by that page, and is not exported again. The answer text
+// is never exported.
 
-const SCALE = 5;
-const GAMMA = 1.020_202_020_202_02; // the core's DDSketch: (1 + 1%) / (1 − 1%)
-const METRICS = ['ttft', 'ttftPerceived', 'e2e', 'e2ePerceived', 'tpot', 'itl', 'lag', 'queue', 'prefill', 'network', 'decode', 'intermediary', 'client'];
+import * as otel from './otel.js';
+import { pageOtel, hex, SPAN_KEY, contextOf } from './otel.js';
 
-const hex = (n) => Array.from(crypto.getRandomValues(new Uint8Array(n)), (b) => b.toString(16).padStart(2, '0')).join('');
-/** performance.now() ms → Unix epoch nanoseconds, as the string OTLP/JSON wants for 64-bit ints. */
-const nanos = (t) => (BigInt(Math.round((performance.timeOrigin + t) * 1000)) * 1000n).toString();
+export { otel };
+
+const SECONDS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92];
+const TOKENS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864];
+const sec = (ms) => (typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 ? ms / 1000 : null);
+const one = (v, extra) => (v === null || v === undefined ? [] : [[v, extra]]);
+
+/** The per-chunk gaps after the first (s), from the report's per-token arrivals. */
+function gaps(r) {
+  const at = (r.timeline && r.timeline.arrived) || [];
+  const out = [];
+  let last = null;
+  for (const t of at) {
+    if (typeof t !== 'number') continue;
+    if (last !== null) out.push([sec(t - last)]);
+    last = t;
+  }
+  return out;
+}
+
+/**
+ * Every metric: [name, unit, description, bucket advice, values of one report as [value, extra
+ * attributes]]. The `gen_ai.*` ones are the conventions' own; the `tokenpaint.*` ones are not in
+ * any convention.
+ */
+export const METRICS = [
+  ['gen_ai.client.operation.duration', 's', 'GenAI operation duration.', SECONDS, (r) => one(sec(r.e2e ?? r.ttfb))],
+  ['gen_ai.client.operation.time_to_first_chunk', 's', 'Time to receive the first chunk, from when the client issued the request.', SECONDS, (r) => one(sec(r.ttfc))],
+  ['gen_ai.client.operation.time_per_output_chunk', 's', 'Time per output chunk, for each chunk after the first, from the end of the previous chunk.', SECONDS, gaps],
+  ['gen_ai.client.token.usage', '{token}', 'Number of input and output tokens used.', TOKENS, (r) => [...one(r.usage?.promptTokens, { 'gen_ai.token.type': 'input' }), ...one(r.usage?.completionTokens, { 'gen_ai.token.type': 'output' })]],
+  ['tokenpaint.ttft.perceived', 's', 'The first answer text painted on screen, from the request start.', SECONDS, (r) => one(sec(r.ttftPerceived?.painted))],
+  ['tokenpaint.e2e.perceived', 's', 'The last answer text painted on screen, from the request start.', SECONDS, (r) => one(sec(r.e2ePerceived?.painted))],
+  ['tokenpaint.delivery.lag', 's', "A stream's median delivery lag: painted minus arrived, per token.", SECONDS, (r) => one(sec(r.lag?.p50))],
+  ['tokenpaint.backlog.peak', '{char}', 'Most characters arrived but not yet painted at any moment of a stream.', TOKENS, (r) => one(r.backlogPeak)],
+  ['tokenpaint.phase.duration', 's', 'Each known phase of end-to-end latency (attribute tokenpaint.phase).', SECONDS, (r) => (r.phases || []).flatMap((p) => one(sec(p.ms), { 'tokenpaint.phase': p.name }))],
+];
+
+// What the detected format says of the provider (gen_ai.provider.name): the conventions' own
+// value where one applies; an OpenAI-compatible server (vLLM, llama.cpp, Ollama's /v1) speaks
+// the `openai` flavour.
+const PROVIDERS = { 'openai-chat': 'openai', 'openai-responses': 'openai', anthropic: 'anthropic', ollama: 'ollama', tgi: 'huggingface.tgi', llamacpp: 'llama.cpp' };
+
+/** The conventions' attributes of a report's operation. */
+export function genaiAttributes(r, options = {}, trace = null) {
+  const a = {
+    'gen_ai.operation.name': options.operation || 'chat',
+    'gen_ai.provider.name': options.provider || PROVIDERS[r.format] || r.format || 'unknown',
+    'gen_ai.request.model': options.model || (trace && trace.model) || null,
+  };
+  try {
+    const u = new URL(r.url, typeof location === 'object' ? location.href : undefined);
+    a['server.address'] = u.hostname;
+    a['server.port'] = Number(u.port) || (u.protocol === 'https:' ? 443 : 80);
+  } catch {
+    /* a relative URL with no page to resolve it: no server attributes */
+  }
+  if (r.status !== 'ok') a['error.type'] = r.error?.code || (r.httpStatus >= 400 ? String(r.httpStatus) : r.error?.kind) || '_OTHER';
+  return a;
+}
 
 function attr(key, value) {
   if (value === null || value === undefined) return null;
+  if (Array.isArray(value)) return { key, value: { arrayValue: { values: value.map((v) => attr('', v).value) } } };
   if (typeof value === 'boolean') return { key, value: { boolValue: value } };
   if (typeof value === 'number') return Number.isInteger(value) ? { key, value: { intValue: String(value) } } : { key, value: { doubleValue: value } };
   return { key, value: { stringValue: String(value) } };
 }
 const attrs = (o) => Object.entries(o).map(([k, v]) => attr(k, v)).filter(Boolean);
+const defined = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
+/** performance.now() ms → Unix epoch nanoseconds, as the string OTLP/JSON wants for 64-bit ints. */
+const nanos = (t) => (BigInt(Math.round((performance.timeOrigin + t) * 1000)) * 1000n).toString();
 
-/** The spans of one report. */
-export function spansOf(report) {
-  const traceId = hex(16);
-  const root = hex(8);
-  const t0 = report.startTime;
-  const end = report.e2ePerceived?.painted ?? report.e2e ?? report.ttfb ?? 0;
-  const events = [];
-  if (report.ttft !== null && report.ttft !== undefined) events.push({ timeUnixNano: nanos(t0 + report.ttft), name: 'first_token', attributes: [] });
-  if (report.ttftPerceived) events.push({ timeUnixNano: nanos(t0 + report.ttftPerceived.painted), name: 'first_paint', attributes: [] });
+/** The root span's attributes: the conventions', then tokenpaint's own. */
+function spanAttributes(r, options, trace) {
+  return defined({
+    ...genaiAttributes(r, options, trace),
+    'gen_ai.request.stream': true,
+    'gen_ai.response.time_to_first_chunk': sec(r.ttfc),
+    'gen_ai.response.finish_reasons': r.finishReason ? [r.finishReason] : null,
+    'gen_ai.usage.input_tokens': r.usage?.promptTokens,
+    'gen_ai.usage.output_tokens': r.usage?.completionTokens,
+    'http.response.status_code': r.httpStatus || null,
+    'url.path': safePath(r.url),
+    'tokenpaint.format': r.format,
+    'tokenpaint.status': r.status,
+    'tokenpaint.label': r.label,
+    'tokenpaint.verdict': r.diagnosis?.[0]?.verdict,
+    'tokenpaint.deltas': r.deltas,
+    'tokenpaint.ttft.perceived': sec(r.ttftPerceived?.painted),
+    'tokenpaint.e2e.perceived': sec(r.e2ePerceived?.painted),
+    'tokenpaint.delivery.lag': sec(r.lag?.p50),
+    'tokenpaint.backlog.peak': r.backlogPeak,
+  });
+}
+
+function spanName(r, options, trace) {
+  const a = genaiAttributes(r, options, trace);
+  return a['gen_ai.request.model'] ? `${a['gen_ai.operation.name']} ${a['gen_ai.request.model']}` : a['gen_ai.operation.name'];
+}
+
+const endOf = (r) => Math.max(0, r.e2ePerceived?.painted ?? r.e2e ?? r.ttfb ?? 0);
+const eventsOf = (r) =>
+  [
+    ['tokenpaint.first_token', r.ttft],
+    ['tokenpaint.first_paint', r.ttftPerceived?.painted],
+  ].filter(([, t]) => typeof t === 'number');
+
+/** The phases as [name, start, end, source] from the request start (ms, performance.now()). */
+function phaseSpans(r) {
+  const out = [];
+  let at = r.startTime;
+  for (const p of r.phases || []) {
+    if (p.ms === null || !(p.ms > 0)) continue;
+    out.push([`tokenpaint.phase.${p.name}`, at, at + p.ms, p.source]);
+    at += p.ms;
+  }
+  return out;
+}
+
+/** The OTLP/JSON spans of one report; `trace` carries the ids sent in `traceparent`, if any. */
+export function spansOf(r, options = {}, trace = null) {
+  const traceId = (trace && trace.traceId) || hex(16);
+  const root = (trace && trace.spanId) || hex(8);
+  const t0 = r.startTime;
   const spans = [
     {
       traceId,
       spanId: root,
-      name: 'llm.stream',
+      name: spanName(r, options, trace),
       kind: 3, // SPAN_KIND_CLIENT
       startTimeUnixNano: nanos(t0),
-      endTimeUnixNano: nanos(t0 + Math.max(0, end)),
-      attributes: attrs({
-        'url.path': safePath(report.url),
-        'tokenpaint.format': report.format,
-        'tokenpaint.status': report.status,
-        'tokenpaint.label': report.label,
-        'tokenpaint.verdict': report.diagnosis?.[0]?.verdict,
-        'gen_ai.usage.output_tokens': report.tokensSource === 'usage' ? report.tokens : null,
-        'tokenpaint.deltas': report.deltas,
-        'tokenpaint.ttft_ms': report.ttft,
-        'tokenpaint.ttft_perceived_ms': report.ttftPerceived?.painted,
-        'tokenpaint.lag_p50_ms': report.lag?.p50,
-      }),
-      events,
-      status: { code: report.status === 'ok' ? 1 : 2, message: report.error?.kind || '' },
+      endTimeUnixNano: nanos(t0 + endOf(r)),
+      attributes: attrs(spanAttributes(r, options, trace)),
+      events: eventsOf(r).map(([name, t]) => ({ timeUnixNano: nanos(t0 + t), name, attributes: [] })),
+      status: { code: r.status === 'ok' ? 1 : 2, message: r.error?.kind || '' },
     },
   ];
-  let at = t0;
-  for (const p of report.phases || []) {
-    if (p.ms === null || !(p.ms > 0)) continue;
+  for (const [name, start, end, source] of phaseSpans(r)) {
     spans.push({
       traceId,
       spanId: hex(8),
       parentSpanId: root,
-      name: `phase.${p.name}`,
+      name,
       kind: 1, // SPAN_KIND_INTERNAL
-      startTimeUnixNano: nanos(at),
-      endTimeUnixNano: nanos(at + p.ms),
-      attributes: attrs({ 'tokenpaint.source': p.source }),
+      startTimeUnixNano: nanos(start),
+      endTimeUnixNano: nanos(end),
+      attributes: attrs(defined({ 'tokenpaint.phase.source': source })),
       status: { code: 0 },
     });
-    at += p.ms;
   }
   return spans;
 }
@@ -82,95 +173,102 @@ function safePath(url) {
   }
 }
 
-/** The summary's sketches (from `exportSummary()`) as OTLP exponential histograms. */
-export function metricsOf(exported, since) {
-  let data;
-  try {
-    data = JSON.parse(exported);
-  } catch {
-    return [];
+/** Explicit-bucket histograms of the reports added since the last `take()` (delta temporality). */
+class Histograms {
+  constructor(options) {
+    this.options = options;
+    this.points = new Map();
+    this.since = nanos(performance.now());
   }
-  const sketches = (data.all && data.all[6]) || [];
-  const now = nanos(performance.now());
-  const out = [];
-  METRICS.forEach((name, i) => {
-    const s = sketches[i];
-    if (!s) return;
-    const [offset, zero, count, min, max, sum, buckets] = s;
-    // Re-bucket each DDSketch bucket's representative value into scale-5 buckets.
-    const counts = new Map();
-    buckets.forEach((n, j) => {
-      if (!n) return;
-      const v = (2 * GAMMA ** (offset + j)) / (GAMMA + 1);
-      const idx = Math.ceil(Math.log2(v) * 2 ** SCALE) - 1;
-      counts.set(idx, (counts.get(idx) || 0) + n);
+
+  add(r, trace) {
+    if (r.status === 'failed') return; // tokenpaint failed: nothing was measured
+    const base = defined(genaiAttributes(r, this.options, trace));
+    METRICS.forEach(([name, , , bounds, values], i) => {
+      for (const [v, extra] of values(r)) {
+        if (typeof v !== 'number' || !Number.isFinite(v)) continue;
+        const a = { ...base, ...extra };
+        const key = `${i}\u0000${JSON.stringify(Object.entries(a).sort())}`;
+        let p = this.points.get(key);
+        if (!p) this.points.set(key, (p = { i, a, count: 0, sum: 0, min: v, max: v, buckets: new Array(bounds.length + 1).fill(0) }));
+        p.count++;
+        p.sum += v;
+        p.min = Math.min(p.min, v);
+        p.max = Math.max(p.max, v);
+        let b = 0;
+        while (b < bounds.length && v > bounds[b]) b++;
+        p.buckets[b]++;
+      }
     });
-    const idxs = [...counts.keys()];
-    const lo = idxs.length ? Math.min(...idxs) : 0;
-    const hi = idxs.length ? Math.max(...idxs) : -1;
-    const bucketCounts = [];
-    for (let k = lo; k <= hi; k++) bucketCounts.push(String(counts.get(k) || 0));
-    out.push({
-      name: `tokenpaint.${name}`,
-      unit: 'ms',
-      description: `tokenpaint ${name}, over finished streams`,
-      exponentialHistogram: {
-        aggregationTemporality: 2, // AGGREGATION_TEMPORALITY_CUMULATIVE
-        dataPoints: [
-          {
-            startTimeUnixNano: since,
-            timeUnixNano: now,
-            count: String(count),
-            sum,
-            min,
-            max,
-            scale: SCALE,
-            zeroCount: String(zero),
-            zeroThreshold: 0.001,
-            positive: { offset: lo, bucketCounts },
-            attributes: [],
-          },
-        ],
-      },
-    });
-  });
-  return out;
+  }
+
+  /** The OTLP metrics since the last take, and a fresh start. */
+  take() {
+    const now = nanos(performance.now());
+    const byMetric = new Map();
+    for (const p of this.points.values()) {
+      if (!byMetric.has(p.i)) byMetric.set(p.i, []);
+      byMetric.get(p.i).push({
+        attributes: attrs(p.a),
+        startTimeUnixNano: this.since,
+        timeUnixNano: now,
+        count: String(p.count),
+        sum: p.sum,
+        min: p.min,
+        max: p.max,
+        bucketCounts: p.buckets.map(String),
+        explicitBounds: METRICS[p.i][3],
+      });
+    }
+    this.points.clear();
+    this.since = now;
+    return [...byMetric].map(([i, dataPoints]) => ({
+      name: METRICS[i][0],
+      unit: METRICS[i][1],
+      description: METRICS[i][2],
+      histogram: { aggregationTemporality: 1, dataPoints }, // AGGREGATION_TEMPORALITY_DELTA
+    }));
+  }
 }
+
+// One id per page load: the series of this page session, told apart from every other page's.
+const INSTANCE = typeof crypto === 'object' && typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : hex(16);
 
 /** Batches reports into OTLP payloads and sends them to `url` (`/v1/traces`, `/v1/metrics`). */
 export class OtlpExporter {
-  constructor({ url, headers = {}, serviceName = 'tokenpaint-web', maxBatch = 20, intervalMs = 10000 }, summaryExport) {
+  constructor(options) {
+    const { url, headers = {}, serviceName = 'tokenpaint-web', maxBatch = 20, intervalMs = 10000 } = options;
+    this.options = options;
     this.url = String(url).replace(/\/+$/, '');
     this.headers = headers;
-    this.resource = { attributes: attrs({ 'service.name': serviceName, 'telemetry.sdk.name': 'tokenpaint', 'telemetry.sdk.language': 'webjs' }) };
+    this.resource = { attributes: attrs({ 'service.name': serviceName, 'service.instance.id': INSTANCE, 'telemetry.sdk.name': 'tokenpaint', 'telemetry.sdk.language': 'webjs' }) };
     this.scope = { name: 'tokenpaint', version: '0.1.0' };
     this.maxBatch = maxBatch;
-    this.summaryExport = summaryExport;
-    this.since = nanos(performance.now());
+    this.histograms = new Histograms(options);
     this.spans = [];
     this.timer = setInterval(() => this.flush(), intervalMs);
     this.onPageHide = () => this.flush();
     if (typeof addEventListener === 'function') addEventListener('pagehide', this.onPageHide);
   }
 
-  add(report) {
+  add(report, trace) {
     try {
-      this.spans.push(...spansOf(report));
+      if (report.status !== 'failed') this.spans.push(...spansOf(report, this.options, trace));
+      this.histograms.add(report, trace);
       if (this.spans.length >= this.maxBatch) this.flush();
     } catch {
       /* a report that cannot be exported is not a reason to break the page */
     }
   }
 
-  /** Sends what is batched, and the summary's metrics; resolves when sent (or failed). */
+  /** Sends what is batched: spans, and the metrics since the last flush; resolves when sent. */
   flush() {
     const sends = [];
     if (this.spans.length) {
       const spans = this.spans.splice(0);
       sends.push(this.post('/v1/traces', { resourceSpans: [{ resource: this.resource, scopeSpans: [{ scope: this.scope, spans }] }] }));
     }
-    const exported = this.summaryExport();
-    const metrics = exported ? metricsOf(exported, this.since) : [];
+    const metrics = this.histograms.take();
     if (metrics.length) sends.push(this.post('/v1/metrics', { resourceMetrics: [{ resource: this.resource, scopeMetrics: [{ scope: this.scope, metrics }] }] }));
     return Promise.all(sends);
   }
@@ -191,4 +289,70 @@ export class OtlpExporter {
     clearInterval(this.timer);
     if (typeof removeEventListener === 'function') removeEventListener('pagehide', this.onPageHide);
   }
+}
+
+/**
+ * The page's own OpenTelemetry SDK: each report's span through its TracerProvider (the span
+ * started when the request left, when the request was traced) and its metrics through its
+ * MeterProvider, with the conventions' bucket advice. The SDK's readers and exporters decide the
+ * rest (temporality, batching, where it goes).
+ */
+export class SdkSink {
+  constructor(options, api) {
+    this.options = options;
+    this.api = api;
+    this.instruments = null;
+  }
+
+  meters() {
+    if (this.instruments || !this.api.metrics) return this.instruments;
+    const meter = this.api.metrics.getMeter('tokenpaint', '0.1.0');
+    this.instruments = METRICS.map(([name, unit, description, bounds]) => meter.createHistogram(name, { unit, description, advice: { explicitBucketBoundaries: bounds } }));
+    return this.instruments;
+  }
+
+  add(r, trace) {
+    try {
+      if (r.status !== 'failed') this.span(r, trace);
+      const hist = this.meters();
+      if (hist && r.status !== 'failed') {
+        const base = defined(genaiAttributes(r, this.options, trace));
+        METRICS.forEach(([, , , , values], i) => {
+          for (const [v, extra] of values(r)) if (typeof v === 'number' && Number.isFinite(v)) hist[i].record(v, { ...base, ...extra });
+        });
+      }
+    } catch {
+      /* the app's SDK failing is not a reason to break the page */
+    }
+  }
+
+  span(r, trace) {
+    if (!this.api.trace) return;
+    const tracer = this.api.trace.getTracer('tokenpaint', '0.1.0');
+    const t0 = r.startTime;
+    const span = (trace && trace.span) || tracer.startSpan(spanName(r, this.options, trace), { kind: 2, startTime: t0 }, contextOf(this.api));
+    if (trace && trace.span) span.updateName(spanName(r, this.options, trace));
+    span.setAttributes(spanAttributes(r, this.options, trace));
+    for (const [name, t] of eventsOf(r)) span.addEvent(name, {}, t0 + t);
+    span.setStatus({ code: r.status === 'ok' ? 1 : 2, message: r.error?.kind || undefined });
+    const parent = contextOf(this.api).setValue(SPAN_KEY, span);
+    for (const [name, start, end, source] of phaseSpans(r)) {
+      const child = tracer.startSpan(name, { kind: 0, startTime: start, attributes: defined({ 'tokenpaint.phase.source': source }) }, parent);
+      child.end(end);
+    }
+    span.end(t0 + endOf(r));
+  }
+
+  flush() {
+    return Promise.resolve();
+  }
+
+  close() {}
+}
+
+/** The sink for `options`: the page's SDK when it registered one (and `useGlobal` is not false), else the OTLP exporter when a `url` is given. */
+export function sinkFor(options) {
+  const api = options.useGlobal === false ? null : pageOtel();
+  if (api) return new SdkSink(options, api);
+  return options.url ? new OtlpExporter(options) : null;
 }

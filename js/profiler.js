@@ -104,9 +104,10 @@ export class Profiler {
     this._listening = false;
     this._listen();
     this._otlp = null;
-    if (o.otlp && o.otlp.url) {
+    // OpenTelemetry: the page's own SDK when it has one, else the OTLP exporter to `url`.
+    if (o.otlp && typeof o.otlp === 'object' && (o.otlp.url || o.otlp.useGlobal !== false)) {
       try {
-        this._otlp = new LazyExporter(o.otlp, () => this.exportSummary());
+        this._otlp = new LazyExporter(o.otlp);
       } catch {
         this._otlp = null;
       }
@@ -398,14 +399,21 @@ export class Profiler {
     const f = fetchFn || this._fetch;
     if (!f) throw new TypeError('fetch is not available');
     const start = performance.now();
+    // The requested model, and for the URLs the app chose (otlp.propagate), trace context.
+    const trace = this._otlp ? this._otlp.begin(fullUrlOf(input, null), init && init.body, start) : null;
+    if (trace && trace.headers) [input, init] = this._otlp.withHeaders(input, init, trace.headers);
     let res;
     try {
       res = await f.call(globalThis, input, init);
     } catch (e) {
+      if (trace && trace.span) {
+        trace.span.setStatus({ code: 2, message: 'network' });
+        trace.span.end();
+      }
       this._failedBeforeResponse(input, start, e);
       throw e; // exactly what the app's own fetch would have thrown
     }
-    return this._wrap(res, { start, url: urlOf(input, res), fullUrl: fullUrlOf(input, res), target: null, format: undefined, label });
+    return this._wrap(res, { start, url: urlOf(input, res), fullUrl: fullUrlOf(input, res), target: null, format: undefined, label, trace });
   }
 
   _wrap(res, o) {
@@ -480,14 +488,18 @@ export class Profiler {
  * it is there.
  */
 class LazyExporter {
-  constructor(options, summaryExport) {
+  constructor(options) {
+    this.options = options;
     this.pending = [];
     this.real = null;
+    this.otel = null;
     this.closed = false;
     this.ready = import('./otlp.js')
-      .then(({ OtlpExporter }) => {
-        this.real = new OtlpExporter(options, summaryExport);
-        for (const report of this.pending.splice(0)) this.real.add(report);
+      .then(({ sinkFor, otel }) => {
+        this.otel = otel;
+        // Neither a page SDK nor a URL: nothing to export to.
+        this.real = sinkFor(options) || { add() {}, flush: () => Promise.resolve(), close() {} };
+        for (const [report, trace] of this.pending.splice(0)) this.real.add(report, trace);
         if (this.closed) {
           this.real.flush();
           this.real.close();
@@ -496,9 +508,29 @@ class LazyExporter {
       .catch(() => {});
   }
 
-  add(report) {
-    if (this.real) this.real.add(report);
-    else if (this.pending.length < 1000) this.pending.push(report);
+  /**
+   * A request leaving: its model and, for the URLs of `propagate`, trace context (otel.js). A
+   * request made before the chunk has loaded (the first moments of the page) has no trace
+   * context.
+   */
+  begin(url, body, start) {
+    if (this.otel) return this.otel.begin(this.options, url, body, start);
+    // The requested model (gen_ai.request.model) is read from the body all the same.
+    try {
+      const model = typeof body === 'string' && body.length < 1 << 20 && body[0] === '{' ? JSON.parse(body).model : null;
+      return typeof model === 'string' ? { model: model.slice(0, 200) } : null;
+    } catch {
+      return null;
+    }
+  }
+
+  withHeaders(input, init, headers) {
+    return this.otel.withHeaders(input, init, headers);
+  }
+
+  add(report, trace) {
+    if (this.real) this.real.add(report, trace);
+    else if (this.pending.length < 1000) this.pending.push([report, trace]);
   }
 
   flush() {

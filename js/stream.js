@@ -129,6 +129,8 @@ export function open(p, res, o, headersAt) {
       transport: o.transport || 'fetch',
       url: o.url,
       fullUrl: o.fullUrl,
+      // OpenTelemetry: the requested model, and the trace sent in `traceparent`, if any.
+      trace: o.trace || null,
       start: o.start,
       headersAt,
       target: o.target,
@@ -313,7 +315,7 @@ export function emit(p, id, s) {
     // Exporters only read the report.
     try {
       if (p._measure) p._measure.then((measure) => measure(report)).catch(() => {});
-      if (p._otlp) p._otlp.add(report);
+      if (p._otlp) p._otlp.add(report, s && s.trace);
     } catch {
       /* an exporter's failure is not the report's */
     }

@@ -89,7 +89,7 @@ function notFound(res) {
 
 const CORS = {
   'access-control-allow-origin': '*',
-  'access-control-allow-headers': 'content-type, authorization, x-target-url',
+  'access-control-allow-headers': 'content-type, authorization, x-target-url, traceparent, tracestate',
   'access-control-allow-methods': 'GET, POST, OPTIONS',
   'access-control-expose-headers': 'server-timing',
 };
@@ -207,8 +207,13 @@ export function createDemoServer(lab = {}) {
         res.writeHead(200, { 'content-type': 'application/json' });
         return res.end(JSON.stringify(cspReports));
       }
+      if (url.pathname === '/__otel' && lab.otel) {
+        res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+        return res.end(JSON.stringify(lab.otel.dump()));
+      }
       if (url.pathname === '/v1/chat/completions' || url.pathname === '/chat/completions') {
         for (const [k, v] of Object.entries(CORS)) res.setHeader(k, v);
+        if (lab.otel) lab.otel.start(req, res, url);
         const body = req.method === 'POST' ? await readBody(req) : null;
         return await handleChat(req, res, url, body);
       }
@@ -228,11 +233,14 @@ export function createDemoServer(lab = {}) {
 
 /**
  * Starts the server on 127.0.0.1; `port: 0` picks a free one. With `nginx: true`, also a real
- * nginx in front of it when installed (for the proxy-buffering scenario). Resolves to
+ * nginx in front of it when installed (for the proxy-buffering scenario). With `otel: true`, a
+ * SERVER span per chat request, joined to the trace context it carried (GET /__otel). Resolves to
  * { server, url, nginx } (nginx: { url, stop } or null).
  */
-export async function startServer({ port = 8787, nginx = false } = {}) {
+export async function startServer({ port = 8787, nginx = false, otel = false } = {}) {
   const lab = {};
+  // With `otel`: the server's own spans (OpenTelemetry JS SDK for Node), at GET /__otel.
+  if (otel) lab.otel = (await import('./otel-server.mjs')).serverTracing();
   const server = createDemoServer(lab);
   attachSockets(server);
   attachSocketIo(server);

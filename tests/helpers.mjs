@@ -18,8 +18,8 @@ export const ARGS = [
   '--no-first-run',
 ];
 
-export async function setup({ nginx = false } = {}) {
-  const { server, url, nginx: ng } = await startServer({ port: 0, nginx });
+export async function setup({ nginx = false, otel = false } = {}) {
+  const { server, url, nginx: ng } = await startServer({ port: 0, nginx, otel });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   return {
     url,

@@ -43,7 +43,7 @@ window.runStream = async ({ query, render = 'immediate', delay = 0, via = 'fetch
   chat.append(out);
   const ctrl = new AbortController();
   const url = `/v1/chat/completions?${query}`;
-  const init = { method: 'POST', body: JSON.stringify({ stream: true, messages: [] }), signal: ctrl.signal };
+  const init = { method: 'POST', body: JSON.stringify({ model: 'tokenpaint-sim', stream: true, messages: [] }), signal: ctrl.signal };
   let res;
   if (via === 'track') {
     const start = performance.now();
