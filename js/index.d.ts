@@ -417,6 +417,29 @@ export type Summary = SummaryGroup & {
   by: { format: Record<string, SummaryGroup>; url: Record<string, SummaryGroup>; label: Record<string, SummaryGroup> };
 };
 
+/** An open stream so far (`onProgress`): read from the records its report will be made of. Times are ms from the request start; null is unknown. */
+export interface Progress {
+  /** The stream's report id to be. */
+  id: number;
+  url: string;
+  /** When, from the request start (the frame's after-paint time). */
+  t: number | null;
+  /** Characters of answer text arrived. */
+  arrived: number;
+  /** Characters of it painted. */
+  painted: number;
+  /** arrived − painted. */
+  backlog: number;
+  ttft: number | null;
+  ttftPerceived: number | null;
+  /** The lag of the last painted token. */
+  lag: number | null;
+  /** How long the oldest visible text not yet painted has waited (0 when none waits). */
+  waiting: number;
+  /** The body has ended (the report waits for the last paints). */
+  ended: boolean;
+}
+
 export declare const DEFAULTS: Readonly<Required<Omit<ProfilerOptions, 'fetch'>>>;
 
 export declare class Profiler {
@@ -447,6 +470,8 @@ export declare class Profiler {
   instrument(options?: InstrumentOptions): () => void;
   /** Called once per finished stream, after its last paint. Returns an unsubscribe function. */
   onReport(callback: (report: Report) => void): () => void;
+  /** Called once per frame for each open stream with its figures so far (nothing is done for it without a subscriber). Returns an unsubscribe function. */
+  onProgress(callback: (progress: Progress) => void): () => void;
   /** Called for each headline metric of each finished stream. Returns an unsubscribe function. */
   onMetric(callback: (metric: Metric) => void): () => void;
   /** A fetch whose streams carry `label`. */

@@ -5,7 +5,7 @@ import type { Profiler, ProfilerOptions } from './index.js';
 /** The profiler's API; before it has loaded, calls are replayed once it is there. */
 export type LazyProfiler = Pick<
   Profiler,
-  | 'fetch' | 'observe' | 'unobserve' | 'close' | 'track' | 'stream' | 'instrument' | 'onReport' | 'onMetric' | 'labeled'
+  | 'fetch' | 'observe' | 'unobserve' | 'close' | 'track' | 'stream' | 'instrument' | 'onReport' | 'onMetric' | 'onProgress' | 'labeled'
   | 'exportSummary' | 'mergeSummary' | 'reports' | 'summary' | 'print' | 'flush' | 'disconnect' | 'sampleRate' | 'sampled'
 > & {
   /** Resolves to the loaded profiler, or null when unsampled or when it could not load. */

@@ -134,7 +134,7 @@ function lazy(options, rate, fetchFn) {
     },
     flush: () => self.ready.then((p) => p && p.flush()),
   };
-  for (const k of ['onReport', 'onMetric']) self[k] = (cb) => undoable(k, cb);
+  for (const k of ['onReport', 'onMetric', 'onProgress']) self[k] = (cb) => undoable(k, cb);
   // Replayed in order once the profiler is there.
   for (const k of ['observe', 'unobserve', 'disconnect', 'close']) self[k] = (el) => later((p) => p[k](el));
   // Nothing to tell before it is there (`await profiler.ready` first).

@@ -82,6 +82,9 @@ export class Profiler {
     this._reports = [];
     this._listeners = new Set();
     this._metricListeners = new Set();
+    // Live progress (onProgress): subscribers, and frames that delivered some (0 without any).
+    this._progress = new Set();
+    this._progressFrames = 0;
     this._roots = new Map();
     // Open shadow roots found inside observed elements: shadow root → { mo, owner }.
     this._shadows = new Map();
@@ -310,6 +313,18 @@ export class Profiler {
    * Calls `callback(metric)` for each headline metric of each finished stream, web-vitals
    * style: `{ name, value, rating, id, attribution }`. Returns a function that unsubscribes.
    */
+  /**
+   * Calls `callback` once per frame for each stream still open, with its figures so far (from
+   * the records its report will be made of). Returns an unsubscribe function. Nothing is done for
+   * it without a subscriber.
+   */
+  onProgress(callback) {
+    if (typeof callback !== 'function') return () => {};
+    this._progress.add(callback);
+    if (this._streams.size) this._paint.request();
+    return () => this._progress.delete(callback);
+  }
+
   onMetric(callback) {
     if (typeof callback !== 'function') return () => {};
     this._metricListeners.add(callback);

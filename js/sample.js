@@ -44,7 +44,7 @@ const none = () => {};
 export function inert(target, fetchFn) {
   const pass = (input, init) => (fetchFn ? fetchFn.call(globalThis, input, init) : Promise.reject(new TypeError('fetch is not available')));
   for (const k of ['observe', 'unobserve', 'disconnect', 'close']) target[k] = none;
-  for (const k of ['instrument', 'onReport', 'onMetric']) target[k] = () => none;
+  for (const k of ['instrument', 'onReport', 'onMetric', 'onProgress']) target[k] = () => none;
   for (const k of ['summary', 'exportSummary']) target[k] = () => null;
   return Object.assign(target, {
     sampled: false,

@@ -145,6 +145,7 @@ export function open(p, res, o, headersAt) {
     };
     s.lastActivity = performance.now();
     p._streams.add(s);
+    if (p._progress.size) p._paint.request();
     p._resources.want(o.fullUrl);
     p._watchIdle();
     if (s.target && typeof MutationObserver === 'function') {
@@ -191,13 +192,55 @@ export function onPaint(p, frame, cutoff, after) {
   const changed = p._changed;
   p._changed = false;
   p._defer({ s: null, frame, cutoff, after });
+  // Live progress keeps the clock running while a stream is open.
+  const live = p._progress.size > 0 && progress(p, after);
   for (const s of p._streams) {
     if (s.ended) {
       for (const e of [...p._streams]) if (e.ended) p._checkSettled(e);
       break;
     }
   }
-  return changed ? 1 : 0;
+  return changed || live ? 1 : 0;
+}
+
+const known = (x) => (typeof x === 'number' && !Number.isNaN(x) ? x : null);
+
+/** Hands each open stream's figures so far to the progress subscribers; whether there was one. */
+function progress(p, now) {
+  p._progressFrames++;
+  let any = false;
+  for (const s of p._streams) {
+    if (s.done) continue;
+    let v = null;
+    try {
+      v = JSON.parse(p._call((c) => c.progress(s.id, now), '', s) || 'null');
+    } catch {
+      /* no figures for this frame */
+    }
+    if (!v || v.length < 6) continue;
+    any = true;
+    const info = {
+      id: s.id,
+      url: s.url,
+      t: known(now - s.start),
+      arrived: v[0],
+      painted: v[1],
+      backlog: v[0] - v[1],
+      ttft: known(v[2]),
+      ttftPerceived: known(v[3]),
+      lag: known(v[4]),
+      waiting: v[5],
+      ended: !!s.ended,
+    };
+    for (const cb of [...p._progress]) {
+      try {
+        cb(info);
+      } catch (e) {
+        if (typeof reportError === 'function') reportError(e);
+      }
+    }
+  }
+  return any;
 }
 
 export function end(p, s, kind, t, message) {

@@ -26,8 +26,11 @@ export const BUDGET = 40 * 1024;
  * Lowered to 88 KB: one str slice that could panic (src/read/servertiming.rs) brought the
  * panic's Debug formatting of chars and its Unicode tables into the module; without it the wasm
  * is 3.8 KB gzip smaller.
+ * Raised to 88.5 KB for the live view (issue 20): the core's `progress` (about 0.5 KB gzip of
+ * wasm, the figures so far read from the stream's records) and `onProgress` in the shell; the
+ * OpenTelemetry code of issue 19 stays in the lazy OTLP chunk but for the request model (0.1 KB).
  */
-export const CEILING = 88 * 1024;
+export const CEILING = 88.5 * 1024;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => readFileSync(path.join(root, p));
@@ -87,7 +90,9 @@ export function sizes() {
   const stub = bundle('js/lazy.js').eager;
   const rows = [row('wasm', wasm), row('js as shipped (glue + shell)', js), row('js bundled + minified', min)];
   const total = { name: 'total (wasm + minified js)', raw: rows[0].raw + rows[2].raw, gzip: rows[0].gzip + rows[2].gzip, brotli: rows[0].brotli + rows[2].brotli };
-  return [...rows, total, row('lazy chunks (otlp, devtools)', lazy), row('stub (tokenpaint/lazy)', stub)];
+  // The development overlay (tokenpaint/overlay): its own entry, never in the core's bundle.
+  const overlay = bundle('js/overlay.js').eager;
+  return [...rows, total, row('lazy chunks (otlp, devtools)', lazy), row('stub (tokenpaint/lazy)', stub), row('overlay (tokenpaint/overlay)', overlay)];
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

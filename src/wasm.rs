@@ -315,6 +315,24 @@ impl Core {
             .sum()
     }
 
+    /// Stream `id` so far, at `now` (the live view), as a JSON array: arrived and painted
+    /// characters, measured and perceived TTFT, the last lag, the oldest wait (null unknown);
+    /// "" without the stream.
+    pub fn progress(&mut self, id: u32, now: f64) -> String {
+        self.get(id).map_or(String::new(), |o| {
+            let p = o.session.progress(now);
+            let mut w = crate::jsonwrite::JsonWriter::new();
+            w.open_array();
+            w.uint(p.arrived);
+            w.uint(p.painted);
+            for v in [p.ttft, p.ttft_perceived, p.lag, p.waiting] {
+                w.num(v);
+            }
+            w.close_array();
+            w.finish()
+        })
+    }
+
     /// Whether stream `id` has ended and all its visible text is painted.
     pub fn settled(&mut self, id: u32) -> bool {
         self.get(id).is_some_and(|o| o.session.settled())

@@ -23,3 +23,13 @@ test('the stub of tokenpaint/lazy (all an unsampled page imports, all that runs 
   // It is the stub, not the profiler: the profiler is a chunk of its own.
   assert.ok(stub.raw > 1000 && stub.raw < 10_000, `${stub.raw} B raw`);
 });
+
+test('the overlay (tokenpaint/overlay) is its own entry, within 8 KB gzip, and not in the core bundle', async (t) => {
+  const rows = sizes();
+  const overlay = rows.find((r) => r.name.startsWith('overlay'));
+  t.diagnostic(`overlay: ${overlay.raw} B raw, ${overlay.gzip} B gzip`);
+  assert.ok(overlay.gzip <= 8 * 1024, `${overlay.gzip} B gzip > 8 KB`);
+  // The core's entry never imports it: its code is not in the minified core bundle.
+  const { readFileSync } = await import('node:fs');
+  for (const f of ['index.js', 'profiler.js', 'stream.js']) assert.ok(!readFileSync(new URL(`../js/${f}`, import.meta.url), 'utf8').includes('overlay.js'), f);
+});

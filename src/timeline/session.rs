@@ -590,6 +590,54 @@ impl Session {
     pub fn settled(&self) -> bool {
         self.tl.end.is_some() && self.tl.all_painted()
     }
+
+    /// The stream so far, at `now`, read from the records its report will be made of (the live
+    /// view, [`Progress`]). Times are ms from the request start; NaN is unknown.
+    pub fn progress(&self, now: f64) -> Progress {
+        let tl = &self.tl;
+        let rel = |t: f64| t - tl.start;
+        let mut p = Progress {
+            arrived: 0,
+            painted: 0,
+            ttft: f64::NAN,
+            ttft_perceived: f64::NAN,
+            lag: f64::NAN,
+            waiting: 0.0,
+        };
+        for t in &tl.records {
+            p.arrived += u64::from(t.chars);
+            if p.ttft.is_nan() {
+                p.ttft = rel(t.arrived);
+            }
+            if t.painted.is_finite() && t.painted <= now {
+                p.painted += u64::from(t.chars);
+                if t.visible > 0 && p.ttft_perceived.is_nan() {
+                    p.ttft_perceived = rel(t.painted);
+                }
+                p.lag = t.painted - t.arrived;
+            } else if t.visible > 0 && p.waiting == 0.0 {
+                p.waiting = (now - t.arrived).max(0.0);
+            }
+        }
+        p
+    }
+}
+
+/// A stream so far (see [`Session::progress`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Progress {
+    /// Characters of answer text arrived.
+    pub arrived: u64,
+    /// Characters of it painted.
+    pub painted: u64,
+    /// Measured TTFT (NaN before the first answer delta).
+    pub ttft: f64,
+    /// Perceived TTFT (NaN before the first visible text is painted).
+    pub ttft_perceived: f64,
+    /// The lag of the last painted token (NaN before the first paint).
+    pub lag: f64,
+    /// How long the oldest visible text not yet painted has waited (0 when none waits).
+    pub waiting: f64,
 }
 
 /// Records kept at least, whatever the configured cap.

@@ -10,6 +10,12 @@ await init();
 const chat = document.getElementById('chat');
 const profiler = new Profiler({ devtools: true });
 profiler.observe(chat);
+// With ?overlay: the development overlay too (tokenpaint/overlay), under the same policy.
+if (new URLSearchParams(location.search).has('overlay')) {
+  window.chatStyle = getComputedStyle(chat).cssText || JSON.stringify([getComputedStyle(chat).color, getComputedStyle(chat).font]);
+  const { overlay } = await import('/js/overlay.js');
+  window.panel = overlay(profiler);
+}
 const done = new Promise((resolve) => profiler.onReport(resolve));
 const out = document.createElement('div');
 chat.append(out);

@@ -1,0 +1,19 @@
+import type { Profiler } from './index.js';
+
+export interface OverlayOptions {
+  /** The key that, with Alt+Shift, hides and shows the panel (default `T`). */
+  key?: string;
+  /** Start hidden. */
+  hidden?: boolean;
+}
+
+export interface Overlay {
+  /** The panel's (closed) shadow root, for tests and tools; null when no panel could be made. */
+  readonly root: ShadowRoot | null;
+  toggle(): void;
+  /** Removes the panel and its subscriptions. */
+  close(): void;
+}
+
+/** A floating development panel for `profiler`: the current answer live, then its verdict and fix. */
+export declare function overlay(profiler: Profiler, options?: OverlayOptions): Overlay;
