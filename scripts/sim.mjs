@@ -116,6 +116,11 @@ export function answerTokens(n, seed = 1) {
   return out;
 }
 
+function maxTokens(body) {
+  const m = body && typeof body === 'object' ? Number(body.max_completion_tokens ?? body.max_tokens) : NaN;
+  return Number.isFinite(m) && m > 0 ? Math.floor(m) : Infinity;
+}
+
 export function knobs(url, body) {
   const q = url.searchParams;
   const b = (body && typeof body === 'object' && body.sim) || {};
@@ -127,7 +132,8 @@ export function knobs(url, body) {
   return {
     ttft: Math.max(0, num('ttft_ms', 200)),
     tokenMs: Math.max(0, num('token_ms', 30)),
-    tokens: Math.max(0, Math.min(200000, Math.floor(num('tokens', 60)))),
+    // The request's own cap (OpenAI `max_tokens` / `max_completion_tokens`), as a server honours it.
+    tokens: Math.max(0, Math.min(200000, Math.floor(num('tokens', 60)), maxTokens(body))),
     jitter: Math.max(0, num('jitter_ms', 0)),
     format: str('format', 'openai'),
     usage: num('usage', 1) !== 0,

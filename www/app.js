@@ -13,6 +13,17 @@ await init();
 const profiler = new Profiler({ slo: { ttftPerceived: { p95: 1000 }, tpot: { p50: 50 } } });
 profiler.observe(messages);
 profiler.onReport(showReport);
+// While an answer streams: its arrived and painted text, frame by frame (the live view).
+const live = { id: null, points: [] };
+profiler.onProgress((p) => {
+  if (p.id !== live.id) {
+    live.id = p.id;
+    live.points = [];
+  }
+  if (p.t === null) return;
+  live.points.push([p.t, p.arrived, p.painted]);
+  drawLive(live.points);
+});
 window.tokenpaintProfiler = profiler; // for the curious, and for the page tests
 // Every other transport is profiled by one line; fetch goes through profiler.fetch as before.
 const transport = () => $('transport').value;
@@ -118,7 +129,9 @@ function request(prompt, k) {
     const target = `${$('baseUrl').value.replace(/\/+$/, '')}/chat/completions`;
     const headers = { 'content-type': 'application/json' };
     if ($('apiKey').value) headers.authorization = `Bearer ${$('apiKey').value}`;
-    const body = JSON.stringify({ model: $('model').value || undefined, stream: true, stream_options: { include_usage: true }, messages: messagesBody });
+    // A server that never stops (a model with no end of text) still ends: at max tokens.
+    const max = Number($('maxTokens').value) || undefined;
+    const body = JSON.stringify({ model: $('model').value || undefined, stream: true, stream_options: { include_usage: true }, max_tokens: max, messages: messagesBody });
     if ($('ownVia').value === 'proxy') return ['/proxy', { method: 'POST', headers: { ...headers, 'x-target-url': target }, body }];
     return [target, { method: 'POST', headers, body }];
   }
@@ -136,13 +149,33 @@ function request(prompt, k) {
   return [base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'tokenpaint-sim', stream: true, messages: messagesBody }) }];
 }
 
+// The stop button aborts the answer being read: the report says `aborted`, with what was
+// measured until then.
+let stopping = null;
+$('stop').addEventListener('click', () => stopping && stopping.abort());
+
 async function ask(prompt, quiet = false) {
   const k = knobs();
   if (!quiet) bubble('user', prompt.length > 200 ? `${prompt.slice(0, 200)}…` : prompt);
   const out = bubble('assistant');
   const show = renderer(k, out);
   const [url, init] = request(prompt, k);
-  for await (const piece of deltas(await receive(url, init))) show.push(piece);
+  const ctrl = new AbortController();
+  if (!quiet) {
+    stopping = ctrl;
+    $('stop').disabled = false;
+  }
+  try {
+    for await (const piece of deltas(await receive(url, { ...init, signal: ctrl.signal }))) show.push(piece);
+  } catch (e) {
+    if (e.name !== 'AbortError') throw e;
+    out.dataset.stopped = 'true';
+  } finally {
+    if (stopping === ctrl) {
+      stopping = null;
+      $('stop').disabled = true;
+    }
+  }
   await show.end();
 }
 
@@ -379,6 +412,7 @@ function showReport(r) {
   cell('matched', r.matchedPct, r.matchedPct === null ? '—' : `${r.matchedPct.toFixed(1)} %`);
   showDiagnosis($('diagnosis'), r.diagnosis || []);
   drawWaterfall(r);
+  drawFirstToken(r);
   drawChart(r);
   drawHistogram(r);
   showSummary(profiler.summary());
@@ -459,6 +493,49 @@ function drawWaterfall(r) {
   }
 }
 
+// The first token's path, to the moment it was painted: queue and prefill (the server's figures),
+// the rest of the way until it arrived, what an intermediary held it, and the page. Buffering
+// shows here: it delays the first tokens, not the last.
+function drawFirstToken(r) {
+  const el = $('firstToken');
+  el.replaceChildren();
+  if (r.ttft === null || r.ttft === undefined) return;
+  const phase = (name) => r.phases?.find((p) => p.name === name)?.ms ?? null;
+  const queue = phase('queue') ?? 0;
+  const prefill = phase('prefill') ?? 0;
+  const held = Math.max(0, Math.min(r.intermediary?.heldFirstMs ?? 0, r.ttft - queue - prefill));
+  const parts = [
+    { name: 'queue', ms: phase('queue') },
+    { name: 'prefill', ms: phase('prefill') },
+    { name: 'network', ms: Math.max(0, r.ttft - queue - prefill - held), label: 'network and the rest' },
+    { name: 'intermediary', ms: r.intermediary ? held : null, label: 'held by an intermediary' },
+    { name: 'client', ms: r.ttftPerceived ? Math.max(0, r.ttftPerceived.painted - r.ttft) : null, label: 'page (arrived to painted)' },
+  ];
+  const total = parts.reduce((n, p) => n + (p.ms || 0), 0) || 1;
+  const bar = document.createElement('div');
+  bar.className = 'bar';
+  const legend = document.createElement('ul');
+  for (const p of parts) {
+    const li = document.createElement('li');
+    li.dataset.name = p.name;
+    li.dataset.ms = p.ms === null ? '' : String(p.ms);
+    const sw = document.createElement('span');
+    sw.className = 'swatch';
+    sw.style.background = PHASE_COLORS[p.name];
+    const b = document.createElement('b');
+    b.textContent = p.label || p.name;
+    li.append(sw, b, ` ${p.ms === null ? 'unknown' : ms(p.ms)}`);
+    legend.append(li);
+    if (!p.ms || p.ms <= 0) continue;
+    const seg = document.createElement('span');
+    seg.style.width = `${(100 * p.ms) / total}%`;
+    seg.style.background = PHASE_COLORS[p.name];
+    seg.title = `${p.label || p.name}: ${ms(p.ms)}`;
+    bar.append(seg);
+  }
+  el.append(bar, legend);
+}
+
 function showSummary(s) {
   if (!s) return;
   $('runs').textContent = `(${s.count} streams${s.goodput ? `, goodput ${Math.round(100 * s.goodput.share)}%` : ''})`;
@@ -531,6 +608,33 @@ function drawHistogram(r) {
   g.fillText('0', 30, H - 4);
   g.textAlign = 'right';
   g.fillText(`${Math.round(max)} ms`, W - 10, H - 4);
+}
+
+// The chart while the answer streams: arrived and painted so far, the backlog between them.
+function drawLive(points) {
+  $('report').hidden = false;
+  $('scenarioName').textContent = `${SCENARIOS[scenario].label}, streaming…`;
+  const { g, W, H } = canvas('chart', 0.4);
+  $('chart').dataset.livePoints = String(points.length);
+  const pad = { l: 44, r: 10, t: 10, b: 26 };
+  const tMax = Math.max(1000, points[points.length - 1][0] * 1.1);
+  const top = Math.max(1, ...points.map((p) => p[1])) * 1.1;
+  const x = (t) => pad.l + (t / tMax) * (W - pad.l - pad.r);
+  const y = (c) => H - pad.b - (c / top) * (H - pad.t - pad.b);
+  const css = (v) => getComputedStyle(document.documentElement).getPropertyValue(v).trim();
+  g.fillStyle = css('--backlog');
+  g.beginPath();
+  g.moveTo(x(points[0][0]), y(points[0][1]));
+  for (const [t, a] of points) g.lineTo(x(t), y(a));
+  for (let i = points.length - 1; i >= 0; i--) g.lineTo(x(points[i][0]), y(points[i][2]));
+  g.fill();
+  for (const [k, color] of [[1, '--arrived'], [2, '--painted']]) {
+    g.beginPath();
+    g.strokeStyle = css(color);
+    g.lineWidth = 2;
+    points.forEach((p, i) => (i ? g.lineTo(x(p[0]), y(p[k])) : g.moveTo(x(p[0]), y(p[k]))));
+    g.stroke();
+  }
 }
 
 // Cumulative characters over time: arrived, committed, painted; the gap between arrived and
