@@ -470,7 +470,7 @@ export declare class Profiler {
   instrument(options?: InstrumentOptions): () => void;
   /** Called once per finished stream, after its last paint. Returns an unsubscribe function. */
   onReport(callback: (report: Report) => void): () => void;
-  /** Called once per frame for each open stream with its figures so far (nothing is done for it without a subscriber). Returns an unsubscribe function. */
+  /** Called for each open stream with its figures so far, after a painted frame, every 100 ms at most (nothing is done for it without a subscriber). Returns an unsubscribe function. */
   onProgress(callback: (progress: Progress) => void): () => void;
   /** Called for each headline metric of each finished stream. Returns an unsubscribe function. */
   onMetric(callback: (metric: Metric) => void): () => void;

@@ -19,6 +19,7 @@
 // While a page is hidden, rAF does not run: no bracket is taken, and reports say paint was
 // unavailable rather than inventing a lag.
 
+// js/stream.js mirrors it, to hand the core only the frames the clock would watch anyway.
 const IDLE_FRAMES = 3;
 
 let resolution;

@@ -85,6 +85,9 @@ export class Profiler {
     // Live progress (onProgress): subscribers, and frames that delivered some (0 without any).
     this._progress = new Set();
     this._progressFrames = 0;
+    this._progressAt = -Infinity;
+    // Frames since the page last changed (the paint clock's idle count).
+    this._quiet = Infinity;
     this._roots = new Map();
     // Open shadow roots found inside observed elements: shadow root → { mo, owner }.
     this._shadows = new Map();
@@ -314,9 +317,9 @@ export class Profiler {
    * style: `{ name, value, rating, id, attribution }`. Returns a function that unsubscribes.
    */
   /**
-   * Calls `callback` once per frame for each stream still open, with its figures so far (from
-   * the records its report will be made of). Returns an unsubscribe function. Nothing is done for
-   * it without a subscriber.
+   * Calls `callback` for each stream still open, with its figures so far (from the records its
+   * report will be made of), after a painted frame, every 100 ms at most. Returns an unsubscribe
+   * function. Nothing is done for it without a subscriber.
    */
   onProgress(callback) {
     if (typeof callback !== 'function') return () => {};

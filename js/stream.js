@@ -191,9 +191,22 @@ export function onPaint(p, frame, cutoff, after) {
   // the page keeps changing.
   const changed = p._changed;
   p._changed = false;
-  p._defer({ s: null, frame, cutoff, after });
-  // Live progress keeps the clock running while a stream is open.
-  const live = p._progress.size > 0 && progress(p, after);
+  // A frame the clock watches only for live progress (the page unchanged for IDLE_FRAMES) is
+  // not handed to the core: the report sees the frames it would see with no subscriber, so
+  // that watching never changes a figure (the share of late frames, above all).
+  const watched = changed || p._quiet < IDLE_FRAMES;
+  p._quiet = changed ? 0 : p._quiet + 1;
+  if (watched) p._defer({ s: null, frame, cutoff, after });
+  // Live progress keeps the clock running while a stream is open, and is read at most every
+  // PROGRESS_MS: enough to watch, and the batch still crosses into the core in few flushes.
+  let live = false;
+  if (p._progress.size > 0 && p._streams.size > 0) {
+    live = true;
+    if (!(after - p._progressAt < PROGRESS_MS)) {
+      p._progressAt = after;
+      progress(p, after);
+    }
+  }
   for (const s of p._streams) {
     if (s.ended) {
       for (const e of [...p._streams]) if (e.ended) p._checkSettled(e);
@@ -202,6 +215,12 @@ export function onPaint(p, frame, cutoff, after) {
   }
   return changed || live ? 1 : 0;
 }
+
+/** Frames the paint clock keeps watching after the page last changed (js/paint.js). */
+const IDLE_FRAMES = 3;
+
+/** The shortest time between two progress deliveries (ms). */
+export const PROGRESS_MS = 100;
 
 const known = (x) => (typeof x === 'number' && !Number.isNaN(x) ? x : null);
 

@@ -172,6 +172,42 @@ export function engineTests({ name, setup, lacks, xhrProgressMs = 0 }) {
     }
   });
 
+  test(`${name}: onProgress while the answer streams, and the overlay`, async (t) => {
+    const r = await pages.harness.evaluate(async () => {
+      const { Profiler } = await import('/js/index.js');
+      const { overlay } = await import('/js/overlay.js');
+      const chat = document.getElementById('chat');
+      const p = new Profiler();
+      p.observe(chat);
+      const panel = overlay(p);
+      const seen = [];
+      const off = p.onProgress((x) => seen.push([x.t, x.backlog, x.ended]));
+      const done = new Promise((res) => p.onReport(res));
+      const out = document.createElement('div');
+      chat.append(out);
+      const res = await p.fetch('/v1/chat/completions?ttft_ms=50&token_ms=40&tokens=40', { method: 'POST', body: '{}' });
+      const text = await res.text();
+      const pieces = text.split('\n').filter((l) => l.startsWith('data: {')).map((l) => JSON.parse(l.slice(6)).choices?.[0]?.delta?.content).filter(Boolean);
+      out.textContent = pieces.join('');
+      const report = await done;
+      off();
+      await new Promise((ok) => setTimeout(ok, 50));
+      const verdict = panel.root ? panel.root.querySelector('.v').textContent : null;
+      const styled = panel.root ? panel.root.adoptedStyleSheets.length : null;
+      panel.close();
+      p.disconnect();
+      return { seen, report, verdict, styled };
+    });
+    const live = r.seen.filter((x) => !x[2]);
+    t.diagnostic(`${r.seen.length} progress updates (${live.length} while streaming), peak backlog ${Math.max(...r.seen.map((x) => x[1]))}, overlay verdict ${r.verdict}, ${r.styled} stylesheet`);
+    assert.ok(live.length >= 4, `${live.length} updates while streaming`);
+    // The app showed everything at the end: the backlog grew to the whole answer.
+    assert.ok(Math.max(...r.seen.map((x) => x[1])) > 100, 'the backlog grew while nothing was shown');
+    assert.equal(r.report.matchedPct, 100, 'the overlay is not counted');
+    assert.equal(r.verdict, r.report.diagnosis[0].verdict);
+    assert.equal(r.styled, 1);
+  });
+
   test(`${name}: a page that renders only at the end has a perceived TTFT within one frame of E2E`, async () => {
     const r = await run({ query: STEADY, render: 'end' });
     assert.equal(r.matchedPct, 100);

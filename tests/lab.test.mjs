@@ -135,10 +135,11 @@ test('the live chart has points before the answer ends; own-server mode with max
   await page.setViewportSize({ width: 1280, height: 1000 });
   await page.click('button[data-name="decode"]');
   await page.click('#send');
-  await page.waitForFunction(() => Number(document.getElementById('chart').dataset.livePoints) > 10, null, { timeout: 15000 });
-  const early = await page.evaluate(() => ({ reports: window.tokenpaintProfiler.reports().length, points: Number(document.getElementById('chart').dataset.livePoints), shown: !document.getElementById('report').hidden }));
+  await page.waitForFunction(() => Number(document.getElementById('liveChart').dataset.livePoints) > 10, null, { timeout: 15000 });
+  const early = await page.evaluate(() => ({ reports: window.tokenpaintProfiler.reports().length, points: Number(document.getElementById('liveChart').dataset.livePoints), shown: !document.getElementById('live').hidden, report: !document.getElementById('report').hidden }));
   assert.equal(early.reports, 0, 'the answer is still streaming');
   assert.ok(early.points > 10 && early.shown, `${early.points} live points`);
+  assert.equal(early.report, false, 'the report section waits for the report');
   await page.screenshot({ path: path.join(ARTIFACTS, 'lab-live.png'), fullPage: true });
   await page.waitForFunction(() => window.tokenpaintProfiler.reports().length === 1, null, { timeout: 30000 });
 
@@ -154,9 +155,9 @@ test('the live chart has points before the answer ends; own-server mode with max
   assert.equal(capped.tokens, 20, 'max tokens reached the server');
   // A long answer, stopped halfway: aborted, with what was measured.
   await page.fill('#maxTokens', '100000');
-  await page.evaluate(() => (document.getElementById('chart').dataset.livePoints = '0'));
+  await page.evaluate(() => (document.getElementById('liveChart').dataset.livePoints = '0'));
   await page.click('#send');
-  await page.waitForFunction(() => Number(document.getElementById('chart').dataset.livePoints) > 20, null, { timeout: 15000 });
+  await page.waitForFunction(() => Number(document.getElementById('liveChart').dataset.livePoints) > 20, null, { timeout: 15000 });
   await page.click('#stop');
   await page.waitForFunction(() => window.tokenpaintProfiler.reports().length === 3, null, { timeout: 30000 });
   const stopped = await page.evaluate(() => window.tokenpaintProfiler.reports()[2]);
