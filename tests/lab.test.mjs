@@ -157,7 +157,7 @@ test('the live chart has points before the answer ends; own-server mode with max
   await page.fill('#maxTokens', '100000');
   await page.evaluate(() => (document.getElementById('liveChart').dataset.livePoints = '0'));
   await page.click('#send');
-  await page.waitForFunction(() => Number(document.getElementById('liveChart').dataset.livePoints) > 20, null, { timeout: 15000 });
+  await page.waitForFunction(() => Number(document.getElementById('liveChart').dataset.livePoints) > 5, null, { timeout: 15000 });
   await page.click('#stop');
   await page.waitForFunction(() => window.tokenpaintProfiler.reports().length === 3, null, { timeout: 30000 });
   const stopped = await page.evaluate(() => window.tokenpaintProfiler.reports()[2]);
