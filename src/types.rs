@@ -167,6 +167,35 @@ impl Report {
     }
 }
 
+/// An open stream so far, as `onProgress` gives it: read from the records its report will be
+/// made of. Times are ms from the request start; `None` is unknown.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Progress {
+    /// The id its report will have.
+    pub id: u64,
+    /// The request URL without query string or fragment.
+    pub url: String,
+    /// When (the frame's after-paint time).
+    pub t: Option<f64>,
+    /// Characters of answer text arrived.
+    pub arrived: u64,
+    /// Characters of it painted.
+    pub painted: u64,
+    /// Arrived minus painted.
+    pub backlog: i64,
+    /// Measured TTFT, once known.
+    pub ttft: Option<f64>,
+    /// Perceived TTFT, once known.
+    pub ttft_perceived: Option<f64>,
+    /// The lag of the last painted token.
+    pub lag: Option<f64>,
+    /// How long the oldest visible text not yet painted has waited (0 when none waits).
+    pub waiting: f64,
+    /// The body has ended; the report waits for the last paints.
+    pub ended: bool,
+}
+
 /// How a stream ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -33,7 +33,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Element, Request, RequestInit, Response};
 
-use crate::types::{Report, Summary};
+use crate::types::{Progress, Report, Summary};
 
 #[wasm_bindgen(module = "tokenpaint")]
 extern "C" {
@@ -62,6 +62,9 @@ extern "C" {
 
     #[wasm_bindgen(method, catch, js_name = onReport)]
     fn on_report(this: &Shell, callback: &js_sys::Function) -> Result<JsValue, JsValue>;
+
+    #[wasm_bindgen(method, catch, js_name = onProgress)]
+    fn on_progress(this: &Shell, callback: &js_sys::Function) -> Result<JsValue, JsValue>;
 
     #[wasm_bindgen(method, catch)]
     fn reports(this: &Shell) -> Result<JsValue, JsValue>;
@@ -322,7 +325,25 @@ impl Profiler {
     /// ```ignore
     /// let _sub = profiler.on_report(move |r| set_ttft.set(r.ttft));
     /// ```
-    pub fn on_report(&self, mut callback: impl FnMut(&Report) + 'static) -> Subscription {
+    pub fn on_report(&self, callback: impl FnMut(&Report) + 'static) -> Subscription {
+        self.subscribe(Shell::on_report, callback)
+    }
+
+    /// Calls `callback` with each open stream's figures so far, after painted frames, every
+    /// 100 ms at most, until the subscription is dropped (nothing is done without one).
+    ///
+    /// ```ignore
+    /// let _live = profiler.on_progress(move |p| set_backlog.set(p.backlog));
+    /// ```
+    pub fn on_progress(&self, callback: impl FnMut(&Progress) + 'static) -> Subscription {
+        self.subscribe(Shell::on_progress, callback)
+    }
+
+    fn subscribe<T: serde::de::DeserializeOwned + 'static>(
+        &self,
+        register: fn(&Shell, &js_sys::Function) -> Result<JsValue, JsValue>,
+        mut callback: impl FnMut(&T) + 'static,
+    ) -> Subscription {
         let Some(shell) = &self.shell else {
             return Subscription {
                 off: None,
@@ -331,19 +352,17 @@ impl Profiler {
         };
         let warned = Cell::new(false);
         let closure = Closure::<dyn FnMut(JsValue)>::new(move |v: JsValue| {
-            match serde_wasm_bindgen::from_value::<Report>(v) {
-                Ok(r) => callback(&r),
+            match serde_wasm_bindgen::from_value::<T>(v) {
+                Ok(x) => callback(&x),
                 Err(e) if !warned.get() => {
                     warned.set(true);
-                    web_sys::console::warn_1(
-                        &format!("tokenpaint: {}", Error::Shape(e.to_string())).into(),
-                    );
+                    let e = Error::Shape(e.to_string());
+                    web_sys::console::warn_1(&format!("tokenpaint: {e}").into());
                 }
                 Err(_) => {}
             }
         });
-        let off = shell
-            .on_report(closure.as_ref().unchecked_ref())
+        let off = register(shell, closure.as_ref().unchecked_ref())
             .ok()
             .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
         Subscription {
@@ -436,8 +455,8 @@ impl Drop for ObserveGuard {
     }
 }
 
-/// A report callback: dropping it unsubscribes and frees the callback (see
-/// [`Profiler::on_report`]).
+/// A report or progress callback: dropping it unsubscribes and frees the callback (see
+/// [`Profiler::on_report`], [`Profiler::on_progress`]).
 #[must_use = "dropping the subscription unsubscribes at once"]
 pub struct Subscription {
     off: Option<js_sys::Function>,

@@ -27,7 +27,9 @@ async function open() {
   // The shell's own reports, beside the app's typed ones.
   await page.evaluate(() => {
     window.rawReports = [];
+    window.rawProgress = [];
     window.tokenpaintProfiler.onReport((r) => window.rawReports.push(r));
+    window.tokenpaintProfiler.onProgress((x) => window.rawProgress.push(x));
   });
   return page;
 }
@@ -43,11 +45,13 @@ test('Leptos app, typed report: matched, lag within one frame of the app truth, 
   const page = await open();
   await page.evaluate(() => window.send('ttft_ms=50&token_ms=20&tokens=60'));
   await page.waitForFunction(() => window.typedReports.length > 0 && window.rawReports.length > 0, null, { timeout: 20000 });
-  const { r, raw, truth, shown } = await page.evaluate(() => ({
+  const { r, raw, truth, shown, progress, rawProgress } = await page.evaluate(() => ({
     r: window.typedReports[0],
     raw: window.rawReports[0],
     truth: window.truth(),
     shown: Object.fromEntries([...document.querySelectorAll('#headline dd')].map((d) => [d.id, d.textContent])),
+    progress: window.typedProgress,
+    rawProgress: window.rawProgress,
   }));
   t.diagnostic(`lag p50 ${r.lag?.p50} ms, truth ${truth?.toFixed(1)} ms, matched ${r.matchedPct}%, tokens ${r.tokens} (${r.tokensSource}), verdicts ${r.diagnosis.map((v) => v.verdict)}`);
   assert.ok(r.matchedPct >= 99, `matched ${r.matchedPct}`);
@@ -62,6 +66,12 @@ test('Leptos app, typed report: matched, lag within one frame of the app truth, 
   assert.equal(shown.matched, `${r.matchedPct.toFixed(1)}%`);
   // Every field of the shell's report came through the Rust types unchanged.
   assert.deepEqual(unnull(r), unnull(raw));
+  // The live view reached the app typed, as the shell gave it, several times a second.
+  const streaming = progress.filter((x) => !x.ended);
+  const seconds = (streaming.at(-1).t - streaming[0].t) / 1000;
+  t.diagnostic(`${progress.length} typed progress updates, ${(streaming.length / seconds).toFixed(1)} a second while streaming`);
+  assert.ok(streaming.length / seconds >= 4, `${streaming.length} updates in ${seconds} s`);
+  assert.deepEqual(progress.map(unnull), rawProgress.map(unnull));
   assert.deepEqual(page.errors, []);
   await page.close();
 });
@@ -81,15 +91,16 @@ test('Leptos app: dropping the observe guard unobserves; 200 mount/unmount cycle
         window.toggle();
         await frame();
       }
-      return { roots: window.tokenpaintProfiler._roots.size, listeners: window.tokenpaintProfiler._listeners.size };
+      return { roots: window.tokenpaintProfiler._roots.size, listeners: window.tokenpaintProfiler._listeners.size, progress: window.tokenpaintProfiler._progress.size };
     }, n);
-  const state = () => page.evaluate(() => ({ roots: window.tokenpaintProfiler._roots.size, listeners: window.tokenpaintProfiler._listeners.size, mounted: !document.getElementById('unmounted') }));
+  const state = () => page.evaluate(() => ({ roots: window.tokenpaintProfiler._roots.size, listeners: window.tokenpaintProfiler._listeners.size, progress: window.tokenpaintProfiler._progress.size, mounted: !document.getElementById('unmounted') }));
 
-  // Mounted: the list is observed and the app has its report callback (and the test its own).
-  assert.deepEqual(await state(), { roots: 1, listeners: 2, mounted: true });
+  // Mounted: the list is observed and the app has its report and progress callbacks (and the
+  // test its own).
+  assert.deepEqual(await state(), { roots: 1, listeners: 2, progress: 2, mounted: true });
   await page.evaluate(() => window.toggle());
   await page.waitForFunction(() => document.getElementById('unmounted'));
-  assert.deepEqual(await state(), { roots: 0, listeners: 1, mounted: false }, 'unmounted: guards dropped');
+  assert.deepEqual(await state(), { roots: 0, listeners: 1, progress: 1, mounted: false }, 'unmounted: guards dropped');
   // Unobserved: a stream now finds none of its text on the page.
   await page.evaluate(() => window.send('ttft_ms=10&token_ms=5&tokens=10'));
   await page.waitForFunction(() => window.rawReports.length > 0, null, { timeout: 20000 });
@@ -105,7 +116,7 @@ test('Leptos app: dropping the observe guard unobserves; 200 mount/unmount cycle
   const m1 = await page.evaluate(() => window.memory());
   const h1 = await heap();
   t.diagnostic(`after 200 cycles: app wasm ${m0.app} → ${m1.app} B, core wasm ${m0.core} → ${m1.core} B, JS heap ${h0} → ${h1} B (${((h1 - h0) / 200).toFixed(0)} B a cycle)`);
-  assert.deepEqual(end, { roots: 1, listeners: 2 }, 'mounted again: one observed list, one callback');
+  assert.deepEqual(end, { roots: 1, listeners: 2, progress: 2 }, 'mounted again: one observed list, one callback of each');
   assert.equal(m1.app, m0.app, "the app's wasm memory did not grow");
   assert.equal(m1.core, m0.core, "the core's wasm memory did not grow");
   // A leaked element, observer and closures per cycle is several KB a cycle: 200 of them show.

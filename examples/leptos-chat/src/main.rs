@@ -2,20 +2,22 @@
 //! simulated one), renders it as it arrives, and shows tokenpaint's headline figures of each
 //! answer, read from the typed report.
 //!
-//! The tokenpaint part is five lines in `Chat`: a profiler, `observe` on the message list and
-//! `on_report` (both guards, dropped when the component unmounts), and `profiler.fetch`.
+//! The tokenpaint part is a few lines in `Chat`: a profiler, `observe` on the message list,
+//! `on_report` and `on_progress` (guards, dropped when the component unmounts), and
+//! `profiler.fetch`.
 //!
 //! For the tests, the page also records its own truth (when its reader got each delta, and when
 //! Leptos wrote the text that shows it to the DOM) and exposes `window.send(query)`,
 //! `window.toggle()` (unmounts or mounts the chat), `window.truth()`, `window.appText()`,
-//! `window.typedReports` and `window.tokenpaintProfiler` (the JavaScript profiler).
+//! `window.typedReports`, `window.typedProgress` and `window.tokenpaintProfiler` (the JavaScript
+//! profiler).
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use leptos::html;
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
-use tokenpaint::types::Report;
+use tokenpaint::types::{Progress, Report};
 use tokenpaint::web::{ObserveGuard, Options, Profiler, Subscription};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -127,8 +129,10 @@ fn content_of(data: &str) -> Option<String> {
 fn Chat(answer: ReadSignal<String>) -> impl IntoView {
     let list = NodeRef::<html::Div>::new();
     let (headline, set_headline) = signal(None::<Headline>);
-    // tokenpaint: watch the message list and take each report, for as long as this is mounted.
-    let guards: Rc<RefCell<Option<(ObserveGuard, Subscription)>>> = Rc::default();
+    let (live, set_live) = signal(None::<(i64, u64)>);
+    // tokenpaint: watch the message list, the answer as it streams, and each report, for as long
+    // as this is mounted.
+    let guards: Rc<RefCell<Option<(ObserveGuard, Subscription, Subscription)>>> = Rc::default();
     let held = guards.clone();
     Effect::new(move |_| {
         if let Some(el) = list.get() {
@@ -136,9 +140,13 @@ fn Chat(answer: ReadSignal<String>) -> impl IntoView {
             let watching = p.observe(&el);
             let reports = p.on_report(move |r| {
                 set_headline.set(Some(Headline::of(r)));
-                keep_for_tests(r);
+                keep_for_tests("typedReports", r);
             });
-            *held.borrow_mut() = Some((watching, reports));
+            let progress = p.on_progress(move |x: &Progress| {
+                set_live.set(Some((x.backlog, x.arrived)));
+                keep_for_tests("typedProgress", x);
+            });
+            *held.borrow_mut() = Some((watching, reports, progress));
         }
     });
     let guards = SendWrapper::new(guards);
@@ -156,6 +164,12 @@ fn Chat(answer: ReadSignal<String>) -> impl IntoView {
                 }}
             </p>
         </div>
+        <p id="live">
+            {move || match live.get() {
+                None => String::new(),
+                Some((backlog, arrived)) => format!("streaming: {arrived} characters arrived, backlog {backlog}"),
+            }}
+        </p>
         <dl id="headline">
             {move || match headline.get() {
                 None => view! { <dt>"report"</dt><dd>"waiting for an answer"</dd> }.into_any(),
@@ -172,11 +186,11 @@ fn Chat(answer: ReadSignal<String>) -> impl IntoView {
     }
 }
 
-/// The typed report, written back to JavaScript for the tests to read.
-fn keep_for_tests(r: &Report) {
+/// A typed report or progress, written back to JavaScript for the tests to read.
+fn keep_for_tests(list: &str, r: &impl serde::Serialize) {
     let ser = serde_wasm_bindgen::Serializer::json_compatible();
-    if let (Some(w), Ok(v)) = (web_sys::window(), serde::Serialize::serialize(r, &ser)) {
-        if let Ok(list) = js_sys::Reflect::get(&w, &"typedReports".into()) {
+    if let (Some(w), Ok(v)) = (web_sys::window(), r.serialize(&ser)) {
+        if let Ok(list) = js_sys::Reflect::get(&w, &list.into()) {
             if let Some(list) = list.dyn_ref::<js_sys::Array>() {
                 list.push(&v);
             }
@@ -245,6 +259,7 @@ fn App() -> impl IntoView {
     expose("appText", text.as_ref());
     text.forget();
     expose("typedReports", &js_sys::Array::new());
+    expose("typedProgress", &js_sys::Array::new());
     expose("tokenpaintProfiler", &profiler().as_js());
 
     view! {
