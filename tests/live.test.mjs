@@ -29,6 +29,7 @@ test('onProgress during a 5 s stream: several updates a second, the backlog the 
   const page = await env.harness();
   const r = await page.evaluate(async () => {
     const { Profiler } = await import('/js/index.js');
+    const { deltas } = await import('/tests/pages/deltas.js');
     const chat = document.getElementById('chat');
     // The app shows each piece 150 ms after it arrives: text waits, a backlog builds up.
     const run = async (p, query, wait) => {
@@ -36,20 +37,8 @@ test('onProgress during a 5 s stream: several updates a second, the backlog the 
       chat.append(out);
       const done = new Promise((res) => p.onReport(res));
       const res = await p.fetch(`/v1/chat/completions?${query}`, { method: 'POST', body: '{}' });
-      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-      let buf = '';
       const shown = [];
-      for (;;) {
-        const { value, done: end } = await reader.read();
-        if (end) break;
-        buf += value;
-        const lines = buf.split('\n');
-        buf = lines.pop();
-        for (const line of lines) {
-          const piece = line.startsWith('data: {') ? JSON.parse(line.slice(6)).choices?.[0]?.delta?.content : null;
-          if (piece) shown.push(new Promise((ok) => setTimeout(() => ok(out.append(piece)), wait)));
-        }
-      }
+      for await (const { content } of deltas(res.body)) shown.push(new Promise((ok) => setTimeout(() => ok(out.append(content)), wait)));
       await Promise.all(shown);
       return done;
     };
