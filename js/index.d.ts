@@ -426,16 +426,16 @@ export interface Progress {
   t: number | null;
   /** Characters of answer text arrived. */
   arrived: number;
-  /** Characters of it painted. */
-  painted: number;
-  /** arrived − painted. */
-  backlog: number;
+  /** Characters of it painted; null where tokenpaint does not watch the page or cannot take paints. */
+  painted: number | null;
+  /** arrived − painted (null as `painted`). */
+  backlog: number | null;
   ttft: number | null;
   ttftPerceived: number | null;
   /** The lag of the last painted token. */
   lag: number | null;
-  /** How long the oldest visible text not yet painted has waited (0 when none waits). */
-  waiting: number;
+  /** How long the oldest visible text not yet painted has waited (0 when none waits; null as `painted`). */
+  waiting: number | null;
   /** The body has ended (the report waits for the last paints). */
   ended: boolean;
 }

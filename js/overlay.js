@@ -106,7 +106,7 @@ export function overlay(profiler, options = {}) {
         fix.textContent = '';
       }
       status.textContent = p.ended ? 'settling' : 'streaming';
-      backlog.push(p.backlog);
+      if (p.backlog !== null) backlog.push(p.backlog);
       if (backlog.length > 240) backlog.shift();
       show(p);
       draw();

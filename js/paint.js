@@ -19,8 +19,8 @@
 // While a page is hidden, rAF does not run: no bracket is taken, and reports say paint was
 // unavailable rather than inventing a lag.
 
-// js/stream.js mirrors it, to hand the core only the frames the clock would watch anyway.
-const IDLE_FRAMES = 3;
+// js/stream.js uses it too, to hand the core only the frames the clock would watch anyway.
+export const IDLE_FRAMES = 3;
 
 let resolution;
 /**

@@ -10,6 +10,7 @@ import { entryStrings } from './resource.js';
 import { metricsOf } from './ratings.js';
 import { OBSERVE } from './claim.js';
 import { feedRead, copyOf } from './batch.js';
+import { IDLE_FRAMES } from './paint.js';
 
 // Chunks kept for a stream that started before the module loaded.
 const MAX_EARLY = 4096;
@@ -216,9 +217,6 @@ export function onPaint(p, frame, cutoff, after) {
   return changed || live ? 1 : 0;
 }
 
-/** Frames the paint clock keeps watching after the page last changed (js/paint.js). */
-const IDLE_FRAMES = 3;
-
 /** The shortest time between two progress deliveries (ms). */
 export const PROGRESS_MS = 100;
 
@@ -238,17 +236,20 @@ function progress(p, now) {
     }
     if (!v || v.length < 6) continue;
     any = true;
+    // What is on screen is known only where tokenpaint watches the page and can take paints:
+    // elsewhere nothing painted is not zero painted.
+    const seen = (s.target || p._roots.size > 0) && p._paint.available;
     const info = {
       id: s.id,
       url: s.url,
       t: known(now - s.start),
       arrived: v[0],
-      painted: v[1],
-      backlog: v[0] - v[1],
+      painted: seen ? v[1] : null,
+      backlog: seen ? v[0] - v[1] : null,
       ttft: known(v[2]),
-      ttftPerceived: known(v[3]),
-      lag: known(v[4]),
-      waiting: v[5],
+      ttftPerceived: seen ? known(v[3]) : null,
+      lag: seen ? known(v[4]) : null,
+      waiting: seen ? v[5] : null,
       ended: !!s.ended,
     };
     for (const cb of [...p._progress]) {

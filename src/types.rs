@@ -180,18 +180,20 @@ pub struct Progress {
     pub t: Option<f64>,
     /// Characters of answer text arrived.
     pub arrived: u64,
-    /// Characters of it painted.
-    pub painted: u64,
-    /// Arrived minus painted.
-    pub backlog: i64,
+    /// Characters of it painted (`None` where tokenpaint does not watch the page or cannot take
+    /// paints).
+    pub painted: Option<u64>,
+    /// Arrived minus painted (`None` as `painted`).
+    pub backlog: Option<i64>,
     /// Measured TTFT, once known.
     pub ttft: Option<f64>,
     /// Perceived TTFT, once known.
     pub ttft_perceived: Option<f64>,
     /// The lag of the last painted token.
     pub lag: Option<f64>,
-    /// How long the oldest visible text not yet painted has waited (0 when none waits).
-    pub waiting: f64,
+    /// How long the oldest visible text not yet painted has waited (0 when none waits; `None` as
+    /// `painted`).
+    pub waiting: Option<f64>,
     /// The body has ended; the report waits for the last paints.
     pub ended: bool,
 }

@@ -157,3 +157,24 @@ test('the overlay on the lab page: live figures, then the verdict; the lab looks
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('onProgress on a page where tokenpaint sees no DOM: painted, backlog, perceived TTFT, lag and wait are unknown, not zero', async () => {
+  const page = await env.harness();
+  const seen = await page.evaluate(async () => {
+    const { Profiler } = await import('/js/index.js');
+    const p = new Profiler(); // nothing observed, no target: no DOM evidence
+    const seen = [];
+    p.onProgress((x) => seen.push(x));
+    const done = new Promise((res) => p.onReport(res));
+    const res = await p.fetch('/v1/chat/completions?ttft_ms=20&token_ms=30&tokens=20', { method: 'POST', body: '{}' });
+    document.getElementById('chat').textContent = await res.text();
+    await done;
+    p.disconnect();
+    return seen;
+  });
+  assert.ok(seen.length > 0, 'progress came');
+  assert.ok(seen.some((x) => x.arrived > 0), 'arrivals are known');
+  for (const x of seen) assert.deepEqual([x.painted, x.backlog, x.ttftPerceived, x.lag, x.waiting], [null, null, null, null, null], JSON.stringify(x));
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

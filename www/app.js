@@ -22,7 +22,7 @@ profiler.onProgress((p) => {
     live.points = [];
     live.drawn = 0;
   }
-  if (p.t === null) return;
+  if (p.t === null || p.painted === null) return;
   live.points.push([p.t, p.arrived, p.painted]);
   const now = performance.now();
   if (now - live.drawn >= 100) {

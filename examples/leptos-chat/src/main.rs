@@ -129,7 +129,7 @@ fn content_of(data: &str) -> Option<String> {
 fn Chat(answer: ReadSignal<String>) -> impl IntoView {
     let list = NodeRef::<html::Div>::new();
     let (headline, set_headline) = signal(None::<Headline>);
-    let (live, set_live) = signal(None::<(i64, u64)>);
+    let (live, set_live) = signal(None::<(Option<i64>, u64)>);
     // tokenpaint: watch the message list, the answer as it streams, and each report, for as long
     // as this is mounted.
     let guards: Rc<RefCell<Option<(ObserveGuard, Subscription, Subscription)>>> = Rc::default();
@@ -167,7 +167,8 @@ fn Chat(answer: ReadSignal<String>) -> impl IntoView {
         <p id="live">
             {move || match live.get() {
                 None => String::new(),
-                Some((backlog, arrived)) => format!("streaming: {arrived} characters arrived, backlog {backlog}"),
+                Some((Some(backlog), arrived)) => format!("streaming: {arrived} characters arrived, backlog {backlog}"),
+                Some((None, arrived)) => format!("streaming: {arrived} characters arrived"),
             }}
         </p>
         <dl id="headline">
