@@ -4,6 +4,8 @@
 // (`Symbol.for('opentelemetry.js.api.1')`), whichever bundle registered it, so tokenpaint reads
 // that, and a page without OpenTelemetry loads nothing for it.
 
+import { modelOf } from './model.js';
+
 const API = Symbol.for('opentelemetry.js.api.1');
 /** The key the API keeps the current span under in a context. */
 export const SPAN_KEY = Symbol.for('OpenTelemetry Context Key SPAN');
@@ -51,17 +53,6 @@ function matches(rule, url) {
   if (rule instanceof RegExp) return rule.test(url);
   if (typeof rule === 'function') return rule(url) === true;
   return false;
-}
-
-/** The `model` of a JSON request body, if it has one (gen_ai.request.model). */
-function modelOf(body) {
-  if (typeof body !== 'string' || body.length > 1 << 20 || body[0] !== '{') return null;
-  try {
-    const m = JSON.parse(body).model;
-    return typeof m === 'string' ? m.slice(0, 200) : null;
-  } catch {
-    return null;
-  }
 }
 
 /**

@@ -85,9 +85,9 @@ const defined = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v 
 const nanos = (t) => (BigInt(Math.round((performance.timeOrigin + t) * 1000)) * 1000n).toString();
 
 /** The root span's attributes: the conventions', then tokenpaint's own. */
-function spanAttributes(r, options, trace) {
+function spanAttributes(r, a) {
   return defined({
-    ...genaiAttributes(r, options, trace),
+    ...a,
     'gen_ai.request.stream': true,
     'gen_ai.response.time_to_first_chunk': sec(r.ttfc),
     'gen_ai.response.finish_reasons': r.finishReason ? [r.finishReason] : null,
@@ -107,8 +107,7 @@ function spanAttributes(r, options, trace) {
   });
 }
 
-function spanName(r, options, trace) {
-  const a = genaiAttributes(r, options, trace);
+function spanName(a) {
   return a['gen_ai.request.model'] ? `${a['gen_ai.operation.name']} ${a['gen_ai.request.model']}` : a['gen_ai.operation.name'];
 }
 
@@ -131,8 +130,11 @@ function phaseSpans(r) {
   return out;
 }
 
-/** The OTLP/JSON spans of one report; `trace` carries the ids sent in `traceparent`, if any. */
-export function spansOf(r, options = {}, trace = null) {
+/**
+ * The OTLP/JSON spans of one report, whose conventions' attributes are `a`; `trace` carries the
+ * ids sent in `traceparent`, if any.
+ */
+export function spansOf(r, a, trace = null) {
   const traceId = (trace && trace.traceId) || hex(16);
   const root = (trace && trace.spanId) || hex(8);
   const t0 = r.startTime;
@@ -140,11 +142,11 @@ export function spansOf(r, options = {}, trace = null) {
     {
       traceId,
       spanId: root,
-      name: spanName(r, options, trace),
+      name: spanName(a),
       kind: 3, // SPAN_KIND_CLIENT
       startTimeUnixNano: nanos(t0),
       endTimeUnixNano: nanos(t0 + endOf(r)),
-      attributes: attrs(spanAttributes(r, options, trace)),
+      attributes: attrs(spanAttributes(r, a)),
       events: eventsOf(r).map(([name, t]) => ({ timeUnixNano: nanos(t0 + t), name, attributes: [] })),
       status: { code: r.status === 'ok' ? 1 : 2, message: r.error?.kind || '' },
     },
@@ -175,15 +177,15 @@ function safePath(url) {
 
 /** Explicit-bucket histograms of the reports added since the last `take()` (delta temporality). */
 class Histograms {
-  constructor(options) {
-    this.options = options;
+  constructor() {
     this.points = new Map();
     this.since = nanos(performance.now());
   }
 
-  add(r, trace) {
+  /** Adds report `r`, whose conventions' attributes are `a`. */
+  add(r, a) {
     if (r.status === 'failed') return; // tokenpaint failed: nothing was measured
-    const base = defined(genaiAttributes(r, this.options, trace));
+    const base = defined(a);
     METRICS.forEach(([name, , , bounds, values], i) => {
       for (const [v, extra] of values(r)) {
         if (typeof v !== 'number' || !Number.isFinite(v)) continue;
@@ -244,7 +246,7 @@ export class OtlpExporter {
     this.resource = { attributes: attrs({ 'service.name': serviceName, 'service.instance.id': INSTANCE, 'telemetry.sdk.name': 'tokenpaint', 'telemetry.sdk.language': 'webjs' }) };
     this.scope = { name: 'tokenpaint', version: '0.1.0' };
     this.maxBatch = maxBatch;
-    this.histograms = new Histograms(options);
+    this.histograms = new Histograms();
     this.spans = [];
     this.timer = setInterval(() => this.flush(), intervalMs);
     this.onPageHide = () => this.flush();
@@ -253,8 +255,9 @@ export class OtlpExporter {
 
   add(report, trace) {
     try {
-      if (report.status !== 'failed') this.spans.push(...spansOf(report, this.options, trace));
-      this.histograms.add(report, trace);
+      const a = genaiAttributes(report, this.options, trace);
+      if (report.status !== 'failed') this.spans.push(...spansOf(report, a, trace));
+      this.histograms.add(report, a);
       if (this.spans.length >= this.maxBatch) this.flush();
     } catch {
       /* a report that cannot be exported is not a reason to break the page */
@@ -313,10 +316,11 @@ export class SdkSink {
 
   add(r, trace) {
     try {
-      if (r.status !== 'failed') this.span(r, trace);
+      const a = genaiAttributes(r, this.options, trace);
+      if (r.status !== 'failed') this.span(r, a, trace);
       const hist = this.meters();
       if (hist && r.status !== 'failed') {
-        const base = defined(genaiAttributes(r, this.options, trace));
+        const base = defined(a);
         METRICS.forEach(([, , , , values], i) => {
           for (const [v, extra] of values(r)) if (typeof v === 'number' && Number.isFinite(v)) hist[i].record(v, { ...base, ...extra });
         });
@@ -326,13 +330,13 @@ export class SdkSink {
     }
   }
 
-  span(r, trace) {
+  span(r, a, trace) {
     if (!this.api.trace) return;
     const tracer = this.api.trace.getTracer('tokenpaint', '0.1.0');
     const t0 = r.startTime;
-    const span = (trace && trace.span) || tracer.startSpan(spanName(r, this.options, trace), { kind: 2, startTime: t0 }, contextOf(this.api));
-    if (trace && trace.span) span.updateName(spanName(r, this.options, trace));
-    span.setAttributes(spanAttributes(r, this.options, trace));
+    const span = (trace && trace.span) || tracer.startSpan(spanName(a), { kind: 2, startTime: t0 }, contextOf(this.api));
+    if (trace && trace.span) span.updateName(spanName(a));
+    span.setAttributes(spanAttributes(r, a));
     for (const [name, t] of eventsOf(r)) span.addEvent(name, {}, t0 + t);
     span.setStatus({ code: r.status === 'ok' ? 1 : 2, message: r.error?.kind || undefined });
     const parent = contextOf(this.api).setValue(SPAN_KEY, span);

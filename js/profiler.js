@@ -18,6 +18,7 @@ import * as claim from './claim.js';
 import * as stream from './stream.js';
 import { OBSERVE } from './claim.js';
 import { urlOf, fullUrlOf } from './stream.js';
+import { modelOf } from './model.js';
 import { pushHandle, tapXhr, tapEventSource } from './transports.js';
 import { tapSocket, tapSocketIo } from './sockets.js';
 import { instrument } from './instrument.js';
@@ -534,12 +535,8 @@ class LazyExporter {
   begin(url, body, start) {
     if (this.otel) return this.otel.begin(this.options, url, body, start);
     // The requested model (gen_ai.request.model) is read from the body all the same.
-    try {
-      const model = typeof body === 'string' && body.length < 1 << 20 && body[0] === '{' ? JSON.parse(body).model : null;
-      return typeof model === 'string' ? { model: model.slice(0, 200) } : null;
-    } catch {
-      return null;
-    }
+    const model = modelOf(body);
+    return model ? { model } : null;
   }
 
   withHeaders(input, init, headers) {
