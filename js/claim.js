@@ -4,7 +4,7 @@
 // each later change is read (only the appended part when the page appends) and queued for the
 // core with its time.
 
-import { touched, changes, resumeAt, appendedText } from './dom.js';
+import { touched, changes, resumeAt, appendedText, leadingText } from './dom.js';
 import { eachShadowRoot, addedElements } from './shadow.js';
 import { FLUSH_MS } from './batch.js';
 
@@ -79,7 +79,7 @@ export function onMutations(p, records, root, only, at) {
         candidates = candidates || touched(records, root);
         for (const el of candidates) {
           if (p._claimedByOther(el, s)) continue;
-          const text = el.textContent || '';
+          const text = leadingText(el);
           if (p._call((c) => c.claims(s.id, text), false, s)) {
             s.scope = el;
             break;

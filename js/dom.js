@@ -73,6 +73,24 @@ export function appendedText(records, el) {
   return out;
 }
 
+// Enough of an element's leading text to tell whether it starts like an answer: the core looks
+// at its first 64 visible characters; whitespace and markup between them are read too.
+const LEAD = 1024;
+
+/**
+ * The text at the start of `el` (its first LEAD UTF-16 units or so, in textContent's order):
+ * what claiming needs, at a cost that does not grow with the element. An element that shows
+ * something other than the answer is tried on each of its changes, and reading its whole
+ * `textContent` every time would cost the square of its length.
+ */
+export function leadingText(el) {
+  const doc = el.ownerDocument || document;
+  const walk = doc.createTreeWalker(el, 4 /* NodeFilter.SHOW_TEXT */);
+  let out = '';
+  for (let n = walk.nextNode(); n && out.length < LEAD; n = walk.nextNode()) out += n.data;
+  return out.length > LEAD ? out.slice(0, LEAD) : out;
+}
+
 /** The core keeps its matching state every CHECKPOINT UTF-16 units of rendered text. */
 const CHECKPOINT = 64;
 

@@ -135,6 +135,54 @@ test('the summary gives percentiles over the finished streams, within the sketch
   assert.equal(s.ttftPerceived.count, 0, 'nothing was observed, so nothing perceived');
 });
 
+test('a container whose text never matches the answer costs a bounded read per change, not the whole text', async () => {
+  // The app renders something other than the answer into the observed container (here, 200
+  // changes of 100 characters no answer has). The stream stays unclaimed, and every change is a
+  // chance to claim it: what tokenpaint reads of the element for that must not grow with the
+  // element (it read the whole textContent each time, quadratic over a long answer).
+  const r = await harness.evaluate(async () => {
+    const { Core } = await import('/pkg/tokenpaint_core.js');
+    const { Profiler } = await import('/js/index.js');
+    const claims = Core.prototype.claims;
+    let calls = 0;
+    let chars = 0;
+    Core.prototype.claims = function (id, text) {
+      calls++;
+      chars += text.length;
+      return claims.call(this, id, text);
+    };
+    try {
+      const chat = document.getElementById('chat');
+      chat.replaceChildren();
+      const other = document.createElement('div');
+      chat.append(other);
+      const p = new Profiler();
+      p.observe(chat);
+      const report = new Promise((resolve) => p.onReport(resolve));
+      const res = await p.fetch('/v1/chat/completions?ttft_ms=0&token_ms=5&tokens=200', { method: 'POST', body: '{}' });
+      const reader = res.body.getReader();
+      let changes = 0;
+      const unrelated = 'λ'.repeat(99) + ' ';
+      for (;;) {
+        const { done } = await reader.read();
+        if (done) break;
+        other.append(unrelated);
+        changes++;
+        await new Promise((r) => setTimeout(r, 0));
+      }
+      const rep = await report;
+      p.close();
+      return { calls, chars, changes, length: other.textContent.length, status: rep.status, matched: rep.matchedPct, verdict: rep.verdict };
+    } finally {
+      Core.prototype.claims = claims;
+    }
+  });
+  assert.ok(r.changes >= 50, `${r.changes} changes`);
+  assert.ok(r.calls >= r.changes / 2, `claims was tried ${r.calls} times over ${r.changes} changes`);
+  assert.ok(r.chars <= r.calls * 2048, `${r.chars} characters read over ${r.calls} tries (element ${r.length})`);
+  assert.notEqual(r.verdict, 'healthy');
+});
+
 test('the demo: server TTFT 300 ms gives a measured TTFT in [300, 400] and a perceived TTFT not below it', async (t) => {
   const page = await env.page('/');
   await page.click('button[data-name="free"]');
