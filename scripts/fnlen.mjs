@@ -1,4 +1,4 @@
-// Function lengths in src/ (Rust) and js/ (JavaScript): each function's body, from the line that
+// Function lengths in src/ and crates/ (Rust) and js/ (JavaScript): each function's body, from the line that
 // opens it to the line that closes its brace. A function longer than LIMIT lines must say why in
 // a comment containing "long-function:" on the line before it.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -59,7 +59,7 @@ export function lengths(file) {
 }
 
 export function all() {
-  return [...files(path.join(root, 'src'), '.rs'), ...files(path.join(root, 'js'), '.js')].flatMap(lengths);
+  return [...files(path.join(root, 'src'), '.rs'), ...files(path.join(root, 'crates'), '.rs'), ...files(path.join(root, 'js'), '.js')].flatMap(lengths);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

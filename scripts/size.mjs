@@ -29,8 +29,11 @@ export const BUDGET = 40 * 1024;
  * Raised to 88.5 KB for the live view (issue 20): the core's `progress` (about 0.5 KB gzip of
  * wasm, the figures so far read from the stream's records) and `onProgress` in the shell; the
  * OpenTelemetry code of issue 19 stays in the lazy OTLP chunk but for the request model (0.1 KB).
+ * Lowered to 87 KB (issue 17): the module is compiled for size (opt-level "z") but for the
+ * byte-level readers every chunk goes through (crates/scan, opt-level 3): 4.1 KB gzip less, with
+ * the parser at 2.1x eventsource-parser + JSON.parse.
  */
-export const CEILING = 88.5 * 1024;
+export const CEILING = 87 * 1024;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => readFileSync(path.join(root, p));

@@ -13,17 +13,17 @@ node scripts/size.mjs
 step "build the Leptos example (Rust API)"
 bash scripts/build-example.sh
 step "cargo fmt --check"
-cargo fmt --check
+cargo fmt --all --check
 cargo fmt --check --manifest-path examples/leptos-chat/Cargo.toml
 step "clippy (host)"
-cargo clippy -q --all-targets --features serde -- -D warnings
+cargo clippy -q --workspace --all-targets --features serde -- -D warnings
 step "clippy (wasm32)"
-cargo clippy -q --target wasm32-unknown-unknown --all-targets -- -D warnings
+cargo clippy -q --workspace --target wasm32-unknown-unknown --all-targets -- -D warnings
 cargo clippy -q --target wasm32-unknown-unknown --lib --features web -- -D warnings
 step "cargo doc (feature web): no missing docs, no broken links"
 RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps --target wasm32-unknown-unknown --features web
 step "native tests"
-cargo test -q --features serde
+cargo test -q --workspace --features serde
 step "wasm tests in headless Chromium"
 CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" WASM_BINDGEN_TEST_TIMEOUT=60 \
   cargo test --target wasm32-unknown-unknown --test web

@@ -4,7 +4,10 @@
 //! The crate is a pure core, in data-flow order, one folder a stage:
 //! - [`read`]: bytes to events to deltas. [`read::utf8`], [`read::sse`] and [`read::lines`]
 //!   frame the body; [`read::jsonscan`] and [`read::wire`] read provider events;
-//!   [`read::servertiming`] reads server timings.
+//!   [`read::servertiming`] reads server timings. The byte-level readers (UTF-8, framing, the
+//!   JSON scanner, [`find`]) are the crate `tokenpaint-scan` (`crates/scan`), re-exported here:
+//!   every chunk goes through them, so the wasm module compiles them for speed and the rest for
+//!   size.
 //! - [`timeline`]: one stream's arrivals, DOM commits and paints. [`timeline::session`] keeps
 //!   them, [`timeline::align`] and [`timeline::visible`] match rendered text to arrived text.
 //! - [`figures`]: every figure of a stream, computed once ([`figures::StreamFigures`]), from
@@ -17,7 +20,7 @@
 //! `web` (feature `web`, wasm32) is a typed API over the npm package's browser shell, with guards
 //! that undo on `Drop`.
 //!
-//! [`find`] and [`jsonwrite`] are shared helpers; `alloc` is the wasm module's allocator, the
+//! [`jsonwrite`] is a shared helper; `alloc` is the wasm module's allocator, the
 //! only module allowed `unsafe` (it says why). None of it knows about JavaScript; it is tested
 //! natively with `cargo test`. On wasm32, `wasm` exposes it to the JavaScript shell (`js/`),
 //! which stamps times, watches the DOM and paints, and hands everything over here.
@@ -26,7 +29,7 @@
 
 pub mod aggregate;
 pub mod figures;
-pub mod find;
+pub use tokenpaint_scan::find;
 pub mod jsonwrite;
 pub mod read;
 pub mod timeline;

@@ -5,7 +5,8 @@
 //! application's own `JSON.parse`. Skipping is iterative, so deeply nested input costs time
 //! linear in its length and no stack. Nothing here panics on any input.
 
-use std::borrow::Cow;
+use alloc::borrow::Cow;
+use alloc::string::String;
 
 /// Why a JSON text could not be read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -328,9 +329,9 @@ impl<'a> Scanner<'a> {
         self.pos = i;
         let m = mantissa as f64;
         let v = if exp >= 0 {
-            m * 10f64.powi(exp.min(400))
+            m * pow10(exp.min(400))
         } else {
-            m / 10f64.powi((-exp).min(400))
+            m / pow10((-exp).min(400))
         };
         Ok(if neg { -v } else { v })
     }
@@ -453,6 +454,22 @@ impl<'a> Scanner<'a> {
     }
 }
 
+/// 10 to the power `n` (0 ≤ n), by repeated squaring, as `f64::powi` does on every target (it
+/// lowers to compiler-rt's `__powidf2`); `powi` itself is not in `core`.
+fn pow10(n: i32) -> f64 {
+    let (mut base, mut n, mut r) = (10.0f64, n, 1.0f64);
+    loop {
+        if n & 1 != 0 {
+            r *= base;
+        }
+        n /= 2;
+        if n == 0 {
+            return r;
+        }
+        base *= base;
+    }
+}
+
 /// A JSON number alone in `s` (the scanner's parser: `str::parse::<f64>` would link the
 /// standard float parser, about 20 KB of wasm).
 pub fn number_in(s: &str) -> Option<f64> {
@@ -482,6 +499,13 @@ mod tests {
         assert_eq!(string(r#""\q""#), Err(JsonError::BadEscape(1)));
         assert_eq!(string(r#""\u12"#), Err(JsonError::UnexpectedEnd));
         assert_eq!(string(r#""open"#), Err(JsonError::UnexpectedEnd));
+    }
+
+    #[test]
+    fn pow10_is_powi() {
+        for n in 0..=400 {
+            assert_eq!(pow10(n).to_bits(), 10f64.powi(n).to_bits(), "10^{n}");
+        }
     }
 
     #[test]

@@ -8,6 +8,9 @@
 //! A partial line is buffered until its terminator arrives, never re-scanned. Lines are decoded
 //! as UTF-8 once they are complete, so a multibyte character split across chunks is whole.
 
+use alloc::string::String;
+use alloc::vec::Vec;
+
 /// One dispatched event: the event type (`message` unless an `event` field named it) and the
 /// data lines joined with LF.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -192,7 +195,7 @@ impl SseFramer {
                     return;
                 }
                 // Limits apply to the decoded text: an invalid byte becomes a 3-byte U+FFFD.
-                crate::read::utf8::push_lossy(&mut self.data, value);
+                crate::utf8::push_lossy(&mut self.data, value);
                 self.data.push('\n');
                 if self.data.len() > self.max_line {
                     self.oversized = true;
@@ -204,7 +207,7 @@ impl SseFramer {
             }
             b"event" => {
                 self.event.clear();
-                crate::read::utf8::push_lossy(&mut self.event, value);
+                crate::utf8::push_lossy(&mut self.event, value);
                 if self.event.len() > self.max_line {
                     let mut cut = self.max_line;
                     while !self.event.is_char_boundary(cut) {
@@ -217,7 +220,7 @@ impl SseFramer {
             // buffer to the field value. Otherwise, ignore the field."
             b"id" if !value.contains(&0) => {
                 self.last_event_id.clear();
-                crate::read::utf8::push_lossy(&mut self.last_event_id, value);
+                crate::utf8::push_lossy(&mut self.last_event_id, value);
             }
             // Only ASCII digits; anything else is ignored.
             b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {

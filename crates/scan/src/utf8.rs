@@ -5,6 +5,8 @@
 //! tail of a chunk (at most 3 bytes) and completes it with the next one. Invalid bytes become
 //! U+FFFD, one per maximal invalid subpart, exactly as `TextDecoder` does. It never panics.
 
+use alloc::string::String;
+
 /// Appends `bytes` to `out`, invalid sequences replaced by U+FFFD. Valid input (nearly all of
 /// it) takes `from_utf8`'s fast path; `from_utf8_lossy` walks byte by byte and cost a third of
 /// the time of reading a stream.

@@ -6,6 +6,9 @@
 //! lines are skipped. A line longer than the limit is a typed error and is dropped up to its end:
 //! the stream goes on.
 
+use alloc::string::String;
+use alloc::vec::Vec;
+
 /// What the framer hands to its callback.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LineItem<'a> {
@@ -28,7 +31,7 @@ pub struct LineFramer {
 
 impl Default for LineFramer {
     fn default() -> Self {
-        Self::new(crate::read::sse::DEFAULT_MAX_LINE)
+        Self::new(crate::sse::DEFAULT_MAX_LINE)
     }
 }
 
