@@ -3,7 +3,7 @@
 # Debian's binaryen 108 makes modules that fail to load with an externref table error).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build -q --release --target wasm32-unknown-unknown --lib
+cargo build -q --release --target wasm32-unknown-unknown --lib --features module
 rm -rf pkg && mkdir -p pkg
 wasm-bindgen --target web --out-dir pkg --out-name tokenpaint_core \
   target/wasm32-unknown-unknown/release/tokenpaint.wasm

@@ -128,7 +128,7 @@ export function groupOf(name) {
 /** A build with names kept, optimized as the shipped one; its path. */
 export function namedBuild() {
   const out = path.join(root, 'target', 'named');
-  execFileSync('cargo', ['build', '-q', '--profile', 'profiling', '--target', 'wasm32-unknown-unknown', '--lib'], { cwd: root, stdio: 'inherit' });
+  execFileSync('cargo', ['build', '-q', '--profile', 'profiling', '--target', 'wasm32-unknown-unknown', '--lib', '--features', 'module'], { cwd: root, stdio: 'inherit' });
   execFileSync('wasm-bindgen', ['--target', 'web', '--keep-debug', '--out-dir', out, '--out-name', 't', path.join(root, 'target/wasm32-unknown-unknown/profiling/tokenpaint.wasm')], { cwd: root });
   const features = ['--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue'];
   const opt = path.join(root, 'node_modules/.bin/wasm-opt');

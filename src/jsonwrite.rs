@@ -5,6 +5,9 @@
 //! written with at most two decimals (performance.now() is coarser than that in browsers);
 //! a value that is not finite is written as `null`, which is how a report says "unknown".
 
+use crate::float;
+use crate::prelude::*;
+
 /// Builds one JSON text. Commas are inserted automatically.
 #[derive(Debug, Default)]
 pub struct JsonWriter {
@@ -92,8 +95,8 @@ impl JsonWriter {
             // Integer and fraction parts at 1e-9 resolution: exact for ms figures.
             let neg = v < 0.0;
             let a = v.abs();
-            let mut int = a.trunc();
-            let mut frac = ((a - int) * 1e9).round();
+            let mut int = float::trunc(a);
+            let mut frac = float::round((a - int) * 1e9);
             if frac >= 1e9 {
                 int += 1.0;
                 frac = 0.0;
@@ -234,7 +237,7 @@ pub fn write_f64(out: &mut String, v: f64) {
         out.push_str("null");
         return;
     }
-    let hundredths = (v.abs() * 100.0).round();
+    let hundredths = float::round(v.abs() * 100.0);
     if hundredths >= 1e18 {
         // Far beyond any time or count a report holds: keep it finite and valid.
         out.push_str(if v < 0.0 { "-1e18" } else { "1e18" });

@@ -26,6 +26,28 @@
 //! which stamps times, watches the DOM and paints, and hands everything over here.
 #![deny(missing_docs)]
 #![deny(unsafe_code)]
+// The npm package's module is `no_std` (feature `module`): see the panic handler below.
+#![cfg_attr(feature = "module", no_std)]
+
+#[cfg(all(feature = "module", any(feature = "web", feature = "serde")))]
+compile_error!(
+    "feature `module` builds the npm package's own wasm module; `web` and `serde` are for apps"
+);
+
+// `alloc` is this crate's allocator module; the standard crate is `liballoc` here.
+extern crate alloc as liballoc;
+
+/// What `std`'s prelude gives and `core`'s does not, for every module (the `module` build is
+/// `no_std`).
+mod prelude {
+    pub use liballoc::boxed::Box;
+    pub use liballoc::collections::VecDeque;
+    pub use liballoc::string::{String, ToString};
+    pub use liballoc::vec;
+    pub use liballoc::vec::Vec;
+}
+
+pub mod float;
 
 pub mod aggregate;
 pub mod figures;
@@ -45,6 +67,16 @@ pub mod alloc;
 // in a wasm instance of its own, loaded by the shell.
 #[cfg(all(target_arch = "wasm32", not(feature = "web")))]
 pub mod wasm;
+
+/// The npm module's panic handler: a panic traps, and the shell starts a fresh instance (a
+/// trapped one cannot be trusted). Nothing is formatted: the shell reports the trap as an
+/// internal error, and no message would reach a page anyway. Without it `std`'s handler links
+/// the formatting machinery and every panic's message and source path: 4.5 KB of the module.
+#[cfg(all(feature = "module", target_arch = "wasm32", not(test)))]
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
+    core::arch::wasm32::unreachable()
+}
 
 /// The wasm module's allocator ([`alloc`]), the crate's one `unsafe` module.
 #[cfg(all(target_arch = "wasm32", not(feature = "web")))]

@@ -2,6 +2,8 @@
 //! reports and summaries out as JSON strings. One call per body chunk, per DOM change and per
 //! painted frame; no callbacks into JavaScript, so nothing here can re-enter the page.
 
+use crate::prelude::*;
+
 use wasm_bindgen::prelude::*;
 
 use crate::aggregate::summary::Summary;

@@ -7,6 +7,9 @@
 //! whole: summaries from several tabs, pages or users combine without losing accuracy.
 //! Values below 1 µs (the ms unit's 0.001) are counted as zero.
 
+use crate::float;
+use crate::prelude::*;
+
 /// The relative accuracy: 1%.
 pub const ALPHA: f64 = 0.01;
 const GAMMA: f64 = 1.020_202_020_202_02; // (1 + α) / (1 − α)
@@ -30,11 +33,11 @@ pub struct Sketch {
 }
 
 fn key(x: f64) -> i32 {
-    (x.ln() / LN_GAMMA).ceil() as i32
+    float::ceil(float::ln(x) / LN_GAMMA) as i32
 }
 
 fn value(k: i32) -> f64 {
-    2.0 * (f64::from(k) * LN_GAMMA).exp() / (1.0 + GAMMA)
+    2.0 * float::exp(f64::from(k) * LN_GAMMA) / (1.0 + GAMMA)
 }
 
 impl Sketch {
@@ -154,9 +157,9 @@ impl Sketch {
             return None;
         }
         let rank = unit(q) * (self.count - 1) as f64;
-        let lo = rank.floor();
+        let lo = float::floor(rank);
         let a = self.at_rank(lo as u64);
-        let b = self.at_rank(rank.ceil() as u64);
+        let b = self.at_rank(float::ceil(rank) as u64);
         Some(a + (b - a) * (rank - lo))
     }
 

@@ -1,11 +1,14 @@
 //! Exact percentiles over one stream's samples.
 
+use crate::float;
+use crate::prelude::*;
+
 /// The `q` quantile (0..=1) of sorted samples, interpolating between the closest ranks (the
 /// convention of NumPy's default and of vLLM's benchmark reports). `None` when empty.
 pub fn quantile_sorted(sorted: &[f64], q: f64) -> Option<f64> {
     let last = sorted.len().checked_sub(1)?;
     let rank = unit(q) * last as f64;
-    let lo = rank.floor() as usize;
+    let lo = float::floor(rank) as usize;
     let hi = (lo + 1).min(last);
     let frac = rank - lo as f64;
     Some(sorted[lo] + (sorted[hi] - sorted[lo]) * frac)

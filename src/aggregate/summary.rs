@@ -2,6 +2,8 @@
 //! label; SLO targets with goodput; a diagnosis over the whole; and a compact export that
 //! another summary (another tab, page or user) can merge exactly.
 
+use crate::prelude::*;
+
 use crate::aggregate::sketch::Sketch;
 use crate::figures::{Metric, Status, StreamFigures};
 use crate::jsonwrite::JsonWriter;
@@ -615,7 +617,7 @@ mod tests {
             "intermediary",
             "client",
         ];
-        let phases = std::array::from_fn(|i| Phase {
+        let phases = core::array::from_fn(|i| Phase {
             name: names[i],
             ms: ms[i],
             source: None,

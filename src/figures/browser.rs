@@ -3,6 +3,8 @@
 //! give, and the rating thresholds. The figures ([`crate::figures`]) use them like any other
 //! input, so the report and the summary agree on everything.
 
+use crate::prelude::*;
+
 /// A request's Resource Timing entry (absolute `performance.now()` ms; `None` when the browser
 /// zeroed a field, as it does cross-origin without `Timing-Allow-Origin`).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -53,7 +55,7 @@ pub struct LongFrame {
 #[derive(Debug, Clone, Default)]
 pub struct LongFrames {
     /// The frames, in the order the browser reported them.
-    pub frames: std::collections::VecDeque<LongFrame>,
+    pub frames: VecDeque<LongFrame>,
 }
 
 impl LongFrames {

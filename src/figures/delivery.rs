@@ -11,6 +11,8 @@
 //! - samples whose time on the way to the screen overlaps a *hidden* interval of the page are
 //!   left out of lag statistics: while a page is hidden, rAF does not run and nothing paints.
 
+use crate::prelude::*;
+
 use crate::aggregate::stats::quantile_sorted;
 use crate::timeline::session::DeltaRecord;
 

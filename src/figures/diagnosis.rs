@@ -2,6 +2,8 @@
 //! testable). Every verdict carries the numbers it was decided on; when the data cannot decide,
 //! the verdict is `insufficient-evidence`, never a confident guess.
 
+use crate::prelude::*;
+
 use crate::figures::phases::{ArrivalPattern, Breakdown};
 
 /// One verdict.

@@ -3,6 +3,9 @@
 //! aggregates the same values by field. Every time is in ms from the request start; what
 //! tokenpaint could not know is `None`, never zero.
 
+use crate::float;
+use crate::prelude::*;
+
 pub mod browser;
 pub mod delivery;
 pub mod diagnosis;
@@ -455,17 +458,17 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
 }
 
 fn round(v: f64) -> f64 {
-    (v * 100.0).round() / 100.0
+    float::round(v * 100.0) / 100.0
 }
 
 /// With a timer of 1 ms or coarser, every figure measured in the page is rounded to whole ms:
 /// means, interpolated percentiles and phases derived from the page's times would otherwise
 /// carry a precision the timer never had. What the server reported keeps its own.
 fn coarsen(f: &mut StreamFigures) {
-    let whole = |v: &mut f64| *v = v.round();
+    let whole = |v: &mut f64| *v = float::round(*v);
     let opt = |v: &mut Option<f64>| {
         if let Some(v) = v {
-            *v = v.round();
+            *v = float::round(*v);
         }
     };
     for v in [

@@ -18,6 +18,8 @@
 //! What cannot be known is `None` (unknown), never zero; what the known phases leave of the
 //! total is `unattributed`.
 
+use crate::prelude::*;
+
 use crate::read::wire::ServerTimings;
 use crate::timeline::session::DeltaRecord;
 

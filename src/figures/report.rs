@@ -5,6 +5,8 @@
 //! Every time is in ms from the request start. What tokenpaint could not know is `null` and is
 //! named in `unavailable`, never written as zero.
 
+use crate::prelude::*;
+
 use crate::aggregate::stats::Spread;
 use crate::figures::browser::{LongFrames, Shell};
 use crate::figures::delivery::Pattern;
@@ -218,7 +220,7 @@ fn choices(w: &mut JsonWriter, tl: &Timeline) {
         return;
     }
     w.open_array();
-    let first = std::iter::once((0, tl.deltas));
+    let first = core::iter::once((0, tl.deltas));
     for (index, deltas) in first.chain(tl.other_choices.iter().copied()) {
         w.open_object();
         w.key("index");

@@ -9,6 +9,8 @@
 //! syntax is accepted in an SSE event of type `server-timing`, for servers that can only say
 //! how long generation took once it is over.
 
+use crate::prelude::*;
+
 use crate::read::wire::ServerTimings;
 
 /// One metric: its name, duration (ms) if given as a number, description if any.

@@ -18,6 +18,8 @@
 //! re-renders, the shell finds how much of the old text is unchanged and matching resumes from
 //! the checkpoint before the change. Each update costs what changed, not the message's length.
 
+use crate::prelude::*;
+
 use crate::timeline::visible::is_visible;
 
 /// Markdown syntax: characters that renderers turn into structure (emphasis, headings, lists,

@@ -13,6 +13,8 @@
 //! All times are `performance.now()` milliseconds; a report states them relative to the
 //! request start. A time not known is NaN inside and `null` in a report.
 
+use crate::prelude::*;
+
 use crate::aggregate::sketch::Sketch;
 use crate::read::lines::{LineFramer, LineItem};
 use crate::read::sse::{SseError, SseFramer, SseItem};

@@ -8,6 +8,8 @@
 //! `0` text, `g` reasoning, `3` an error string, `9`/`c` tool calls, `e`/`d` the finish with
 //! `usage` (`promptTokens`, `completionTokens`); `d` ends the message.
 
+use crate::prelude::*;
+
 use super::{count, emit_end, Bufs, ServerTimings, StreamError, Usage, Wire};
 use crate::read::jsonscan::{Result, Scanner};
 

@@ -3,6 +3,8 @@
 //! call); `message_delta` carries the stop reason and the output token count; `message_stop`
 //! ends the stream; `ping` is a keep-alive; `error` is an error.
 
+use crate::prelude::*;
+
 use super::{count, read_error, Bufs, Usage, Wire};
 use crate::read::jsonscan::{Result, Scanner};
 

@@ -1,6 +1,8 @@
 //! Picking the format when none was given: from the content type and headers first, then from
 //! the shape of the first event.
 
+use crate::prelude::*;
+
 use super::{Format, Framing};
 use crate::read::jsonscan::Scanner;
 

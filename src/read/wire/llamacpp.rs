@@ -2,6 +2,8 @@
 //! `stop: true`, `tokens_predicted`, `tokens_evaluated`, `stop_type` and `timings` (prompt and
 //! generation time). There is no `[DONE]`. Errors are `{"error": {"code", "message", "type"}}`.
 
+use crate::prelude::*;
+
 use super::{count, emit_end, read_error, read_llamacpp_timings, Bufs, ServerTimings, Usage, Wire};
 use crate::read::jsonscan::{Result, Scanner};
 

@@ -5,6 +5,8 @@
 //! [`Scanner`] and emits [`Wire`] items through a callback. Detection
 //! ([`detect_event`]) reads the first event's shape when no format was given.
 
+use crate::prelude::*;
+
 mod aisdk;
 mod anthropic;
 pub mod detect;

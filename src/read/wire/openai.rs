@@ -7,6 +7,8 @@
 //! `metrics` on the last chunk. `[DONE]` ends the stream. An `error` object (or vLLM's bare
 //! `{"object":"error", …}`) is an error.
 
+use crate::prelude::*;
+
 use super::{read_code, read_error, read_llamacpp_timings, read_usage, read_vllm_metrics};
 use super::{Bufs, ServerTimings, StreamError, Usage, Wire};
 use crate::read::jsonscan::{Result, Scanner};

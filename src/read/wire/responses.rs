@@ -5,6 +5,8 @@
 //! `response.incomplete` and `response.failed` end the stream with the response's usage (and,
 //! for a failure, its error); there is no `[DONE]`. A top-level `error` event is an error.
 
+use crate::prelude::*;
+
 use super::{read_code, read_error, read_usage, read_vllm_metrics};
 use super::{Bufs, ServerTimings, StreamError, Wire};
 use crate::read::jsonscan::{Result, Scanner};

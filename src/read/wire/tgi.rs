@@ -2,6 +2,8 @@
 //! tokens (`</s>`, `<|eot_id|>`) are not answer text. The last event also has `generated_text`
 //! and `details` (`finish_reason`, `generated_tokens`). Errors are `{"error", "error_type"}`.
 
+use crate::prelude::*;
+
 use super::{count, emit_end, Bufs, ServerTimings, StreamError, Usage, Wire};
 use crate::read::jsonscan::{Result, Scanner};
 

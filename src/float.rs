@@ -1,0 +1,36 @@
+//! The float functions the core uses that `core` does not have (they are `std`'s): in the npm
+//! package's `no_std` module (feature `module`) from `libm`, the pure-Rust math library `std`
+//! itself calls on wasm32; everywhere else `std`'s own.
+
+#[cfg(feature = "module")]
+pub use libm::{ceil, exp, floor, log as ln, round, trunc};
+
+#[cfg(not(feature = "module"))]
+mod with_std {
+    /// The smallest integer not below `x`.
+    pub fn ceil(x: f64) -> f64 {
+        x.ceil()
+    }
+    /// eˣ.
+    pub fn exp(x: f64) -> f64 {
+        x.exp()
+    }
+    /// The largest integer not above `x`.
+    pub fn floor(x: f64) -> f64 {
+        x.floor()
+    }
+    /// The natural logarithm.
+    pub fn ln(x: f64) -> f64 {
+        x.ln()
+    }
+    /// The nearest integer, halves away from zero.
+    pub fn round(x: f64) -> f64 {
+        x.round()
+    }
+    /// The integer part.
+    pub fn trunc(x: f64) -> f64 {
+        x.trunc()
+    }
+}
+#[cfg(not(feature = "module"))]
+pub use with_std::*;
