@@ -118,7 +118,8 @@ export function groupOf(name) {
   if (name.startsWith('data[')) return 'data (strings, tables)';
   if (/^core_|^__wbg|^__wbindgen|^wasm_bindgen/.test(clean) || clean.includes('wasm_bindgen')) return 'exports (wasm-bindgen wrappers, with what they inline)';
   const scan = /tokenpaint_scan::([a-z_0-9]+)/.exec(clean);
-  if (scan) return `tokenpaint::read::${scan[1]} (tokenpaint-scan)`;
+  // tokenpaint-scan's modules are tokenpaint::read's (and tokenpaint::find) as re-exported.
+  if (scan) return scan[1] === 'find' ? 'tokenpaint::find' : `tokenpaint::read::${scan[1]}`;
   const m = /tokenpaint::([a-z_]+)(?:::([a-z_]+))?/.exec(clean);
   if (m) return `tokenpaint::${m[1]}${m[2] && !/^[A-Z]/.test(m[2]) && ['read', 'figures', 'timeline', 'aggregate'].includes(m[1]) ? `::${m[2]}` : ''}`;
   if (/^(<)?(core|alloc|std)::|^<(core|alloc|std)|^(core|alloc|std)/.test(clean.replace(/^<+/, ''))) return 'Rust standard library (fmt, str, panics, collections)';

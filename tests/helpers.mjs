@@ -141,7 +141,14 @@ export async function setupWebKit() {
         errors,
         session: s,
         evaluate: async (fn, arg) => {
-          const out = await s.evaluate(fn, arg);
+          let out;
+          try {
+            out = await s.evaluate(fn, arg);
+          } catch (e) {
+            // A crashed web process takes the session with it: say what the driver saw.
+            if (/crash|parse script result/i.test(e.message)) e.message += `\nWebKitWebDriver said: ${driver.stderr().slice(-2000)}`;
+            throw e;
+          }
           await gather();
           return out;
         },
