@@ -47,7 +47,7 @@ mod prelude {
     pub use liballoc::vec::Vec;
 }
 
-pub mod float;
+mod float;
 
 pub mod aggregate;
 pub mod figures;
