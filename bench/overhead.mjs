@@ -11,6 +11,7 @@ import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/demo-server.mjs';
 import { CHROMIUM, ARGS } from '../tests/helpers.mjs';
 import { attribute, openChat } from './longtasks.mjs';
+import { attribute as attributeProfile, profiled } from './attribution.mjs';
 
 const median = (v) => {
   const s = [...v].sort((a, b) => a - b);
@@ -26,7 +27,7 @@ async function metrics(cdp) {
   return { task, layout, script: get('ScriptDuration') * 1000, layouts: get('LayoutCount') };
 }
 
-export async function runOverhead({ rounds = 5, tokens = 20000, tokenMs = 5, log = console.log } = {}) {
+export async function runOverhead({ rounds = 5, profileRounds = 3, sampleUs = 200, tokens = 20000, tokenMs = 5, log = console.log } = {}) {
   const { server, url } = await startServer({ port: 0 });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   try {
@@ -37,7 +38,7 @@ export async function runOverhead({ rounds = 5, tokens = 20000, tokenMs = 5, log
       return { page, cdp };
     };
     const plain = await open();
-    const profiled = await open();
+    const profiled_ = await open();
     const rows = [];
     for (let k = 0; k < rounds; k++) {
       const one = async ({ page, cdp }, profile) => {
@@ -56,7 +57,7 @@ export async function runOverhead({ rounds = 5, tokens = 20000, tokenMs = 5, log
           script: after.script - before.script,
         };
       };
-      const [a, b] = await Promise.all([one(plain, false), one(profiled, true)]);
+      const [a, b] = await Promise.all([one(plain, false), one(profiled_, true)]);
       if (a.deltas !== tokens || b.deltas !== tokens) throw new Error(`deltas ${a.deltas} / ${b.deltas}`);
       if (!b.report || b.report.status !== 'ok' || b.report.deltas !== tokens) throw new Error(`report ${JSON.stringify(b.report)}`);
       const parse = a.parseMs;
@@ -64,8 +65,23 @@ export async function runOverhead({ rounds = 5, tokens = 20000, tokenMs = 5, log
       rows.push(row);
       log(`round ${k + 1}: task ${a.task.toFixed(0)} / ${b.task.toFixed(0)} ms, layout+style ${a.layout.toFixed(0)} / ${b.layout.toFixed(0)} ms (${a.layouts} / ${b.layouts} layouts), rest ${a.rest.toFixed(0)} / ${b.rest.toFixed(0)} ms, parse ${parse.toFixed(1)} ms, added ${row.added.toFixed(0)} ms, matched ${b.report.matchedPct}%`);
     }
+    // Then the same runs under the CPU profiler (both pages, side by side): tokenpaint's own time,
+    // the samples with its frames on the stack (bench/attribution.mjs), against the page's parse
+    // in the same round (the sampler slows both alike). The page without tokenpaint loads the
+    // module too: what is attributed to tokenpaint there is the method's own error.
+    const prof = [];
+    for (let k = 0; k < profileRounds; k++) {
+      const one = async ({ page, cdp }, profile) => {
+        const { result, profile: cpu } = await profiled(cdp, sampleUs, () => page.evaluate((a) => window.run(a), { tokens, tokenMs, profile }));
+        return { ...attributeProfile(cpu), parse: result.parseMs, deltas: result.deltas };
+      };
+      const [a, b] = await Promise.all([one(plain, false), one(profiled_, true)]);
+      if (a.deltas !== tokens || b.deltas !== tokens) throw new Error(`deltas ${a.deltas} / ${b.deltas}`);
+      prof.push({ without: a, with: b });
+      log(`profiled round ${k + 1}: tokenpaint's own ${b.total.toFixed(0)} ms (${a.total.toFixed(1)} on the page without it), parse ${a.parse.toFixed(1)} ms: ${(b.total / a.parse).toFixed(2)}x`);
+    }
     // Long animation frames over every round, on both pages.
-    const loafWith = attribute(await profiled.page.evaluate(() => window.loafs));
+    const loafWith = attribute(await profiled_.page.evaluate(() => window.loafs));
     const loafWithout = attribute(await plain.page.evaluate(() => window.loafs));
     log(`long frames: ${loafWithout.long} without, ${loafWith.long} with (${loafWith.tokenpaints} tokenpaint's)`);
     for (const r of loafWith.rows.filter((x) => x.tokenpaintMs >= 30)) log(`  ${r.duration.toFixed(0)} ms frame, tokenpaint ${r.tokenpaintMs.toFixed(1)} ms: ${r.scripts.join(', ')}`);
@@ -74,6 +90,11 @@ export async function runOverhead({ rounds = 5, tokens = 20000, tokenMs = 5, log
     const parse = m((r) => r.parse);
     const runMs = m((r) => r.without.ms);
     const frames = runMs / (1000 / 60);
+    const pm = (f) => median(prof.map(f));
+    const own = pm((r) => r.with.total);
+    const ownParse = pm((r) => r.without.parse);
+    const partNames = [...new Set(prof.flatMap((r) => Object.keys(r.with.parts)))];
+    const parts = partNames.map((name) => ({ name, ms: pm((r) => r.with.parts[name] || 0) })).sort((x, y) => y.ms - x.ms);
     return {
       rounds,
       tokens,
@@ -91,6 +112,7 @@ export async function runOverhead({ rounds = 5, tokens = 20000, tokenMs = 5, log
       scriptWithout: m((r) => r.without.script),
       scriptWith: m((r) => r.with.script),
       added,
+      addedRounds: rows.map((r) => r.added),
       addedScript: m((r) => r.addedScript),
       parse,
       perThousand: (added / tokens) * 1000,
@@ -99,6 +121,15 @@ export async function runOverhead({ rounds = 5, tokens = 20000, tokenMs = 5, log
       // the same per-frame work, so this is an upper bound for it.
       perFrame: added / frames,
       matched: m((r) => r.with.report.matchedPct),
+      profileRounds,
+      sampleUs,
+      own,
+      ownWithout: pm((r) => r.without.total),
+      ownParse,
+      ownPerThousand: (own / tokens) * 1000,
+      ownRatio: own / ownParse,
+      ownRatios: prof.map((r) => r.with.total / r.without.parse),
+      parts,
       loafWith,
       loafWithout,
     };
@@ -111,5 +142,6 @@ export async function runOverhead({ rounds = 5, tokens = 20000, tokenMs = 5, log
 if (import.meta.url === `file://${process.argv[1]}`) {
   const tokens = Number(process.env.TOKENS || 20000);
   const rounds = Number(process.env.ROUNDS || 5);
-  console.log(await runOverhead({ tokens, rounds }));
+  const profileRounds = Number(process.env.PROFILE_ROUNDS || 3);
+  console.log(await runOverhead({ tokens, rounds, profileRounds }));
 }

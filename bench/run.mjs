@@ -14,6 +14,7 @@ import { runMemory } from './memory.mjs';
 import { runLongTasks } from './longtasks.mjs';
 import { sizes, BUDGET, STUB_BUDGET, CRITICAL_BUDGET } from '../scripts/size.mjs';
 import { namedBuild, top } from '../scripts/wasmtop.mjs';
+import { ENTRY_POINTS } from './attribution.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const sh = (cmd) => {
@@ -73,7 +74,9 @@ const budgets = [
   ['Size: the full package (wasm + JS) ≤ 40 KB gzip (stretch 25 KB)', `${kb(total.gzip)} KB gzip`, total.gzip <= BUDGET],
   ['Size: the stub an unsampled page imports (tokenpaint/lazy) ≤ 2 KB gzip', `${kb(stub.gzip)} KB gzip`, stub.gzip <= STUB_BUDGET],
   ['Size: JS before the app\'s first paint ≤ 8 KB gzip', `${kb(stub.gzip)} KB gzip with tokenpaint/lazy (the stub); ${kb(sz.find((r) => r.name.startsWith('js bundled')).gzip)} KB when the full entry is imported up front`, stub.gzip <= CRITICAL_BUDGET],
-  ['Main thread: added time per token ≤ 1× the reference page\'s parse time (stretch 0.5×)', `${f2(ov.ratio)}× (${f1(ov.perThousand)} ms added per 1,000 tokens, parse ${f1((ov.parse / ov.tokens) * 1000)} ms)`, ov.ratio <= 1],
+  // Both measures must hold: tokenpaint's own time from the CPU profile is steady but a lower
+  // bound; the TaskDuration difference counts everything but is as noisy as what it measures.
+  ['Main thread: added time per token ≤ 1× the reference page\'s parse time (stretch 0.5×)', `${f2(ov.ownRatio)}× by CPU profile (tokenpaint's own ${f1(ov.ownPerThousand)} ms per 1,000 tokens; rounds ${ov.ownRatios.map(f2).join(', ')}); ${f2(ov.ratio)}× by the TaskDuration difference (${f1(ov.perThousand)} ms per 1,000 tokens, parse ${f1((ov.parse / ov.tokens) * 1000)} ms)`, ov.ownRatio <= 1 && ov.ratio <= 1],
   ['Main thread: under 1 ms per frame at 100 tokens/s', `${f2(ov.perFrame)} ms per frame at 200 tokens/s (an upper bound)`, ov.perFrame < 1],
   ['No long task (≥ 50 ms) caused by tokenpaint: the 20,000-token run, the report at 100,000 tokens, summary() over 1,000 reports', `${ov.loafWith.tokenpaints} / ${lt.report.tokenpaints} / ${lt.summary.tokenpaints} long frames tokenpaint's (of ${ov.loafWith.long} / ${lt.report.long} / ${lt.summary.long})`, longOk],
   ['Parse throughput ≥ 2× eventsource-parser + JSON.parse', `${f2(p.ratio)}×`, p.ratio >= 2],
@@ -120,6 +123,21 @@ of the difference between two pages from run to run, so the added time is taken 
 - The reference page's own parse time: ${f1(ov.parse)} ms (${f1((ov.parse / ov.tokens) * 1000)} ms per 1,000 tokens); tokenpaint adds **${f2(ov.ratio)}×** that.
 - Added per frame (60 Hz, at ${1000 / ov.tokenMs} tokens/s): **${f2(ov.perFrame)} ms**.
 - Alignment on the profiled page: ${ov.matched}% matched.
+
+That difference is as noisy as what it measures (its rounds here: ${ov.addedRounds.map((x) => x.toFixed(0)).join(', ')} ms
+added). tokenpaint's own time is measured a second way, steadier: the same run under the CPU
+profiler (V8's sampler, every ${ov.sampleUs} µs, both pages side by side, ${ov.profileRounds} rounds), where a sample is
+tokenpaint's when one of its frames (\`js/\`, \`pkg/\`) is on the stack, the browser calls it makes
+included (DOM reads, \`requestAnimationFrame\`, \`postTask\`, the tap's stream reads, the wasm
+module). It is a lower bound: what the browser does for tokenpaint outside its frames (the
+MutationRecords made while the app appends, the frames a rAF request produces) is not in it. The
+sampler slows both pages alike, so its ratio is to the page's parse in the same rounds.
+
+- tokenpaint's own time: **${f1(ov.own)} ms** (${f1(ov.ownPerThousand)} ms per 1,000 tokens; ${f1(ov.ownWithout)} ms attributed on the page without it, the method's error); the page's parse in those rounds: ${f1(ov.ownParse)} ms. **${f2(ov.ownRatio)}×** (rounds: ${ov.ownRatios.map(f2).join(', ')}).
+
+| entry point (outermost tokenpaint frame) | what it is | ms | share |
+|---|---|---:|---:|
+${ov.parts.map((r) => `| \`${r.name}\` | ${ENTRY_POINTS[r.name] || ''} | ${f1(r.ms)} | ${Math.round((r.ms / ov.own) * 100)}% |`).join('\n')}
 
 ## Long tasks
 

@@ -1,0 +1,69 @@
+// tokenpaint's own main-thread time, from a CPU profile: the time of every sample with one of
+// tokenpaint's frames (js/, pkg/) on its stack, the native calls it makes included (DOM reads,
+// requestAnimationFrame, postTask, the stream reads of the tap, the wasm module). Steadier than
+// the difference of two pages' TaskDuration, whose noise (their layout of a growing answer) is
+// as large as what it measures; but a lower bound: what the browser does because tokenpaint
+// asked, outside its frames (MutationRecords made while the app appends, the frames a rAF
+// request keeps producing), is in TaskDuration only.
+const ours = (url) => /\/(js|pkg)\/[^/]+$/.test(new URL(url || 'about:blank', 'http://x').pathname);
+
+/** What an entry point (the outermost tokenpaint frame of a stack) is, for the table. */
+export const ENTRY_POINTS = {
+  'tap.js:pull': 'the pass-through body: each chunk read, handed to the app, stamped and queued',
+  'paint.js:after': 'the paint clock\'s after-paint task (postTask or a MessageChannel message), the frame queued and the next rAF requested',
+  'paint.js:PaintClock._onFrame': 'the paint clock\'s rAF callback: the frame start, the after-paint task posted',
+  'profiler.js:Profiler._flushSoon': 'the queue of chunks, commits and frames handed to the wasm module',
+  'profiler.js:(observe)': 'the MutationObserver callback: claiming, reading the appended text',
+};
+
+/** The name of an entry point: `file:function` (an anonymous one in profiler.js is the observer). */
+export function entryOf(file, fn) {
+  if (file === 'profiler.js' && fn === '') return 'profiler.js:(observe)';
+  return `${file}:${fn || '(anonymous)'}`;
+}
+
+/**
+ * `{ total, parts }` of a profile (`Profiler.stop`'s): ms with a tokenpaint frame on the stack,
+ * and that time by its entry point (the outermost tokenpaint frame).
+ */
+export function attribute(profile) {
+  const time = new Map();
+  for (let i = 0; i < profile.samples.length; i++) {
+    const id = profile.samples[i];
+    time.set(id, (time.get(id) || 0) + profile.timeDeltas[i]);
+  }
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children || []) parent.set(c, n.id);
+  let total = 0;
+  const parts = new Map();
+  for (const n of profile.nodes) {
+    const us = time.get(n.id) || 0;
+    if (!us) continue;
+    let outer = null;
+    for (let id = n.id; id !== undefined; id = parent.get(id)) {
+      const f = byId.get(id).callFrame;
+      if (ours(f.url)) outer = f;
+    }
+    if (!outer) continue;
+    const ms = us / 1000;
+    total += ms;
+    const part = entryOf(outer.url.split('/').pop(), outer.functionName);
+    parts.set(part, (parts.get(part) || 0) + ms);
+  }
+  return { total, parts: Object.fromEntries([...parts].sort((a, b) => b[1] - a[1])) };
+}
+
+/** Samples every `us` microseconds on `cdp`'s page while `fn` runs; its result and the profile. */
+export async function profiled(cdp, us, fn) {
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: us });
+  await cdp.send('Profiler.start');
+  try {
+    const result = await fn();
+    const { profile } = await cdp.send('Profiler.stop');
+    return { result, profile };
+  } finally {
+    await cdp.send('Profiler.disable').catch(() => {});
+  }
+}
