@@ -2,9 +2,10 @@
 // tokenpaint's frames (js/, pkg/) on its stack, the native calls it makes included (DOM reads,
 // requestAnimationFrame, postTask, the stream reads of the tap, the wasm module). Steadier than
 // the difference of two pages' TaskDuration, whose noise (their layout of a growing answer) is
-// as large as what it measures; but a lower bound: what the browser does because tokenpaint
-// asked, outside its frames (MutationRecords made while the app appends, the frames a rAF
-// request keeps producing), is in TaskDuration only.
+// as large as what it measures; but not exact: what the browser does because tokenpaint asked,
+// outside its frames (MutationRecords made while the app appends), is in TaskDuration only, and
+// a rAF request that schedules the next frame is counted whole, where the app's next DOM change
+// would have scheduled it too.
 const ours = (url) => /\/(js|pkg)\/[^/]+$/.test(new URL(url || 'about:blank', 'http://x').pathname);
 
 /** What an entry point (the outermost tokenpaint frame of a stack) is, for the table. */
