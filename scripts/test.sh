@@ -27,6 +27,6 @@ step "native tests"
 cargo test -q --workspace --features serde
 step "wasm tests in headless Chromium"
 CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" WASM_BINDGEN_TEST_TIMEOUT=60 \
-  cargo test --target wasm32-unknown-unknown --test web
+  cargo test -q --target wasm32-unknown-unknown --test web
 step "page tests in headless Chromium"
 node --test --test-concurrency=1 tests/
