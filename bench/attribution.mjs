@@ -6,7 +6,9 @@
 // outside its frames (MutationRecords made while the app appends), is in TaskDuration only, and
 // a rAF request that schedules the next frame is counted whole, where the app's next DOM change
 // would have scheduled it too.
-const ours = (url) => /\/(js|pkg)\/[^/]+$/.test(new URL(url || 'about:blank', 'http://x').pathname);
+
+/** Whether a script URL is tokenpaint's (a file of js/ or pkg/). */
+export const ours = (url) => /\/(js|pkg)\/[^/]+$/.test(new URL(url || 'about:blank', 'http://x').pathname);
 
 /** What an entry point (the outermost tokenpaint frame of a stack) is, for the table. */
 export const ENTRY_POINTS = {
@@ -56,7 +58,7 @@ export function attribute(profile) {
 }
 
 /** Samples every `us` microseconds on `cdp`'s page while `fn` runs; its result and the profile. */
-export async function profiled(cdp, us, fn) {
+export async function underProfiler(cdp, us, fn) {
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: us });
   await cdp.send('Profiler.start');

@@ -7,8 +7,8 @@
 import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/demo-server.mjs';
 import { CHROMIUM, ARGS } from '../tests/helpers.mjs';
+import { ours } from './attribution.mjs';
 
-const ours = (url) => /\/(js|pkg)\/[^/]+$/.test(new URL(url || 'about:blank', 'http://x').pathname);
 
 /** Long frames in `loafs` (optionally those starting after `after`), and which were tokenpaint's. */
 export function attribute(loafs, after = -Infinity) {

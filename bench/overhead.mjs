@@ -11,7 +11,7 @@ import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/demo-server.mjs';
 import { CHROMIUM, ARGS } from '../tests/helpers.mjs';
 import { attribute, openChat } from './longtasks.mjs';
-import { attribute as attributeProfile, profiled } from './attribution.mjs';
+import { attribute as attributeProfile, underProfiler } from './attribution.mjs';
 
 const median = (v) => {
   const s = [...v].sort((a, b) => a - b);
@@ -38,7 +38,7 @@ export async function runOverhead({ rounds = 5, profileRounds = 3, sampleUs = 20
       return { page, cdp };
     };
     const plain = await open();
-    const profiled_ = await open();
+    const profiled = await open();
     const rows = [];
     for (let k = 0; k < rounds; k++) {
       const one = async ({ page, cdp }, profile) => {
@@ -57,7 +57,7 @@ export async function runOverhead({ rounds = 5, profileRounds = 3, sampleUs = 20
           script: after.script - before.script,
         };
       };
-      const [a, b] = await Promise.all([one(plain, false), one(profiled_, true)]);
+      const [a, b] = await Promise.all([one(plain, false), one(profiled, true)]);
       if (a.deltas !== tokens || b.deltas !== tokens) throw new Error(`deltas ${a.deltas} / ${b.deltas}`);
       if (!b.report || b.report.status !== 'ok' || b.report.deltas !== tokens) throw new Error(`report ${JSON.stringify(b.report)}`);
       const parse = a.parseMs;
@@ -72,16 +72,16 @@ export async function runOverhead({ rounds = 5, profileRounds = 3, sampleUs = 20
     const prof = [];
     for (let k = 0; k < profileRounds; k++) {
       const one = async ({ page, cdp }, profile) => {
-        const { result, profile: cpu } = await profiled(cdp, sampleUs, () => page.evaluate((a) => window.run(a), { tokens, tokenMs, profile }));
+        const { result, profile: cpu } = await underProfiler(cdp, sampleUs, () => page.evaluate((a) => window.run(a), { tokens, tokenMs, profile }));
         return { ...attributeProfile(cpu), parse: result.parseMs, deltas: result.deltas };
       };
-      const [a, b] = await Promise.all([one(plain, false), one(profiled_, true)]);
+      const [a, b] = await Promise.all([one(plain, false), one(profiled, true)]);
       if (a.deltas !== tokens || b.deltas !== tokens) throw new Error(`deltas ${a.deltas} / ${b.deltas}`);
       prof.push({ without: a, with: b });
       log(`profiled round ${k + 1}: tokenpaint's own ${b.total.toFixed(0)} ms (${a.total.toFixed(1)} on the page without it), parse ${a.parse.toFixed(1)} ms: ${(b.total / a.parse).toFixed(2)}x`);
     }
     // Long animation frames over every round, on both pages.
-    const loafWith = attribute(await profiled_.page.evaluate(() => window.loafs));
+    const loafWith = attribute(await profiled.page.evaluate(() => window.loafs));
     const loafWithout = attribute(await plain.page.evaluate(() => window.loafs));
     log(`long frames: ${loafWithout.long} without, ${loafWith.long} with (${loafWith.tokenpaints} tokenpaint's)`);
     for (const r of loafWith.rows.filter((x) => x.tokenpaintMs >= 30)) log(`  ${r.duration.toFixed(0)} ms frame, tokenpaint ${r.tokenpaintMs.toFixed(1)} ms: ${r.scripts.join(', ')}`);
