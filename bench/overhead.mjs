@@ -127,7 +127,9 @@ export async function runOverhead({ rounds = 5, profileRounds = 3, sampleUs = 20
       ownWithout: pm((r) => r.without.total),
       ownParse,
       ownPerThousand: (own / tokens) * 1000,
-      ownRatio: own / ownParse,
+      // Nothing attributed is a profile that saw no tokenpaint frame (renamed files, a sampler
+      // that did not run), not a cost of zero: no ratio then.
+      ownRatio: own > 0 && ownParse > 0 ? own / ownParse : null,
       ownRatios: prof.map((r) => r.with.total / r.without.parse),
       parts,
       loafWith,
