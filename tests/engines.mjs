@@ -237,6 +237,11 @@ export function engineTests({ name, setup, lacks, xhrProgressMs = 0 }) {
     const a = await run({ query: 'ttft_ms=0&token_ms=20&tokens=100', abortAfter: 300 });
     assert.equal(a.status, 'aborted');
     assert.ok(a.deltas > 3 && a.deltas < 100, `${a.deltas} deltas`);
+    // Stopped by the app, which cancels its body rather than aborting the request.
+    const c = await run({ query: 'ttft_ms=0&token_ms=20&tokens=100', cancelAfter: 10 });
+    assert.equal(c.status, 'aborted');
+    assert.match(c.error.message, /cancelled by the application/);
+    assert.ok(c.deltas >= 10 && c.deltas < 100, `${c.deltas} deltas`);
   });
 
   test(`${name}: a cross-origin response without Timing-Allow-Origin lists server-timing as unavailable`, async () => {

@@ -100,6 +100,14 @@ test('an aborted stream is reported as aborted with what arrived before', async 
   assert.equal(r.error.kind, 'aborted');
 });
 
+test('a body cancelled by the app (Stop) is reported as aborted, by the application, with what arrived before', async () => {
+  const r = await run({ query: 'ttft_ms=0&token_ms=20&tokens=100', cancelAfter: 10 });
+  assert.equal(r.status, 'aborted');
+  assert.equal(r.error.kind, 'aborted');
+  assert.match(r.error.message, /cancelled by the application/);
+  assert.ok(r.deltas >= 10 && r.deltas < 100, `${r.deltas} deltas`);
+});
+
 test('the summary gives percentiles over the finished streams, within the sketch\'s 1% of the reports\' own figures', async () => {
   const { s, ttfts } = await harness.evaluate(async () => {
     const { Profiler } = await import('/js/index.js');

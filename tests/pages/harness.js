@@ -6,8 +6,9 @@ import init, { Profiler } from '/js/index.js';
 await init();
 
 /** Yields the data of each SSE event of a body (the app's own parser, not tokenpaint's). */
-async function* sseData(body) {
+async function* sseData(body, hold = {}) {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  hold.reader = reader;
   let buf = '';
   let data = [];
   for (;;) {
@@ -27,9 +28,11 @@ async function* sseData(body) {
 
 /**
  * Streams one answer and resolves to its report.
- * render: immediate | delay | end | rerender; delay: ms; via: fetch | track
+ * render: immediate | delay | end | rerender; delay: ms; via: fetch | track; abortAfter: ms until
+ * the request's signal aborts; cancelAfter: deltas until the app cancels its reader (a Stop
+ * button that cancels the body, as the Vercel AI SDK does).
  */
-window.runStream = async ({ query, render = 'immediate', delay = 0, via = 'fetch', abortAfter = 0, options = {} }) => {
+window.runStream = async ({ query, render = 'immediate', delay = 0, via = 'fetch', abortAfter = 0, cancelAfter = 0, options = {} }) => {
   const chat = document.getElementById('chat');
   const profiler = new Profiler(options);
   if (via === 'fetch') profiler.observe(chat);
@@ -54,11 +57,17 @@ window.runStream = async ({ query, render = 'immediate', delay = 0, via = 'fetch
   if (abortAfter) setTimeout(() => ctrl.abort(), abortAfter);
   let text = '';
   const pending = [];
+  const hold = {};
+  let seen = 0;
   try {
-    for await (const data of sseData(res.body)) {
+    for await (const data of sseData(res.body, hold)) {
       if (data === '[DONE]') break;
       const content = JSON.parse(data).choices?.[0]?.delta?.content;
       if (!content) continue;
+      if (cancelAfter && seen++ === cancelAfter) {
+        await hold.reader.cancel('stopped by the user');
+        break;
+      }
       text += content;
       if (render === 'immediate') out.append(content);
       else if (render === 'rerender') out.textContent = text;
