@@ -39,6 +39,17 @@ export async function runOverhead({ rounds = 5, profileRounds = 3, sampleUs = 20
     };
     const plain = await open();
     const profiled = await open();
+    // The floor: the reference page without tokenpaint, plus the two calls per frame the paint
+    // clock makes (js/paint.js: a rAF callback that posts a user-blocking task, which requests
+    // the next frame), with nothing in them. What a clock that brackets every frame costs
+    // before it does any work of its own.
+    const floor = await open();
+    await floor.page.evaluate(() => {
+      window.floorLoop = true;
+      const after = () => window.floorLoop && requestAnimationFrame(frame);
+      const frame = () => scheduler.postTask(after, { priority: 'user-blocking' });
+      requestAnimationFrame(frame);
+    });
     const rows = [];
     for (let k = 0; k < rounds; k++) {
       const one = async ({ page, cdp }, profile) => {
@@ -57,14 +68,15 @@ export async function runOverhead({ rounds = 5, profileRounds = 3, sampleUs = 20
           script: after.script - before.script,
         };
       };
-      const [a, b] = await Promise.all([one(plain, false), one(profiled, true)]);
-      if (a.deltas !== tokens || b.deltas !== tokens) throw new Error(`deltas ${a.deltas} / ${b.deltas}`);
+      const [a, b, f] = await Promise.all([one(plain, false), one(profiled, true), one(floor, false)]);
+      if (a.deltas !== tokens || b.deltas !== tokens || f.deltas !== tokens) throw new Error(`deltas ${a.deltas} / ${b.deltas} / ${f.deltas}`);
       if (!b.report || b.report.status !== 'ok' || b.report.deltas !== tokens) throw new Error(`report ${JSON.stringify(b.report)}`);
       const parse = a.parseMs;
-      const row = { without: a, with: b, parse, addedTask: b.task - a.task, added: b.rest - a.rest, addedScript: b.script - a.script };
+      const row = { without: a, with: b, parse, addedTask: b.task - a.task, added: b.rest - a.rest, addedScript: b.script - a.script, floor: f.rest - a.rest };
       rows.push(row);
-      log(`round ${k + 1}: task ${a.task.toFixed(0)} / ${b.task.toFixed(0)} ms, layout+style ${a.layout.toFixed(0)} / ${b.layout.toFixed(0)} ms (${a.layouts} / ${b.layouts} layouts), rest ${a.rest.toFixed(0)} / ${b.rest.toFixed(0)} ms, parse ${parse.toFixed(1)} ms, added ${row.added.toFixed(0)} ms, matched ${b.report.matchedPct}%`);
+      log(`round ${k + 1}: task ${a.task.toFixed(0)} / ${b.task.toFixed(0)} ms, layout+style ${a.layout.toFixed(0)} / ${b.layout.toFixed(0)} ms (${a.layouts} / ${b.layouts} layouts), rest ${a.rest.toFixed(0)} / ${b.rest.toFixed(0)} ms, parse ${parse.toFixed(1)} ms, added ${row.added.toFixed(0)} ms, matched ${b.report.matchedPct}%; frame loop alone added ${row.floor.toFixed(0)} ms`);
     }
+    await floor.page.close();
     // Then the same runs under the CPU profiler (both pages, side by side): tokenpaint's own time,
     // the samples with its frames on the stack (bench/attribution.mjs), against the page's parse
     // in the same round (the sampler slows both alike). The page without tokenpaint loads the
@@ -113,6 +125,9 @@ export async function runOverhead({ rounds = 5, profileRounds = 3, sampleUs = 20
       scriptWith: m((r) => r.with.script),
       added,
       addedRounds: rows.map((r) => r.added),
+      floor: m((r) => r.floor),
+      floorRounds: rows.map((r) => r.floor),
+      floorRatio: m((r) => r.floor) / parse,
       addedScript: m((r) => r.addedScript),
       parse,
       perThousand: (added / tokens) * 1000,
