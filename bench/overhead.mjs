@@ -27,7 +27,7 @@ async function metrics(cdp) {
   return { task, layout, script: get('ScriptDuration') * 1000, layouts: get('LayoutCount') };
 }
 
-export async function runOverhead({ rounds = 5, profileRounds = 3, sampleUs = 200, tokens = 20000, tokenMs = 5, log = console.log } = {}) {
+export async function runOverhead({ rounds = 5, profileRounds = 3, sampleUs = 200, tokens = 20000, tokenMs = 5, floorRounds = 7, floorTokens = 4000, log = console.log } = {}) {
   const { server, url } = await startServer({ port: 0 });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   try {
@@ -39,17 +39,6 @@ export async function runOverhead({ rounds = 5, profileRounds = 3, sampleUs = 20
     };
     const plain = await open();
     const profiled = await open();
-    // The floor: the reference page without tokenpaint, plus the two calls per frame the paint
-    // clock makes (js/paint.js: a rAF callback that posts a user-blocking task, which requests
-    // the next frame), with nothing in them. What a clock that brackets every frame costs
-    // before it does any work of its own.
-    const floor = await open();
-    await floor.page.evaluate(() => {
-      window.floorLoop = true;
-      const after = () => window.floorLoop && requestAnimationFrame(frame);
-      const frame = () => scheduler.postTask(after, { priority: 'user-blocking' });
-      requestAnimationFrame(frame);
-    });
     const rows = [];
     for (let k = 0; k < rounds; k++) {
       const one = async ({ page, cdp }, profile) => {
@@ -68,15 +57,14 @@ export async function runOverhead({ rounds = 5, profileRounds = 3, sampleUs = 20
           script: after.script - before.script,
         };
       };
-      const [a, b, f] = await Promise.all([one(plain, false), one(profiled, true), one(floor, false)]);
-      if (a.deltas !== tokens || b.deltas !== tokens || f.deltas !== tokens) throw new Error(`deltas ${a.deltas} / ${b.deltas} / ${f.deltas}`);
+      const [a, b] = await Promise.all([one(plain, false), one(profiled, true)]);
+      if (a.deltas !== tokens || b.deltas !== tokens) throw new Error(`deltas ${a.deltas} / ${b.deltas}`);
       if (!b.report || b.report.status !== 'ok' || b.report.deltas !== tokens) throw new Error(`report ${JSON.stringify(b.report)}`);
       const parse = a.parseMs;
-      const row = { without: a, with: b, parse, addedTask: b.task - a.task, added: b.rest - a.rest, addedScript: b.script - a.script, floor: f.rest - a.rest };
+      const row = { without: a, with: b, parse, addedTask: b.task - a.task, added: b.rest - a.rest, addedScript: b.script - a.script };
       rows.push(row);
-      log(`round ${k + 1}: task ${a.task.toFixed(0)} / ${b.task.toFixed(0)} ms, layout+style ${a.layout.toFixed(0)} / ${b.layout.toFixed(0)} ms (${a.layouts} / ${b.layouts} layouts), rest ${a.rest.toFixed(0)} / ${b.rest.toFixed(0)} ms, parse ${parse.toFixed(1)} ms, added ${row.added.toFixed(0)} ms, matched ${b.report.matchedPct}%; frame loop alone added ${row.floor.toFixed(0)} ms`);
+      log(`round ${k + 1}: task ${a.task.toFixed(0)} / ${b.task.toFixed(0)} ms, layout+style ${a.layout.toFixed(0)} / ${b.layout.toFixed(0)} ms (${a.layouts} / ${b.layouts} layouts), rest ${a.rest.toFixed(0)} / ${b.rest.toFixed(0)} ms, parse ${parse.toFixed(1)} ms, added ${row.added.toFixed(0)} ms, matched ${b.report.matchedPct}%`);
     }
-    await floor.page.close();
     // Then the same runs under the CPU profiler (both pages, side by side): tokenpaint's own time,
     // the samples with its frames on the stack (bench/attribution.mjs), against the page's parse
     // in the same round (the sampler slows both alike). The page without tokenpaint loads the
@@ -97,6 +85,32 @@ export async function runOverhead({ rounds = 5, profileRounds = 3, sampleUs = 20
     const loafWithout = attribute(await plain.page.evaluate(() => window.loafs));
     log(`long frames: ${loafWithout.long} without, ${loafWith.long} with (${loafWith.tokenpaints} tokenpaint's)`);
     for (const r of loafWith.rows.filter((x) => x.tokenpaintMs >= 30)) log(`  ${r.duration.toFixed(0)} ms frame, tokenpaint ${r.tokenpaintMs.toFixed(1)} ms: ${r.scripts.join(', ')}`);
+    // Last (its frames are not in the long-frame count above), the floor of bracketing every frame: a third page, the reference page without tokenpaint
+    // but with the paint clock's two calls per frame (js/paint.js: a rAF callback that posts a
+    // user-blocking task, which requests the next frame) and nothing in them, side by side with
+    // the other two over a shorter answer, where the page's own layout (and its noise) is
+    // smaller. What a clock that brackets every frame costs before it does any work of its own.
+    const floor = await open();
+    await floor.page.evaluate(() => {
+      const after = () => requestAnimationFrame(frame);
+      const frame = () => scheduler.postTask(after, { priority: 'user-blocking' });
+      requestAnimationFrame(frame);
+    });
+    const floorRows = [];
+    for (let k = 0; k < floorRounds; k++) {
+      const one = async ({ page, cdp }, profile) => {
+        const before = await metrics(cdp);
+        const r = await page.evaluate((a) => window.run(a), { tokens: floorTokens, tokenMs, profile });
+        const after = await metrics(cdp);
+        if (r.deltas !== floorTokens) throw new Error(`deltas ${r.deltas}`);
+        return { parse: r.parseMs, rest: after.task - after.layout - (before.task - before.layout) };
+      };
+      const [a, b, f] = await Promise.all([one(plain, false), one(profiled, true), one(floor, false)]);
+      const row = { parse: a.parse, floor: f.rest - a.rest, added: b.rest - a.rest };
+      floorRows.push(row);
+      log(`floor round ${k + 1} (${floorTokens} tokens): frame loop alone added ${row.floor.toFixed(0)} ms, tokenpaint ${row.added.toFixed(0)} ms, parse ${row.parse.toFixed(1)} ms`);
+    }
+    await floor.page.close();
     const m = (f) => median(rows.map(f));
     const added = m((r) => r.added);
     const parse = m((r) => r.parse);
@@ -125,9 +139,14 @@ export async function runOverhead({ rounds = 5, profileRounds = 3, sampleUs = 20
       scriptWith: m((r) => r.with.script),
       added,
       addedRounds: rows.map((r) => r.added),
-      floor: m((r) => r.floor),
-      floorRounds: rows.map((r) => r.floor),
-      floorRatio: m((r) => r.floor) / parse,
+      floorTokens,
+      floorRoundsRun: floorRounds,
+      floor: median(floorRows.map((r) => r.floor)),
+      floorAdded: median(floorRows.map((r) => r.added)),
+      floorParse: median(floorRows.map((r) => r.parse)),
+      floorRounds: floorRows.map((r) => r.floor),
+      floorRatio: median(floorRows.map((r) => r.floor)) / median(floorRows.map((r) => r.parse)),
+      floorAddedRatio: median(floorRows.map((r) => r.added)) / median(floorRows.map((r) => r.parse)),
       addedScript: m((r) => r.addedScript),
       parse,
       perThousand: (added / tokens) * 1000,
@@ -160,5 +179,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const tokens = Number(process.env.TOKENS || 20000);
   const rounds = Number(process.env.ROUNDS || 5);
   const profileRounds = Number(process.env.PROFILE_ROUNDS || 3);
-  console.log(await runOverhead({ tokens, rounds, profileRounds }));
+  const floorRounds = Number(process.env.FLOOR_ROUNDS || 7);
+  console.log(await runOverhead({ tokens, rounds, profileRounds, floorRounds }));
 }
