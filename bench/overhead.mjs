@@ -85,11 +85,12 @@ export async function runOverhead({ rounds = 5, profileRounds = 3, sampleUs = 20
     const loafWithout = attribute(await plain.page.evaluate(() => window.loafs));
     log(`long frames: ${loafWithout.long} without, ${loafWith.long} with (${loafWith.tokenpaints} tokenpaint's)`);
     for (const r of loafWith.rows.filter((x) => x.tokenpaintMs >= 30)) log(`  ${r.duration.toFixed(0)} ms frame, tokenpaint ${r.tokenpaintMs.toFixed(1)} ms: ${r.scripts.join(', ')}`);
-    // Last (its frames are not in the long-frame count above), the floor of bracketing every frame: a third page, the reference page without tokenpaint
-    // but with the paint clock's two calls per frame (js/paint.js: a rAF callback that posts a
-    // user-blocking task, which requests the next frame) and nothing in them, side by side with
-    // the other two over a shorter answer, where the page's own layout (and its noise) is
-    // smaller. What a clock that brackets every frame costs before it does any work of its own.
+    // Last (so that its frames are not in the long-frame count above), the floor of bracketing
+    // every frame: a third page, the reference page without tokenpaint but with the paint
+    // clock's two calls per frame (js/paint.js: a rAF callback that posts a user-blocking task,
+    // which requests the next frame) and nothing in them, side by side with the other two over
+    // a shorter answer, where the page's own layout (and its noise) is smaller. What a clock
+    // that brackets every frame costs before it does any work of its own.
     const floor = await open();
     await floor.page.evaluate(() => {
       const after = () => requestAnimationFrame(frame);
@@ -112,6 +113,7 @@ export async function runOverhead({ rounds = 5, profileRounds = 3, sampleUs = 20
     }
     await floor.page.close();
     const m = (f) => median(rows.map(f));
+    const fm = (f) => median(floorRows.map(f));
     const added = m((r) => r.added);
     const parse = m((r) => r.parse);
     const runMs = m((r) => r.without.ms);
@@ -141,12 +143,12 @@ export async function runOverhead({ rounds = 5, profileRounds = 3, sampleUs = 20
       addedRounds: rows.map((r) => r.added),
       floorTokens,
       floorRoundsRun: floorRounds,
-      floor: median(floorRows.map((r) => r.floor)),
-      floorAdded: median(floorRows.map((r) => r.added)),
-      floorParse: median(floorRows.map((r) => r.parse)),
+      floor: fm((r) => r.floor),
+      floorAdded: fm((r) => r.added),
+      floorParse: fm((r) => r.parse),
       floorRounds: floorRows.map((r) => r.floor),
-      floorRatio: median(floorRows.map((r) => r.floor)) / median(floorRows.map((r) => r.parse)),
-      floorAddedRatio: median(floorRows.map((r) => r.added)) / median(floorRows.map((r) => r.parse)),
+      floorRatio: fm((r) => r.floor) / fm((r) => r.parse),
+      floorAddedRatio: fm((r) => r.added) / fm((r) => r.parse),
       addedScript: m((r) => r.addedScript),
       parse,
       perThousand: (added / tokens) * 1000,
