@@ -39,26 +39,27 @@ export async function runOverhead({ rounds = 5, profileRounds = 3, sampleUs = 20
     };
     const plain = await open();
     const profiled = await open();
+    /** One run of `n` tokens on a page, with the main-thread metrics it took. */
+    const measured = async ({ page, cdp }, profile, n) => {
+      const before = await metrics(cdp);
+      const r = await page.evaluate((a) => window.run(a), { tokens: n, tokenMs, profile });
+      const after = await metrics(cdp);
+      if (r.deltas !== n) throw new Error(`deltas ${r.deltas} of ${n}`);
+      return {
+        ...r,
+        task: after.task - before.task,
+        layout: after.layout - before.layout,
+        // Main-thread time besides layout and style: tokenpaint reads text, never geometry, so
+        // it forces no layout; the page's own layout of a growing answer is most of its time
+        // and most of the noise between two pages.
+        rest: after.task - after.layout - (before.task - before.layout),
+        layouts: after.layouts - before.layouts,
+        script: after.script - before.script,
+      };
+    };
     const rows = [];
     for (let k = 0; k < rounds; k++) {
-      const one = async ({ page, cdp }, profile) => {
-        const before = await metrics(cdp);
-        const r = await page.evaluate((a) => window.run(a), { tokens, tokenMs, profile });
-        const after = await metrics(cdp);
-        return {
-          ...r,
-          task: after.task - before.task,
-          layout: after.layout - before.layout,
-          // Main-thread time besides layout and style: tokenpaint reads text, never geometry, so
-          // it forces no layout; the page's own layout of a growing answer is most of its time
-          // and most of the noise between two pages.
-          rest: after.task - after.layout - (before.task - before.layout),
-          layouts: after.layouts - before.layouts,
-          script: after.script - before.script,
-        };
-      };
-      const [a, b] = await Promise.all([one(plain, false), one(profiled, true)]);
-      if (a.deltas !== tokens || b.deltas !== tokens) throw new Error(`deltas ${a.deltas} / ${b.deltas}`);
+      const [a, b] = await Promise.all([measured(plain, false, tokens), measured(profiled, true, tokens)]);
       if (!b.report || b.report.status !== 'ok' || b.report.deltas !== tokens) throw new Error(`report ${JSON.stringify(b.report)}`);
       const parse = a.parseMs;
       const row = { without: a, with: b, parse, addedTask: b.task - a.task, added: b.rest - a.rest, addedScript: b.script - a.script };
@@ -99,15 +100,8 @@ export async function runOverhead({ rounds = 5, profileRounds = 3, sampleUs = 20
     });
     const floorRows = [];
     for (let k = 0; k < floorRounds; k++) {
-      const one = async ({ page, cdp }, profile) => {
-        const before = await metrics(cdp);
-        const r = await page.evaluate((a) => window.run(a), { tokens: floorTokens, tokenMs, profile });
-        const after = await metrics(cdp);
-        if (r.deltas !== floorTokens) throw new Error(`deltas ${r.deltas}`);
-        return { parse: r.parseMs, rest: after.task - after.layout - (before.task - before.layout) };
-      };
-      const [a, b, f] = await Promise.all([one(plain, false), one(profiled, true), one(floor, false)]);
-      const row = { parse: a.parse, floor: f.rest - a.rest, added: b.rest - a.rest };
+      const [a, b, f] = await Promise.all([measured(plain, false, floorTokens), measured(profiled, true, floorTokens), measured(floor, false, floorTokens)]);
+      const row = { parse: a.parseMs, floor: f.rest - a.rest, added: b.rest - a.rest };
       floorRows.push(row);
       log(`floor round ${k + 1} (${floorTokens} tokens): frame loop alone added ${row.floor.toFixed(0)} ms, tokenpaint ${row.added.toFixed(0)} ms, parse ${row.parse.toFixed(1)} ms`);
     }
