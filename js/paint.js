@@ -43,7 +43,9 @@ export function timerResolution() {
     seen++;
     if (t > until && seen >= 2) break;
   }
-  resolution = Number.isFinite(step) ? Math.round(step * 1000) / 1000 : 0;
+  // A clock that never moved in the spin is coarser than the spin itself: Infinity, which the
+  // core reads as coarse with its resolution unknown (not 0, which read as a fine timer).
+  resolution = Number.isFinite(step) ? Math.round(step * 1000) / 1000 : Infinity;
   return resolution;
 }
 

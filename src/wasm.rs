@@ -142,7 +142,10 @@ impl Core {
         self.summary
             .set_slos(crate::aggregate::summary::parse_slos(slo));
         self.summary.set_rate(sample_rate);
-        self.shell.timer_ms = (timer_ms.is_finite() && timer_ms > 0.0).then_some(timer_ms);
+        // +Infinity: the page's clock never moved while the shell measured it, so it is coarse
+        // and its step unknown (the report lists fine-timer and writes timerMs null); 0 or NaN:
+        // not measured.
+        self.shell.timer_ms = (timer_ms > 0.0).then_some(timer_ms);
         self.shell.no_devtools_track = no_devtools_track;
         if late_ms.is_finite() && late_ms >= 0.0 {
             self.shell.late_ms = late_ms;

@@ -70,6 +70,14 @@ fn a_one_millisecond_timer_gives_whole_milliseconds_and_says_so() {
     // The server's timings are not the page's timer: they keep their precision.
     assert!(!coarse["serverTimings"].is_null());
     assert_eq!(coarse["serverTimings"], fine["serverTimings"]);
+    // A clock that never moved while the shell measured it: coarse, its step unknown.
+    let frozen = report(Some(f64::INFINITY));
+    assert_eq!(frozen["timerMs"], Value::Null);
+    assert!(frozen["unavailable"]
+        .as_array()
+        .unwrap()
+        .contains(&"fine-timer".into()));
+    assert!(whole(&frozen["tpot"]), "tpot: {}", frozen["tpot"]);
     // Not measured (native use): no timer figure, nothing said about it.
     let native = report(None);
     assert_eq!(native["timerMs"], Value::Null);

@@ -143,6 +143,33 @@ test('the summary gives percentiles over the finished streams, within the sketch
   assert.equal(s.ttftPerceived.count, 0, 'nothing was observed, so nothing perceived');
 });
 
+test('a page clock that never moved while measured (resolution Infinity) reaches the report as coarse: fine-timer unavailable, timerMs null', async () => {
+  const r = await harness.evaluate(async () => {
+    const { Core } = await import('/pkg/tokenpaint_core.js');
+    const { Profiler } = await import('/js/index.js');
+    const configure = Core.prototype.configure;
+    // The shell's measured resolution is the 8th argument (js/profiler.js).
+    Core.prototype.configure = function (...args) {
+      args[7] = Infinity;
+      return configure.apply(this, args);
+    };
+    try {
+      const p = new Profiler();
+      const report = new Promise((resolve) => p.onReport(resolve));
+      const res = await p.fetch('/v1/chat/completions?ttft_ms=0&token_ms=5&tokens=10', { method: 'POST', body: '{}' });
+      await res.text();
+      const rep = await report;
+      p.close();
+      return { unavailable: rep.unavailable, timerMs: rep.timerMs, ttft: rep.ttft };
+    } finally {
+      Core.prototype.configure = configure;
+    }
+  });
+  assert.ok(r.unavailable.includes('fine-timer'), JSON.stringify(r.unavailable));
+  assert.equal(r.timerMs, null);
+  assert.ok(Number.isInteger(r.ttft), `ttft ${r.ttft}`);
+});
+
 test('a container whose text never matches the answer costs a bounded read per change, not the whole text', async () => {
   // The app renders something other than the answer into the observed container (here, 200
   // changes of 100 characters no answer has). The stream stays unclaimed, and every change is a

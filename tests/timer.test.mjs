@@ -44,3 +44,8 @@ test('a very coarse timer (16.7 ms, a privacy mode) ends the measurement in a bo
   assert.ok(resolution >= 16.7 - 1e-9, `measured ${resolution}`);
   assert.ok(calls <= 1e6 + 2, `${calls} calls`);
 });
+
+test('a clock that never moves during the measurement is coarse with its step unknown (Infinity), not fine (0)', async () => {
+  const { resolution } = await measure({ res: 1000, tick: 0.05 });
+  assert.equal(resolution, Infinity);
+});
