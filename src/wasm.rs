@@ -9,6 +9,7 @@ use wasm_bindgen::prelude::*;
 use crate::aggregate::summary::Summary;
 use crate::figures::browser::{LongFrame, LongFrames, ResourceEntry, Shell};
 use crate::figures::report::{self, Meta};
+use crate::read::utf8::prefix;
 use crate::timeline::session::{EndKind, Session};
 
 struct Open {
@@ -221,11 +222,11 @@ impl Core {
         start_unknown: bool,
     ) {
         if let Some(o) = self.get(id) {
-            o.label = label.chars().take(64).collect();
+            o.label = prefix(label, 64).into();
             if !transport.is_empty() {
-                o.transport = transport.chars().take(16).collect();
+                o.transport = prefix(transport, 16).into();
             }
-            o.resumed_from = resumed_from.chars().take(256).collect();
+            o.resumed_from = prefix(resumed_from, 256).into();
             if keep_text {
                 o.session.keep_text();
             }
@@ -261,10 +262,7 @@ impl Core {
                 2 => EndKind::Failed,
                 _ => EndKind::Complete,
             };
-            o.end_message = message
-                .chars()
-                .take(crate::read::wire::MAX_MESSAGE)
-                .collect();
+            o.end_message = prefix(message, crate::read::wire::MAX_MESSAGE).into();
             o.session.end(kind, t);
         }
     }

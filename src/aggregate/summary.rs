@@ -565,7 +565,7 @@ impl Summary {
                 let mut names = Vec::new();
                 sc.object(&mut |sc, name| {
                     key_buf.clear();
-                    key_buf.push_str(&String::from_utf8_lossy(name));
+                    crate::read::utf8::push_lossy(&mut key_buf, name);
                     names.push((key_buf.clone(), Group::import(sc)?));
                     Ok(())
                 })?;

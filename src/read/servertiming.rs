@@ -50,7 +50,7 @@ pub fn parse(header: &str) -> Vec<Metric> {
                 m.dur = number(&value);
             } else if key.eq_ignore_ascii_case("desc") && !seen_desc {
                 seen_desc = true;
-                m.desc = Some(value.chars().take(200).collect());
+                m.desc = Some(crate::read::utf8::prefix(&value, 200).into());
             }
         }
         out.push(m);

@@ -480,13 +480,15 @@ impl Session {
                 }
             }
             Framer::Document(doc) => {
-                let text = String::from_utf8_lossy(doc);
+                let mut text = String::new();
+                crate::read::utf8::push_lossy(&mut text, doc);
                 let format = tl.format.unwrap_or(Format::Json);
                 let before = tl.stream_error.is_some();
                 tl.event(adapter, Framing::Document, "", &text, t);
                 if tl.http_status >= 400 && !before && tl.stream_error.is_none() {
                     // Not a JSON error: keep the start of the body as the message.
-                    let mut message: String = text.chars().take(wire::MAX_MESSAGE).collect();
+                    let mut message =
+                        String::from(crate::read::utf8::prefix(&text, wire::MAX_MESSAGE));
                     message.retain(|c| !c.is_control() || c == ' ');
                     tl.stream_error = Some(StreamError {
                         code: String::new(),
@@ -707,14 +709,14 @@ impl Timeline {
             Wire::Refusal(text) => {
                 let r = &mut self.refusal;
                 r.deltas += 1;
-                r.chars += text.chars().count() as u64;
+                r.chars += crate::read::utf8::char_count(text) as u64;
                 r.first.get_or_insert(t);
                 r.last = Some(t);
                 self.wire(Wire::Answer(text), t);
             }
             Wire::Answer(text) => {
                 let visible = self.aligner.push_arrived(text) as u32;
-                let chars = text.chars().count() as u32;
+                let chars = crate::read::utf8::char_count(text) as u32;
                 self.chars += u64::from(chars);
                 if let Some(kept) = &mut self.text {
                     kept.answer.push_str(text);
@@ -733,7 +735,7 @@ impl Timeline {
             Wire::Reasoning(text) => {
                 let r = &mut self.reasoning;
                 r.deltas += 1;
-                r.chars += text.chars().count() as u64;
+                r.chars += crate::read::utf8::char_count(text) as u64;
                 r.first.get_or_insert(t);
                 r.last = Some(t);
                 if let Some(kept) = &mut self.text {
@@ -756,7 +758,7 @@ impl Timeline {
             Wire::Usage(u) => self.usage.get_or_insert_with(Usage::default).merge(u),
             Wire::Timings(s) => self.server.merge(s),
             Wire::Finish(reason) => {
-                let mut r: String = reason.chars().take(64).collect();
+                let mut r = String::from(crate::read::utf8::prefix(reason, 64));
                 r.retain(|c| !c.is_control());
                 self.finish_reason = Some(r);
             }

@@ -102,7 +102,11 @@ fn emit(line: &[u8], on: &mut dyn FnMut(LineItem<'_>)) {
     }
     match core::str::from_utf8(line) {
         Ok(s) => on(LineItem::Line(s)),
-        Err(_) => on(LineItem::Line(&String::from_utf8_lossy(line))),
+        Err(_) => {
+            let mut s = String::new();
+            crate::utf8::push_lossy(&mut s, line);
+            on(LineItem::Line(&s))
+        }
     }
 }
 
