@@ -91,21 +91,36 @@ export async function runOverhead({ rounds = 5, profileRounds = 3, sampleUs = 20
     // clock's two calls per frame (js/paint.js: a rAF callback that posts a user-blocking task,
     // which requests the next frame) and nothing in them, side by side with the other two over
     // a shorter answer, where the page's own layout (and its noise) is smaller. What a clock
-    // that brackets every frame costs before it does any work of its own.
+    // that brackets every frame costs before it does any work of its own. A fourth page adds
+    // what timing every commit takes at the least: a MutationObserver on the answer's container
+    // whose callback takes the time and reads the text nodes added. The two together are the
+    // least an instrument with tokenpaint's commit and paint precision runs.
     const floor = await open();
-    await floor.page.evaluate(() => {
-      const after = () => requestAnimationFrame(frame);
-      const frame = () => scheduler.postTask(after, { priority: 'user-blocking' });
-      requestAnimationFrame(frame);
-    });
+    const observed = await open();
+    for (const [p, observe] of [[floor, false], [observed, true]]) {
+      await p.page.evaluate((withObserver) => {
+        const after = () => requestAnimationFrame(frame);
+        const frame = () => scheduler.postTask(after, { priority: 'user-blocking' });
+        requestAnimationFrame(frame);
+        if (!withObserver) return;
+        const seen = (window.floorSeen = { at: 0, chars: 0 });
+        new MutationObserver((records) => {
+          seen.at = performance.now();
+          for (const r of records) for (const n of r.addedNodes) if (n.nodeType === 3) seen.chars += n.data.length;
+        }).observe(document.getElementById('chat'), { childList: true, subtree: true, characterData: true });
+      }, observe);
+    }
     const floorRows = [];
     for (let k = 0; k < floorRounds; k++) {
-      const [a, b, f] = await Promise.all([measured(plain, false, floorTokens), measured(profiled, true, floorTokens), measured(floor, false, floorTokens)]);
-      const row = { parse: a.parseMs, floor: f.rest - a.rest, added: b.rest - a.rest };
+      const [a, b, f, o] = await Promise.all([measured(plain, false, floorTokens), measured(profiled, true, floorTokens), measured(floor, false, floorTokens), measured(observed, false, floorTokens)]);
+      const row = { parse: a.parseMs, floor: f.rest - a.rest, observed: o.rest - a.rest, added: b.rest - a.rest };
       floorRows.push(row);
-      log(`floor round ${k + 1} (${floorTokens} tokens): frame loop alone added ${row.floor.toFixed(0)} ms, tokenpaint ${row.added.toFixed(0)} ms, parse ${row.parse.toFixed(1)} ms`);
+      log(`floor round ${k + 1} (${floorTokens} tokens): frame loop alone added ${row.floor.toFixed(0)} ms, with the observer ${row.observed.toFixed(0)} ms, tokenpaint ${row.added.toFixed(0)} ms, parse ${row.parse.toFixed(1)} ms`);
     }
+    const seen = await observed.page.evaluate(() => window.floorSeen.chars);
+    if (!(seen > 0)) throw new Error('the floor observer saw no text');
     await floor.page.close();
+    await observed.page.close();
     const m = (f) => median(rows.map(f));
     const fm = (f) => median(floorRows.map(f));
     const added = m((r) => r.added);
@@ -142,6 +157,9 @@ export async function runOverhead({ rounds = 5, profileRounds = 3, sampleUs = 20
       floorParse: fm((r) => r.parse),
       floorRounds: floorRows.map((r) => r.floor),
       floorRatio: fm((r) => r.floor) / fm((r) => r.parse),
+      observedFloor: fm((r) => r.observed),
+      observedFloorRounds: floorRows.map((r) => r.observed),
+      observedFloorRatio: fm((r) => r.observed) / fm((r) => r.parse),
       floorAddedRatio: fm((r) => r.added) / fm((r) => r.parse),
       addedScript: m((r) => r.addedScript),
       parse,
