@@ -138,7 +138,7 @@ of the difference between two pages from run to run, so the added time is taken 
   answer's container whose callback takes the time and reads the text nodes added: the least an
   instrument that times every commit and every paint runs. It added ${f1(ov.observedFloor)} ms, **${f2(ov.observedFloorRatio)}×** the parse
   (rounds ${ov.observedFloorRounds.map((x) => x.toFixed(0)).join(', ')} ms): ${Math.round(ov.observedFloorRatio * 100)}% of the 1× budget spent before tokenpaint does any work of
-  its own. On this page (a token every ${ov.tokenMs} ms, ${f1((ov.floorParse / ov.floorTokens) * 1000)} µs of parse per token), ${ov.observedFloorRatio >= 1 ? 'an instrument with tokenpaint\'s commit and paint precision cannot meet the budget by making its own work cheaper' : `it leaves ${f2(1 - ov.observedFloorRatio)}× the parse for everything else tokenpaint does (tokenpaint's own work on top of this floor: ${f2(ov.floorAddedRatio - ov.observedFloorRatio)}×)`}.
+  its own. On this page (a token every ${ov.tokenMs} ms, ${f1((ov.floorParse / ov.floorTokens) * 1000)} µs of parse per token), ${ov.observedFloorRatio >= 1 ? 'an instrument with tokenpaint\'s commit and paint precision cannot meet the budget by making its own work cheaper' : `it leaves ${f2(1 - ov.observedFloorRatio)}× the parse for everything else tokenpaint does`}. What tokenpaint adds on top of this floor, in the same rounds: ${f2(ov.floorAddedRatio - ov.observedFloorRatio)}× the parse.
 
 That difference is as noisy as what it measures (its rounds here: ${ov.addedRounds.map((x) => x.toFixed(0)).join(', ')} ms
 added). tokenpaint's own time is measured a second way, steadier: the same run under the CPU
