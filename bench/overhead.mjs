@@ -161,6 +161,8 @@ export async function runOverhead({ rounds = 5, profileRounds = 3, sampleUs = 20
       observedFloorRounds: floorRows.map((r) => r.observed),
       observedFloorRatio: fm((r) => r.observed) / fm((r) => r.parse),
       floorAddedRatio: fm((r) => r.added) / fm((r) => r.parse),
+      // What tokenpaint adds on top of the frame loop and commit observer, in the same rounds.
+      onFloorRatio: (fm((r) => r.added) - fm((r) => r.observed)) / fm((r) => r.parse),
       addedScript: m((r) => r.addedScript),
       parse,
       perThousand: (added / tokens) * 1000,
