@@ -82,7 +82,7 @@ export function flush(p) {
   for (const op of q) {
     const s = op.s;
     if (s === null) {
-      p._callNow((c) => c.painted(op.frame, op.cutoff, op.after), 0);
+      p._callNow((c) => c.painted(op.frame, op.cutoff, op.after, op.since), 0);
       continue;
     }
     if (op.bytes) {

@@ -213,6 +213,19 @@ export interface StreamReport {
   tpot: number | null;
   /** Gaps between consecutive content chunks. */
   itl: Spread | null;
+  /** Whose pace `tpot` and `itl` are: `buffer` when an intermediary released the arrivals together (then they are the buffer's pace, and `serverStepMs` the decoder's), `page-reads` when a blocked page read them together. */
+  pace: { of: 'arrivals' | 'buffer' | 'page-reads'; serverStepMs: number | null } | null;
+  /** Which clock stamped the arrivals (`page-read`: the page's JavaScript, on the main thread) and how late the page read what the browser had. */
+  arrivals: {
+    clock: 'page-read';
+    /** The main thread's blocked time seen while the stream was open (null: the paint clock never ran). */
+    blockedMs: number | null;
+    /** Mean delay per delta of reads bunched after the main thread was blocked. */
+    lateReadMs: number | null;
+    lateReadGroups: number;
+    /** The body's end read this long after the network's last byte (Resource Timing `responseEnd`). */
+    endReadLateMs: number | null;
+  } | null;
   /** Output tokens: from usage when the server sent it, else counted deltas. */
   tokens: number;
   tokensSource: 'usage' | 'counted';
@@ -287,7 +300,13 @@ export interface StreamReport {
   /** The resolution of the page's timer (ms), measured when the profiler started; 1 in WebKit. */
   timerMs?: number | null;
   /** The phases of end-to-end latency, in order; `ms` and `source` are null when unknown. */
-  phases: { name: 'queue' | 'prefill' | 'network' | 'decode' | 'intermediary' | 'client'; ms: number | null; source: 'server' | 'client' | 'derived' | null }[] | null;
+  phases: {
+    name: 'queue' | 'prefill' | 'network' | 'decode' | 'intermediary' | 'client';
+    ms: number | null;
+    source: 'server' | 'client' | 'derived' | null;
+    /** Why `ms` is null: the server sent no timings, its figure exceeds what the arrivals leave for it, too few deltas, no decode step known, not painted. */
+    unknownBecause: 'no-server-timings' | 'needs-queue-and-prefill' | 'server-exceeds-arrivals' | 'too-few-deltas' | 'step-unknown' | 'not-painted' | 'last-delta-invisible' | null;
+  }[] | null;
   /** What the phases add up to, and the part no known phase explains. */
   phasesTotal: { ms: number; of: 'e2ePerceived' | 'e2e'; unattributed: number } | null;
   /** Arrivals compared with steady decoding: what an intermediary held. */
@@ -296,9 +315,16 @@ export interface StreamReport {
     heldMeanMs: number;
     heldFirstMs: number;
     heldLastMs: number;
-    stepMs: number;
+    /** Null when nothing tells the decode step (every token in one read, no server timings). */
+    stepMs: number | null;
     stepSource: 'server' | 'derived';
     tokensPerBurst: number;
+    /** Who held what arrived together: an intermediary, or the page (reads bunched while its main thread was blocked). */
+    heldBy: 'nothing' | 'intermediary' | 'page';
+    /** Mean delay per token of the page's late reads. */
+    lateReadMs: number;
+    /** The server's decode span equals the page's: nothing held. */
+    matchesServer: boolean;
   } | null;
   /** Which part is slow, most important first, with evidence and fix. */
   diagnosis: {
@@ -307,8 +333,8 @@ export interface StreamReport {
     fix: string;
     /** `insufficient-evidence`: what is missing (`dom`, `paint`, `matched`, `deltas`, `server-timings`). */
     missing?: string[];
-    /** Buffering verdicts: where it most likely is, and the response header that says so. */
-    place?: 'server' | 'proxy' | 'cdn' | 'compression' | 'unknown';
+    /** Buffering and stall verdicts: where it most likely is (a stall: `server` or `page`), and the response header that says so. */
+    place?: 'server' | 'proxy' | 'cdn' | 'compression' | 'unknown' | 'page';
     placeHeader?: string | null;
   }[];
   /** Why no answer text was found on the page, when none was. */

@@ -50,10 +50,16 @@ export function timerResolution() {
 }
 
 export class PaintClock {
-  /** `onPaint(frameStart, cutoff, afterPaint)` is called once per frame while armed. */
+  /**
+   * `onPaint(frameStart, cutoff, afterPaint, since)` is called once per frame while armed;
+   * `since` is the after-paint mark of the frame before when that frame asked for this one
+   * (NaN after a rest): a frame whose after-paint mark comes much later than a frame after it
+   * was asked for tells that the main thread was blocked in between.
+   */
   constructor(onPaint) {
     this.onPaint = onPaint;
     this.running = false;
+    this.since = NaN;
     this.idle = 0;
     this.frame = 0;
     this.cutoff = NaN;
@@ -114,14 +120,16 @@ export class PaintClock {
     const after = performance.now();
     let painted = 0;
     try {
-      painted = this.onPaint(this.frame, this.cutoff, after) || 0;
+      painted = this.onPaint(this.frame, this.cutoff, after, this.since) || 0;
     } catch {
       /* never into the page */
     }
     if (painted === 0) this.idle += 1;
     if (this.idle >= IDLE_FRAMES) {
       this.running = false;
+      this.since = NaN;
     } else {
+      this.since = after;
       requestAnimationFrame(this._onFrame);
     }
   }

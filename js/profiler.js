@@ -89,12 +89,13 @@ export class Profiler {
     this._progressAt = -Infinity;
     // Frames since the page last changed (the paint clock's idle count).
     this._quiet = Infinity;
+    this._watchedLast = false;
     this._roots = new Map();
     // Open shadow roots found inside observed elements: shadow root → { mo, owner }.
     this._shadows = new Map();
     this._lastShadowScan = 0;
     this._closed = false;
-    this._paint = new PaintClock((frame, cutoff, after) => this._onPaint(frame, cutoff, after));
+    this._paint = new PaintClock((frame, cutoff, after, since) => this._onPaint(frame, cutoff, after, since));
     // Bound, so that `fetch: profiler.fetch` can be handed to an SDK.
     this.fetch = (input, init) => this._profiledFetch(input, init, this.options.label);
     this.track = this.track.bind(this);
@@ -467,8 +468,8 @@ export class Profiler {
     return claim.read(this, s, el, t, records);
   }
 
-  _onPaint(frame, cutoff, after) {
-    return stream.onPaint(this, frame, cutoff, after);
+  _onPaint(frame, cutoff, after, since) {
+    return stream.onPaint(this, frame, cutoff, after, since);
   }
 
   _end(s, kind, t, message) {

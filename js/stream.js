@@ -187,7 +187,7 @@ export function watchIdle(p) {
   if (p._idleTimer && typeof p._idleTimer.unref === 'function') p._idleTimer.unref();
 }
 
-export function onPaint(p, frame, cutoff, after) {
+export function onPaint(p, frame, cutoff, after, since) {
   // The frame waits in the queue with the commits before it. The clock keeps running while
   // the page keeps changing.
   const changed = p._changed;
@@ -197,7 +197,10 @@ export function onPaint(p, frame, cutoff, after) {
   // that watching never changes a figure (the share of late frames, above all).
   const watched = changed || p._quiet < IDLE_FRAMES;
   p._quiet = changed ? 0 : p._quiet + 1;
-  if (watched) p._defer({ s: null, frame, cutoff, after });
+  // A frame after one the core did not see: without a subscriber the clock had rested, so the
+  // time since that frame says nothing of the main thread.
+  if (watched) p._defer({ s: null, frame, cutoff, after, since: p._watchedLast ? since : NaN });
+  p._watchedLast = watched;
   // Live progress keeps the clock running while a stream is open, and is read at most every
   // PROGRESS_MS: enough to watch, and the batch still crosses into the core in few flushes.
   let live = false;
@@ -410,7 +413,7 @@ export function emit(p, id, s) {
 // The fields of a report that a failed one cannot know (index.d.ts: FailedReport; the type test
 // holds the two to the same keys).
 const UNKNOWN_WHEN_FAILED = (
-  'label format httpStatus startTime headers ttfb ttfc ttft e2e ttftPerceived e2ePerceived tpot itl tokens tokensSource ' +
+  'label format httpStatus startTime headers ttfb ttfc ttft e2e ttftPerceived e2ePerceived tpot itl pace arrivals tokens tokensSource ' +
   'tokensCountedBecause deltas detail chars bytes chunks usage reasoning refusal toolCalls toolCallSpan choices finishReason ' +
   'serverTimings lag backlogPeak matchedPct delivery stalls phases phasesTotal intermediary hidden doneMarker truncated ' +
   'malformed domReason startSource caughtUp resumedFrom'

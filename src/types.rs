@@ -67,6 +67,10 @@ pub struct Report {
     pub tpot: Option<f64>,
     /// Gaps between consecutive content chunks.
     pub itl: Option<Spread>,
+    /// Whose pace TPOT and ITL are (a buffer's, when the arrivals were held together).
+    pub pace: Option<Pace>,
+    /// Which clock stamped the arrivals, and how late the page read them.
+    pub arrivals: Option<Arrivals>,
     /// Output tokens: from usage when the server sent it, else counted deltas.
     pub tokens: Option<u64>,
     /// `usage` or `counted`.
@@ -368,6 +372,11 @@ pub struct Phase {
     pub ms: Option<f64>,
     /// `server`, `client` or `derived`.
     pub source: Option<String>,
+    /// Why it is unknown: `no-server-timings`, `needs-queue-and-prefill`,
+    /// `server-exceeds-arrivals`, `too-few-deltas`, `step-unknown`, `not-painted`,
+    /// `last-delta-invisible`.
+    #[serde(rename = "unknownBecause")]
+    pub unknown_because: Option<String>,
 }
 
 /// What the phases add up to.
@@ -394,12 +403,46 @@ pub struct Intermediary {
     pub held_first_ms: f64,
     /// Time the last token was held.
     pub held_last_ms: f64,
-    /// The decoding step.
-    pub step_ms: f64,
+    /// The decoding step (`None`: nothing tells it, every token in one read and no server
+    /// timings).
+    pub step_ms: Option<f64>,
     /// `server` or `derived`.
     pub step_source: String,
     /// Tokens per burst.
     pub tokens_per_burst: f64,
+    /// Who held what arrived together: `nothing`, `intermediary` or `page` (late reads).
+    pub held_by: String,
+    /// Mean delay per token of the page's late reads.
+    pub late_read_ms: f64,
+    /// The server's decode span equals the page's: nothing held.
+    pub matches_server: bool,
+}
+
+/// Whose pace TPOT and ITL are.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Pace {
+    /// `arrivals`, `buffer` (an intermediary released them together) or `page-reads` (a blocked
+    /// page read them together).
+    pub of: String,
+    /// The server's own time per token, when it reported its decode time.
+    pub server_step_ms: Option<f64>,
+}
+
+/// Which clock stamped the arrivals, and how late the page read them.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Arrivals {
+    /// `page-read`: when the page's JavaScript read each chunk, on the main thread.
+    pub clock: String,
+    /// The main thread's blocked time seen while the stream was open.
+    pub blocked_ms: Option<f64>,
+    /// Mean delay per delta of reads bunched after the main thread was blocked.
+    pub late_read_ms: Option<f64>,
+    /// Arrival groups read late by the page.
+    pub late_read_groups: u64,
+    /// How long after the network's last byte (Resource Timing) the page read the body's end.
+    pub end_read_late_ms: Option<f64>,
 }
 
 /// One verdict of a report's diagnosis.

@@ -10,7 +10,7 @@ use crate::aggregate::summary::Summary;
 use crate::figures::browser::{LongFrame, LongFrames, ResourceEntry, Shell};
 use crate::figures::report::{self, Meta};
 use crate::read::utf8::prefix;
-use crate::timeline::session::{EndKind, Session};
+use crate::timeline::session::{EndKind, FramePace, Session};
 
 struct Open {
     /// Test hook: the next chunk panics (see [`Core::arm_test_trap`]).
@@ -309,12 +309,21 @@ impl Core {
         self.get(id).is_some_and(|o| o.session.claims(text))
     }
 
-    /// A frame painted (frame start, rendering cutoff or NaN, after-paint time): applies to every
-    /// open stream. Returns how many tokens got a paint bracket.
-    pub fn painted(&mut self, frame: f64, cutoff: f64, after: f64) -> u32 {
+    /// A frame painted (frame start, rendering cutoff or NaN, after-paint time, and the
+    /// after-paint time of the frame before when the clock asked for this one then, else NaN):
+    /// applies to every open stream. A frame that took much longer than a frame since it was
+    /// asked for tells that the main thread was blocked. Returns how many tokens got a paint
+    /// bracket.
+    pub fn painted(&mut self, frame: f64, cutoff: f64, after: f64, since: f64) -> u32 {
+        let late = since.is_finite() && after - since > FramePace::ON_TIME;
         self.open
             .iter_mut()
-            .map(|o| o.session.painted(frame, cutoff, after))
+            .map(|o| {
+                if late {
+                    o.session.blocked(since, after);
+                }
+                o.session.painted(frame, cutoff, after)
+            })
             .sum()
     }
 

@@ -630,6 +630,7 @@ mod tests {
             lag: crate::aggregate::stats::Samples::Exact(vec![5.0, 15.0]),
             breakdown: Some(Breakdown {
                 phases,
+                unknown: [None; 6],
                 total: 0.0,
                 perceived: false,
                 unattributed: 0.0,

@@ -4,14 +4,14 @@
 
 use crate::prelude::*;
 
-use crate::figures::phases::{ArrivalPattern, Breakdown};
+use crate::figures::phases::{ArrivalPattern, Breakdown, HeldBy, STALL_MIN_MS};
 
 /// One verdict.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Verdict {
     /// `queue-bound`, `prefill-bound`, `decode-bound`, `network-bound`,
     /// `intermediary-buffered`, `client-render-bound`, `client-buffers-whole-answer`,
-    /// `reasoning-delay`, `insufficient-evidence` or `healthy`.
+    /// `reasoning-delay`, `decode-stall`, `page-stall`, `insufficient-evidence` or `healthy`.
     pub verdict: &'static str,
     /// The figures it rests on: (name, value).
     pub evidence: Vec<(&'static str, f64)>,
@@ -21,7 +21,7 @@ pub struct Verdict {
     /// `server-timings`).
     pub missing: Vec<&'static str>,
     /// For buffering verdicts: where it most likely is (`server`, `proxy`, `cdn`,
-    /// `compression`, `unknown`) and the header that says so.
+    /// `compression`, `unknown`) and the header that says so; for stalls, `server` or `page`.
     pub place: Option<(&'static str, Option<&'static str>)>,
 }
 
@@ -80,6 +80,10 @@ pub struct Facts {
     pub busy_share: Option<f64>,
     /// How long the request waited in the browser before it was sent (Resource Timing).
     pub browser_queue: Option<f64>,
+    /// The longest mid-stream stall of the arrivals (start from the request start).
+    pub arrival_stall: Option<crate::figures::phases::ArrivalStall>,
+    /// The longest wait of arrived text for a paint: (start from the request start, ms).
+    pub paint_stall: Option<(f64, f64)>,
 }
 
 /// Thresholds (ms unless said otherwise).
@@ -140,11 +144,14 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
                 ("throttleInterval", f.throttle.unwrap_or(f64::NAN)),
             ], "Bytes arrive but paint lags: render incrementally (append, or re-render only the last block), throttle to a frame at most, keep heavy work off the main thread; latePaints names the scripts."));
     }
+    let render_bound = out.iter().any(|v| v.verdict == "client-render-bound");
     if let Some(i) = b.and_then(|b| b.intermediary) {
-        // A busy page also bunches arrivals (reader.read() resolves on its main thread): when
-        // the page's own lag is larger than the holds, it explains the bursts.
+        // A busy page also bunches arrivals (reader.read() resolves on its main thread). Reads
+        // that bunched after the main thread was blocked are the page's (`held_by`); and where
+        // the page's blocking was not seen, a lag larger than the holds explains them too.
         let page_explains = f.lag_p50.is_some_and(|l| l > LAG && l >= i.held_mean);
-        if i.pattern != ArrivalPattern::Steady
+        if i.held_by == HeldBy::Intermediary
+            && i.pattern != ArrivalPattern::Steady
             && i.held_mean > HOLD.max(2.0 * i.step)
             && !page_explains
         {
@@ -174,6 +181,27 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
     let jittery = matches!((f.itl_p50, f.itl_p95), (Some(p50), Some(p95)) if p95 > 100.0 && p95 > JITTER * p50.max(1.0));
     if steady && (slow || jittery) {
         out.push(Verdict::new("decode-bound", vec![("tpot", f.tpot.unwrap_or(f64::NAN)), ("itlP50", f.itl_p50.unwrap_or(f64::NAN)), ("itlP95", f.itl_p95.unwrap_or(f64::NAN))], "Tokens come out slowly or unevenly: tune the engine (batch size, CUDA graphs, speculative decoding), quantize, or use faster hardware."));
+    }
+    // A stall: one wait far above the stream's own pace, then the normal pace again. Upstream
+    // (the server's decode step, as on a shared server prefilling another prompt) unless the
+    // page's main thread was blocked through it.
+    let jittery_decode = out.iter().any(|v| v.verdict == "decode-bound");
+    if let Some(st) = f.arrival_stall.filter(|_| !jittery_decode) {
+        let mut v = if st.page {
+            Verdict::new("page-stall", vec![("atMs", st.start), ("stallMs", st.ms), ("stepMs", st.step)], "The page's main thread was blocked: nothing was read or painted for the whole wait. Split long tasks (yield to the event loop between chunks of work) and keep heavy work off the main thread.")
+        } else {
+            Verdict::new("decode-stall", vec![("atMs", st.start), ("stallMs", st.ms), ("stepMs", st.step)], "One decode step took far longer than the others, then the normal pace resumed: a shared server pauses decoding while it prefills another request's prompt. Chunked prefill (vLLM --enable-chunked-prefill, llama.cpp a smaller --ubatch-size), a cap on concurrent prefills, or separate prefill capacity keeps decode steps short.")
+        };
+        v.place = Some((if st.page { "page" } else { "server" }, None));
+        out.push(v);
+    } else if let Some((at, ms)) = f
+        .paint_stall
+        .filter(|&(_, ms)| ms >= STALL_MIN_MS && !render_bound)
+    {
+        // Text waited for a paint far longer than a frame, on a page that otherwise kept up.
+        let mut v = Verdict::new("page-stall", vec![("atMs", at), ("stallMs", ms), ("stepMs", f64::NAN)], "Text had arrived but the page painted nothing for the whole wait: its main thread was blocked. Split long tasks (yield to the event loop between chunks of work) and keep heavy work off the main thread.");
+        v.place = Some(("page", None));
+        out.push(v);
     }
     if let Some(r) = f
         .reasoning_first
@@ -266,8 +294,9 @@ fn insufficient_fix(missing: &str, dom_reason: Option<&str>) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::figures::phases::{breakdown, Breakdown};
+    use crate::figures::phases::{arrival_stall, breakdown, Breakdown};
     use crate::read::wire::ServerTimings;
+    use crate::timeline::blocked::Blocked;
     use crate::timeline::session::DeltaRecord;
 
     /// A synthetic stream: `n` tokens from `first` every `step` ms, released by `hold`,
@@ -338,8 +367,16 @@ mod tests {
     fn check(cases: Vec<Case>) {
         for c in cases {
             let mut f = facts(&c.tokens, None);
+            f.arrival_stall = arrival_stall(&c.tokens, &Blocked::default());
             (c.adjust)(&mut f);
-            let b = breakdown(&c.tokens, 0.0, &c.server, f.reasoning_first, 0);
+            let b = breakdown(
+                &c.tokens,
+                0.0,
+                &c.server,
+                f.reasoning_first,
+                0,
+                &Blocked::default(),
+            );
             assert_eq!(verdicts(&f, b.as_ref()), c.want, "{}", c.name);
         }
     }
@@ -405,6 +442,26 @@ mod tests {
                 server: srv(Some(5.0), Some(250.0), Some(980.0)),
                 adjust: none,
                 want: &["intermediary-buffered"],
+            },
+            // A shared server: one decode step of 600 ms while it prefilled another prompt,
+            // then the normal pace. A stall on the server, not a hold and not healthy.
+            Case {
+                name: "a slow decode step",
+                tokens: timeline(60, 300.0, 20.0, 8.0, |i, e| {
+                    e + if i >= 30 { 600.0 } else { 0.0 }
+                }),
+                server: srv(None, Some(290.0), Some(59.0 * 20.0 + 600.0)),
+                adjust: none,
+                want: &["decode-stall"],
+            },
+            Case {
+                name: "a slow decode step, no server timings",
+                tokens: timeline(60, 300.0, 20.0, 8.0, |i, e| {
+                    e + if i >= 30 { 600.0 } else { 0.0 }
+                }),
+                server: ServerTimings::default(),
+                adjust: none,
+                want: &["decode-stall"],
             },
             // Bursty arrivals are not blamed on decoding.
             Case {
@@ -479,6 +536,7 @@ mod tests {
             &srv(Some(2000.0), Some(250.0), Some(980.0)),
             None,
             0,
+            &Blocked::default(),
         );
         for v in diagnose(&facts(&t, None), b.as_ref()) {
             assert!(!v.evidence.is_empty() && !v.fix.is_empty(), "{v:?}");

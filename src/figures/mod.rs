@@ -209,6 +209,12 @@ pub struct StreamFigures {
     pub stall_threshold: f64,
     /// The phases of end-to-end latency.
     pub breakdown: Option<Breakdown>,
+    /// The longest mid-stream stall of the arrivals (its start from the request start).
+    pub arrival_stall: Option<crate::figures::phases::ArrivalStall>,
+    /// Which clock stamped the arrivals, and how late the page read them.
+    pub arrivals: Arrivals,
+    /// Whose pace TPOT and ITL are.
+    pub pace: Pace,
     /// Which part is slow, most important first.
     pub verdicts: Vec<Verdict>,
     /// What could not be measured.
@@ -217,6 +223,86 @@ pub struct StreamFigures {
     pub caught_up: Option<(f64, u64)>,
     /// What only the browser could tell, when a shell told it.
     pub browser: Option<BrowserFigures>,
+}
+
+/// Which clock stamped the arrivals, and how much of what they show was the page's late read.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Arrivals {
+    /// `page-read`: each chunk is stamped when the page's JavaScript read it, on the main
+    /// thread, so a blocked page delays "arrival" too.
+    pub clock: &'static str,
+    /// The main thread's blocked time seen while the stream was open (ms; `None`: the paint
+    /// clock never ran, so it is not known).
+    pub blocked_ms: Option<f64>,
+    /// Mean delay per delta of reads that bunched up after the main thread was blocked (ms;
+    /// `None` with fewer than 3 deltas).
+    pub late_read_ms: Option<f64>,
+    /// Arrival groups read late by the page.
+    pub late_read_groups: u32,
+    /// How long after the network's last byte (Resource Timing `responseEnd`) the page read
+    /// the end of the body (ms; `None` without an entry).
+    pub end_read_late_ms: Option<f64>,
+}
+
+/// Whose pace the headline TPOT and ITL are: the decoder's, or, when the arrivals were held
+/// together, the buffer's (then the server's own step is beside them, when it said it).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Pace {
+    /// `arrivals` (as decoded, as far as the page can tell), `buffer` (an intermediary
+    /// released them together), `page-reads` (a blocked page read them together).
+    pub of: &'static str,
+    /// The server's time per token, when it reported its decode time (ms).
+    pub server_step: Option<f64>,
+}
+
+/// When the main thread was blocked: the paint clock's late frames and the browser's long
+/// animation frames.
+fn blocked(tl: &Timeline, frames: Option<&LongFrames>) -> crate::timeline::blocked::Blocked {
+    let mut b = tl.blocked.clone();
+    let end = tl.end.map_or(f64::INFINITY, |e| e.1);
+    for f in frames
+        .into_iter()
+        .flat_map(|f| f.overlapping(tl.start, end))
+    {
+        b.push(f.1.start, f.1.start + f.1.duration);
+    }
+    b
+}
+
+fn arrivals(
+    tl: &Timeline,
+    f: &StreamFigures,
+    blocked: &crate::timeline::blocked::Blocked,
+) -> Arrivals {
+    let inter = f.breakdown.as_ref().and_then(|b| b.intermediary);
+    let clock_ran = tl.frame_pace.on_time + tl.frame_pace.late > 0 || !blocked.is_empty();
+    let end_read = tl.end.filter(|e| e.0 == EndKind::Complete).map(|e| e.1);
+    let end_read_late_ms = tl
+        .resource
+        .as_ref()
+        .and_then(|e| e.response_end)
+        .zip(end_read)
+        .map(|(net, read)| round((read - net).max(0.0)));
+    Arrivals {
+        clock: "page-read",
+        blocked_ms: clock_ran.then(|| round(blocked.total())),
+        late_read_ms: inter.map(|i| round(i.late_read_mean)),
+        late_read_groups: inter.map_or(0, |i| i.late_read_groups),
+        end_read_late_ms,
+    }
+}
+
+fn pace(f: &StreamFigures) -> Pace {
+    use crate::figures::phases::HeldBy;
+    let inter = f.breakdown.as_ref().and_then(|b| b.intermediary);
+    Pace {
+        of: match inter.map(|i| i.held_by) {
+            Some(HeldBy::Intermediary) => "buffer",
+            Some(HeldBy::Page) => "page-reads",
+            _ => "arrivals",
+        },
+        server_step: inter.filter(|i| i.step_from_server).map(|i| round(i.step)),
+    }
 }
 
 /// The figures that rest on what the browser told: Resource Timing, long animation frames,
@@ -363,6 +449,7 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
     let now = tl.end.map_or(f64::INFINITY, |e| e.1);
     let (status, error) = status(tl, cx.end_message);
     let painted = records.iter().any(|t| t.painted.is_finite());
+    let blocked = blocked(tl, cx.frames);
     let mut f = StreamFigures {
         status,
         error,
@@ -408,13 +495,22 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
             &tl.server,
             tl.reasoning.first,
             tl.reasoning.deltas,
+            &blocked,
         ),
+        arrival_stall: crate::figures::phases::arrival_stall(records, &blocked).map(|s| {
+            crate::figures::phases::ArrivalStall {
+                start: rel(s.start),
+                ..s
+            }
+        }),
         caught_up: tl.caught_up.map(|at| {
             let n = records.iter().filter(|t| t.committed == at);
             (rel(at), n.map(|t| u64::from(t.count)).sum())
         }),
         ..StreamFigures::default()
     };
+    f.arrivals = arrivals(tl, &f, &blocked);
+    f.pace = pace(&f);
     if tl.start_source == "unknown" {
         // Nothing is measured from a start nobody saw (an answer on a socket): unknown, not 0.
         (f.ttfb, f.ttfc, f.ttft, f.e2e) = (None, None, None, None);
@@ -504,7 +600,7 @@ fn coarsen(f: &mut StreamFigures) {
         whole(&mut b.total);
         // Still what the phases leave of the total.
         let known: f64 = b.phases.iter().filter_map(|p| p.ms).sum();
-        b.unattributed = round(b.total - known);
+        b.unattributed = round((b.total - known).max(0.0));
     }
 }
 
@@ -755,6 +851,12 @@ fn facts(tl: &Timeline, f: &StreamFigures) -> Facts {
         buffer_hint: tl.buffer_hint,
         busy_share: tl.frame_pace.busy_share(),
         browser_queue: tl.resource.as_ref().and_then(|e| e.browser_queue()),
+        arrival_stall: f.arrival_stall,
+        paint_stall: f.stalls.as_ref().and_then(|s| {
+            s.iter()
+                .map(|s| (s.start, s.end - s.start))
+                .reduce(|a, b| if b.1 > a.1 { b } else { a })
+        }),
     }
 }
 

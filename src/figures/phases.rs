@@ -21,6 +21,7 @@
 use crate::prelude::*;
 
 use crate::read::wire::ServerTimings;
+use crate::timeline::blocked::Blocked;
 use crate::timeline::session::DeltaRecord;
 
 /// Where a phase's figure comes from.
@@ -78,35 +79,82 @@ impl ArrivalPattern {
     }
 }
 
+/// Who held the tokens that arrived together after a gap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HeldBy {
+    /// Nothing was held: the arrivals kept the pace of decoding.
+    Nothing,
+    /// Something between the model and the page (a proxy, compression, the server's own
+    /// streaming layer).
+    Intermediary,
+    /// The page read late: its main thread was blocked while the bytes waited in the browser.
+    Page,
+}
+
+impl HeldBy {
+    /// The name a report uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            HeldBy::Nothing => "nothing",
+            HeldBy::Intermediary => "intermediary",
+            HeldBy::Page => "page",
+        }
+    }
+}
+
 /// What the arrivals say about intermediaries.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Intermediary {
     /// The arrival pattern.
     pub pattern: ArrivalPattern,
-    /// Mean hold per token (ms).
+    /// Mean hold per token by an intermediary (ms): the page's late reads are not in it.
     pub held_mean: f64,
-    /// Hold of the first token (ms): what it added to TTFT.
+    /// An intermediary's hold of the first token (ms): what it added to TTFT.
     pub held_first: f64,
-    /// Hold of the last token (ms): what it added to E2E.
+    /// An intermediary's hold of the last token (ms): what it added to E2E.
     pub held_last: f64,
-    /// The time per token assumed for steady decoding (ms).
+    /// The time per token of decoding (ms; NaN when nothing tells it: every token in one read
+    /// and no server timings).
     pub step: f64,
     /// Whether `step` came from the server (else from the arrivals).
     pub step_from_server: bool,
     /// Content deltas per arrival group, on average.
     pub tokens_per_burst: f64,
+    /// Who held what arrived together.
+    pub held_by: HeldBy,
+    /// Mean delay per token of the page's late reads (ms): bunched reads while the main
+    /// thread was blocked.
+    pub late_read_mean: f64,
+    /// Arrival groups read late by the page.
+    pub late_read_groups: u32,
+    /// The server's decode span equals the page's within [`SAME_SPAN_MS`]: nothing held.
+    pub matches_server: bool,
 }
+
+/// Records read within this of each other (ms) arrived together: one read, or one turn of the
+/// event loop.
+pub const TOGETHER_MS: f64 = 1.0;
+/// A page decode span this close to the server's own (ms) means that nothing held anything.
+pub const SAME_SPAN_MS: f64 = 5.0;
+/// A server figure may exceed what the arrivals leave for it by this much (ms, the rounding of
+/// servers' own figures) before it is taken as disagreeing with them.
+pub const FIT_MS: f64 = 1.0;
+/// The share of an arrival gap the main thread must have been blocked for the late read to
+/// be the page's.
+pub const BLOCKED_SHARE: f64 = 0.5;
 
 /// The phases of one stream.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Breakdown {
     /// In order: queue, prefill, network, decode, intermediary, client.
     pub phases: [Phase; 6],
+    /// Why each phase that is unknown is unknown (same order as `phases`).
+    pub unknown: [Option<&'static str>; 6],
     /// What the phases add up to: perceived E2E if known, else measured E2E (ms).
     pub total: f64,
     /// Whether `total` is the perceived E2E.
     pub perceived: bool,
-    /// The part of `total` no known phase accounts for (ms).
+    /// The part of `total` no known phase accounts for (ms, never negative).
     pub unattributed: f64,
     /// The intermediary analysis, when there are enough deltas (3 or more).
     pub intermediary: Option<Intermediary>,
@@ -114,17 +162,26 @@ pub struct Breakdown {
 
 /// The breakdown of a stream, or `None` without content. Times in `tokens` and
 /// `reasoning_first` (the first reasoning delta, which is decoding, not network) are absolute;
-/// `start` is the request start.
+/// `start` is the request start; `blocked` is when the page's main thread was blocked.
 ///
 /// A server's decode time covers every generated token, reasoning included: with
 /// `reasoning_deltas` reasoning deltas before the answer, the server's time per token is its
 /// decode span over all of them, never over the answer deltas alone.
+///
+/// The phases are fitted along the timeline, so that none is negative and the known ones never
+/// exceed the total: queue, prefill and network share the time to the first token (less the
+/// reasoning before it and an intermediary's hold of it); decode and the intermediary's hold of
+/// the last token share the time from the first token to the last; client is the rest. A
+/// server figure that does not fit what the arrivals leave for it disagrees with them (clocks,
+/// a server that counts differently): it is unknown, with the reason, never a negative
+/// remainder elsewhere.
 pub fn breakdown(
     tokens: &[DeltaRecord],
     start: f64,
     server: &ServerTimings,
     reasoning_first: Option<f64>,
     reasoning_deltas: u32,
+    blocked: &Blocked,
 ) -> Option<Breakdown> {
     let first = tokens.first()?.arrived - start;
     // Reasoning before the answer is decoding: the network phase ends where it starts.
@@ -141,40 +198,113 @@ pub fn breakdown(
         .filter(|p| p.is_finite());
     // Deltas in all (a record stands for several once detail was decimated).
     let n: usize = tokens.iter().map(|t| t.count as usize).sum();
-    // The server's decode span and time per token.
     // Generated deltas the server's figures cover: the reasoning ones as well.
     let generated = n + reasoning_deltas as usize;
-    let decode_server = server.decode_ms.or_else(|| {
-        server
-            .itl_ms
-            .map(|itl| itl * generated.saturating_sub(1) as f64)
-    });
+    let decode_server = server
+        .decode_ms
+        .or_else(|| {
+            server
+                .itl_ms
+                .map(|itl| itl * generated.saturating_sub(1) as f64)
+        })
+        .filter(|d| d.is_finite() && *d >= 0.0);
     // The server's time per delta, over everything it generated.
     let step_server = decode_server
         .filter(|&d| d > 0.0 && generated >= 2)
         .map(|d| d / (generated - 1) as f64);
+    // The page's own decode span, from the first generated delta it read to the last.
+    let page_span = last - first + reasoning;
+    let same_span = decode_server.is_some_and(|d| (d - page_span).abs() <= SAME_SPAN_MS);
     let inter = (n >= 3)
-        .then(|| intermediary(tokens, step_server))
+        .then(|| intermediary(tokens, start, step_server, same_span, blocked))
         .flatten();
-    let (held_first, held_last) = inter.map_or((0.0, 0.0), |i| (i.held_first, i.held_last));
-    let queue = match (server.queue_ms, server.load_ms) {
+    let step_known = inter.is_some_and(|i| i.step.is_finite());
+    let (held_first, held_last) = inter
+        .filter(|_| step_known)
+        .map_or((0.0, 0.0), |i| (i.held_first, i.held_last));
+    let server_ms = |v: Option<f64>| v.filter(|v| v.is_finite() && *v >= 0.0);
+    let queue = match (server_ms(server.queue_ms), server_ms(server.load_ms)) {
         (None, None) => None,
         (q, l) => Some(q.unwrap_or(0.0) + l.unwrap_or(0.0)),
     };
-    let prefill = server.prefill_ms.or(server.ttft_ms);
-    // A negative remainder means the server's figures and the arrivals disagree (clocks, a
-    // server that counts differently): unknown, left unattributed, never a negative phase.
-    let network = (queue.is_some() || prefill.is_some())
-        .then(|| first - reasoning - queue.unwrap_or(0.0) - prefill.unwrap_or(0.0) - held_first)
-        .filter(|&net| queue.is_some() && prefill.is_some() && net >= 0.0);
-    let (decode, decode_source) = match decode_server {
-        Some(d) => (Some(d), Source::Server),
-        None => (
-            Some((last - first) - (held_last - held_first) + reasoning).filter(|_| n >= 2),
-            Source::Derived,
-        ),
+    let prefill = server_ms(server.prefill_ms).or(server_ms(server.ttft_ms));
+    let mut unknown: [Option<&'static str>; 6] = [None; 6];
+    const NO_SERVER: &str = "no-server-timings";
+    const DISAGREES: &str = "server-exceeds-arrivals";
+    // Before the first answer token: queue, prefill, network.
+    let before = (first - reasoning - held_first).max(0.0);
+    let queue = match queue {
+        Some(q) if q > before + FIT_MS => {
+            unknown[0] = Some(DISAGREES);
+            None
+        }
+        None => {
+            unknown[0] = Some(NO_SERVER);
+            None
+        }
+        q => q,
     };
-    let client = painted.map(|p| p - last);
+    let prefill = match prefill {
+        Some(p) if queue.unwrap_or(0.0) + p > before + FIT_MS => {
+            unknown[1] = Some(DISAGREES);
+            None
+        }
+        None => {
+            unknown[1] = Some(NO_SERVER);
+            None
+        }
+        p => p,
+    };
+    let network = match (queue, prefill) {
+        (Some(q), Some(p)) => Some((before - q - p).max(0.0)),
+        _ => {
+            unknown[2] = Some(
+                if unknown[0] == Some(DISAGREES) || unknown[1] == Some(DISAGREES) {
+                    DISAGREES
+                } else {
+                    "needs-queue-and-prefill"
+                },
+            );
+            None
+        }
+    };
+    // From the first answer token to the last: decode, then what an intermediary added.
+    let span = (last - first + reasoning + held_first).max(0.0);
+    let (decode, decode_source) = match decode_server {
+        Some(d) if d > span + FIT_MS => {
+            unknown[3] = Some(DISAGREES);
+            (None, Source::Server)
+        }
+        Some(d) => (Some(d), Source::Server),
+        None if n >= 2 => (Some((span - held_last).max(0.0)), Source::Derived),
+        None => {
+            unknown[3] = Some("too-few-deltas");
+            (None, Source::Derived)
+        }
+    };
+    let intermediary_ms = match inter {
+        None => {
+            unknown[4] = Some("too-few-deltas");
+            None
+        }
+        Some(_) if !step_known => {
+            unknown[4] = Some("step-unknown");
+            None
+        }
+        Some(_) => Some(held_last.min((span - decode.unwrap_or(0.0)).max(0.0))),
+    };
+    let client = match painted {
+        Some(p) if p >= last => Some(p - last),
+        Some(_) => {
+            // The last delta carried nothing visible and arrived after the last paint.
+            unknown[5] = Some("last-delta-invisible");
+            None
+        }
+        None => {
+            unknown[5] = Some("not-painted");
+            None
+        }
+    };
     let phase = |name, ms: Option<f64>, source| Phase {
         name,
         ms,
@@ -185,91 +315,200 @@ pub fn breakdown(
         phase("prefill", prefill, Source::Server),
         phase("network", network, Source::Derived),
         phase("decode", decode, decode_source),
-        phase("intermediary", inter.map(|i| i.held_last), Source::Derived),
+        phase("intermediary", intermediary_ms, Source::Derived),
         phase("client", client, Source::Client),
     ];
-    let total = painted.unwrap_or(last);
+    let total = painted.filter(|&p| p >= last).unwrap_or(last);
     let known: f64 = phases.iter().filter_map(|p| p.ms).sum();
     Some(Breakdown {
         phases,
+        unknown,
         total,
-        perceived: painted.is_some(),
-        unattributed: total - known,
+        perceived: painted.is_some_and(|p| p >= last),
+        unattributed: (total - known).max(0.0),
         intermediary: inter,
     })
 }
 
-/// Holds relative to steady decoding.
-fn intermediary(tokens: &[DeltaRecord], step_server: Option<f64>) -> Option<Intermediary> {
-    // The position of each record's (last) delta among all deltas.
-    let mut seen = 0usize;
-    let pos: Vec<usize> = tokens
-        .iter()
-        .map(|t| {
-            seen += t.count as usize;
-            seen - 1
-        })
-        .collect();
-    let n = seen;
-    let r = tokens.len();
-    let span = tokens[r - 1].arrived - tokens[0].arrived;
-    // The last token of an arrival group was released as soon as it was decoded: without
-    // server timings, the steady step is measured between the ends of the first and last
-    // groups (the first tokens may have been held, so the whole span would be too short).
-    let first_group_end = tokens
-        .windows(2)
-        .position(|w| w[1].arrived - w[0].arrived > 1.0);
-    let (step, from_server) = match (step_server, first_group_end) {
-        (Some(d), _) => (d, true),
-        (_, Some(k)) if k < r - 1 => (
-            (tokens[r - 1].arrived - tokens[k].arrived) / (n - 1 - pos[k]) as f64,
-            false,
-        ),
-        _ => (span / (n - 1) as f64, false),
-    };
-    let base = tokens
-        .iter()
-        .zip(&pos)
-        .map(|(t, &i)| t.arrived - i as f64 * step)
-        .fold(f64::INFINITY, f64::min);
-    let held: Vec<f64> = tokens
-        .iter()
-        .zip(&pos)
-        .map(|(t, &i)| (t.arrived - i as f64 * step - base).max(0.0))
-        .collect();
-    let mut groups = 1;
-    for w in tokens.windows(2) {
-        if w[1].arrived - w[0].arrived > 1.0 {
-            groups += 1;
+/// A mid-stream wait for the next delta far above the stream's own pace, after which deltas
+/// came at the normal pace again (not released together: that is a hold).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ArrivalStall {
+    /// When the wait began (absolute ms: the read before it).
+    pub start: f64,
+    /// How long it lasted (ms).
+    pub ms: f64,
+    /// The stream's own pace: the median gap between reads (ms).
+    pub step: f64,
+    /// Whether the page's main thread was blocked for most of it (else the wait was upstream:
+    /// the server's decode step, or the network).
+    pub page: bool,
+}
+
+/// A wait is a stall when it is this many times the stream's median gap...
+pub const STALL_STEPS: f64 = 6.0;
+/// ...and at least this long (ms).
+pub const STALL_MIN_MS: f64 = 250.0;
+
+/// The longest mid-stream stall of the arrivals, if any: a gap between reads of at least
+/// [`STALL_STEPS`] median gaps and [`STALL_MIN_MS`], followed by at most two deltas read
+/// together (a slow token, then the normal pace).
+pub fn arrival_stall(tokens: &[DeltaRecord], blocked: &Blocked) -> Option<ArrivalStall> {
+    let gs = groups(tokens);
+    if gs.len() < 5 {
+        return None;
+    }
+    let mut gaps: Vec<f64> = gs.windows(2).map(|w| w[1].3 - w[0].3).collect();
+    let longest = gs.windows(2).filter(|w| w[1].2 <= 2).max_by(|a, b| {
+        let g = |w: &&[(usize, usize, usize, f64)]| w[1].3 - w[0].3;
+        g(a).partial_cmp(&g(b))
+            .unwrap_or(core::cmp::Ordering::Equal)
+    })?;
+    crate::aggregate::stats::sort(&mut gaps);
+    let step = crate::aggregate::stats::quantile_sorted(&gaps, 0.5)?;
+    let (from, to) = (longest[0].3, longest[1].3);
+    let ms = to - from;
+    (ms >= STALL_MIN_MS && ms >= STALL_STEPS * step).then(|| ArrivalStall {
+        start: from,
+        ms,
+        step,
+        page: blocked.covered(from, to) >= BLOCKED_SHARE * ms,
+    })
+}
+
+/// Records that arrived together: (first record, one past the last, deltas, release time).
+fn groups(tokens: &[DeltaRecord]) -> Vec<(usize, usize, usize, f64)> {
+    let mut out: Vec<(usize, usize, usize, f64)> = Vec::new();
+    for (i, t) in tokens.iter().enumerate() {
+        match out.last_mut() {
+            Some(g) if t.arrived - g.3 <= TOGETHER_MS => {
+                g.1 = i + 1;
+                g.2 += t.count as usize;
+                g.3 = t.arrived;
+            }
+            _ => out.push((i, i + 1, t.count as usize, t.arrived)),
         }
     }
-    let tokens_per_burst = n as f64 / groups as f64;
-    let held_mean = held
-        .iter()
-        .zip(tokens)
-        .map(|(h, t)| h * f64::from(t.count))
-        .sum::<f64>()
-        / n as f64;
+    out
+}
+
+/// Holds, from evidence of holding only: tokens released together after a gap.
+///
+/// A group of m deltas read together at R was decoded before R, one step δ apart, the last
+/// one just before its release (a buffer lets go when it fills, on a timer, or at the end): the
+/// k-th of the group waited (m − 1 − k)·δ, and never longer than the gap since the group
+/// before (what was decoded earlier went out with that group). A slow token followed by the
+/// normal pace is one delta per read: no hold, a stall. A group read after the page's main
+/// thread was blocked for most of its gap was held by the page, not by an intermediary.
+fn intermediary(
+    tokens: &[DeltaRecord],
+    start: f64,
+    step_server: Option<f64>,
+    same_span: bool,
+    blocked: &Blocked,
+) -> Option<Intermediary> {
+    let n: usize = tokens.iter().map(|t| t.count as usize).sum();
+    let r = tokens.len();
+    let gs = groups(tokens);
+    // Without server timings, the step is measured between the ends of the first and last
+    // groups: the last delta of a group left as soon as it was decoded (the first ones may
+    // have been held, so the whole span would be too short).
+    let (step, from_server) = match step_server {
+        Some(d) => (d, true),
+        None if gs.len() >= 2 => {
+            let after_first = n - gs[0].2;
+            (
+                (tokens[r - 1].arrived - gs[0].3) / after_first as f64,
+                false,
+            )
+        }
+        None => (f64::NAN, false),
+    };
+    let step_known = step.is_finite();
+    let mut held_sum = 0.0;
+    let mut late_sum = 0.0;
+    let mut late_groups = 0u32;
+    let (mut held_first, mut held_last) = (0.0, 0.0);
+    let mut prev_release = start;
+    for (gi, &(a, b, m, release)) in gs.iter().enumerate() {
+        let gap = (release - prev_release).max(0.0);
+        // The group's deltas waited from the first one's decoding (or the read before) to
+        // the release: the page held them if its main thread was blocked for most of that.
+        let waited = if step_known {
+            gap.min((m - 1) as f64 * step)
+        } else {
+            gap
+        };
+        let page =
+            waited > 0.0 && blocked.covered(release - waited, release) >= BLOCKED_SHARE * waited;
+        // Deltas after each record of the group, within it.
+        let mut after = m;
+        let mut group_sum = 0.0;
+        for (ri, t) in tokens[a..b].iter().enumerate() {
+            after -= t.count as usize;
+            let h = if same_span || !step_known || m < 2 {
+                0.0
+            } else {
+                (after as f64 * step).min(gap)
+            };
+            // A merged record stands for `count` deltas around its mean arrival: its hold
+            // stands for theirs.
+            group_sum += h * f64::from(t.count);
+            if !page {
+                if gi == 0 && ri == 0 {
+                    held_first = h;
+                }
+                if a + ri == r - 1 {
+                    held_last = h;
+                }
+            }
+        }
+        if page && group_sum > 0.0 {
+            late_sum += group_sum;
+            late_groups += 1;
+        } else {
+            held_sum += group_sum;
+        }
+        prev_release = release;
+    }
+    let tokens_per_burst = n as f64 / gs.len() as f64;
+    let held_mean = held_sum / n as f64;
+    let late_read_mean = late_sum / n as f64;
+    let span = tokens[r - 1].arrived - tokens[0].arrived;
     let expected_span = step * (n - 1) as f64;
     // No model decodes ten tokens in the same instant: arriving in one or two groups is
     // all-at-once even when the server says nothing.
-    let pattern = if (groups <= 2 && n >= 10)
-        || (from_server && expected_span > 0.0 && (groups <= 2 || span < 0.1 * expected_span))
+    let pattern = if same_span {
+        ArrivalPattern::Steady
+    } else if (gs.len() <= 2 && n >= 10)
+        || (from_server && expected_span > 0.0 && (gs.len() <= 2 || span < 0.1 * expected_span))
     {
         ArrivalPattern::AllAtOnce
-    } else if tokens_per_burst >= 4.0 && held_mean > 2.0 * step {
+    } else if tokens_per_burst >= 4.0 && (held_mean + late_read_mean) > 2.0 * step {
         ArrivalPattern::Bursty
     } else {
         ArrivalPattern::Steady
     };
+    // Most of what was held together was read late by a blocked page: the page's.
+    let held_by = if pattern == ArrivalPattern::Steady {
+        HeldBy::Nothing
+    } else if late_sum > held_sum {
+        HeldBy::Page
+    } else {
+        HeldBy::Intermediary
+    };
     Some(Intermediary {
         pattern,
         held_mean,
-        held_first: held[0],
-        held_last: held[r - 1],
+        held_first,
+        held_last,
         step,
         step_from_server: from_server,
         tokens_per_burst,
+        held_by,
+        late_read_mean,
+        late_read_groups: late_groups,
+        matches_server: same_span,
     })
 }
 
@@ -314,7 +553,15 @@ mod tests {
     #[test]
     fn phases_add_up_with_full_server_timings() {
         let t = stream(100.0, 300.0, 40.0, |_, e| e);
-        let b = breakdown(&t, 0.0, &server(100.0, 300.0, 980.0), None, 0).unwrap();
+        let b = breakdown(
+            &t,
+            0.0,
+            &server(100.0, 300.0, 980.0),
+            None,
+            0,
+            &Blocked::default(),
+        )
+        .unwrap();
         assert_eq!(ms(&b, "queue"), Some(100.0));
         assert_eq!(ms(&b, "prefill"), Some(300.0));
         assert!((ms(&b, "network").unwrap() - 40.0).abs() < 1e-9);
@@ -332,7 +579,15 @@ mod tests {
         let release = |i: usize, e: f64| e + 20.0 * (9 - i % 10) as f64;
         let t = stream(0.0, 200.0, 10.0, release);
         let truth: f64 = (0..50).map(|i| 20.0 * (9 - i % 10) as f64).sum::<f64>() / 50.0;
-        let b = breakdown(&t, 0.0, &server(0.0, 200.0, 980.0), None, 0).unwrap();
+        let b = breakdown(
+            &t,
+            0.0,
+            &server(0.0, 200.0, 980.0),
+            None,
+            0,
+            &Blocked::default(),
+        )
+        .unwrap();
         let i = b.intermediary.unwrap();
         assert_eq!(i.pattern, ArrivalPattern::Bursty);
         assert!(
@@ -343,7 +598,15 @@ mod tests {
         assert!((i.held_first - 180.0).abs() < 1e-9 && i.held_last.abs() < 1e-9);
         assert!(b.unattributed.abs() < 1e-9, "{}", b.unattributed);
         // Without server timings the steady rate is inferred from the arrivals.
-        let b = breakdown(&t, 0.0, &ServerTimings::default(), None, 0).unwrap();
+        let b = breakdown(
+            &t,
+            0.0,
+            &ServerTimings::default(),
+            None,
+            0,
+            &Blocked::default(),
+        )
+        .unwrap();
         let i = b.intermediary.unwrap();
         assert_eq!(i.pattern, ArrivalPattern::Bursty);
         assert!(
@@ -356,7 +619,15 @@ mod tests {
     #[test]
     fn everything_at_the_end_is_all_at_once() {
         let t = stream(0.0, 100.0, 10.0, |_, _| 100.0 + 980.0);
-        let b = breakdown(&t, 0.0, &server(0.0, 100.0, 980.0), None, 0).unwrap();
+        let b = breakdown(
+            &t,
+            0.0,
+            &server(0.0, 100.0, 980.0),
+            None,
+            0,
+            &Blocked::default(),
+        )
+        .unwrap();
         let i = b.intermediary.unwrap();
         assert_eq!(i.pattern, ArrivalPattern::AllAtOnce);
         assert!((i.held_first - 980.0).abs() < 1e-9);
@@ -367,7 +638,15 @@ mod tests {
     #[test]
     fn unknowns_stay_unknown() {
         let t = stream(0.0, 300.0, 40.0, |_, e| e);
-        let b = breakdown(&t, 0.0, &ServerTimings::default(), None, 0).unwrap();
+        let b = breakdown(
+            &t,
+            0.0,
+            &ServerTimings::default(),
+            None,
+            0,
+            &Blocked::default(),
+        )
+        .unwrap();
         for name in ["queue", "prefill", "network"] {
             assert_eq!(ms(&b, name), None, "{name}");
         }
@@ -376,10 +655,26 @@ mod tests {
         // The time to first token is unattributed: server and network cannot be told apart.
         assert!((b.unattributed - 340.0).abs() < 1e-6, "{}", b.unattributed);
         let unpainted: Vec<DeltaRecord> = t.iter().map(|k| tok(k.arrived, f64::NAN)).collect();
-        let b = breakdown(&unpainted, 0.0, &ServerTimings::default(), None, 0).unwrap();
+        let b = breakdown(
+            &unpainted,
+            0.0,
+            &ServerTimings::default(),
+            None,
+            0,
+            &Blocked::default(),
+        )
+        .unwrap();
         assert!(!b.perceived);
         assert_eq!(ms(&b, "client"), None);
-        assert!(breakdown(&[], 0.0, &ServerTimings::default(), None, 0).is_none());
+        assert!(breakdown(
+            &[],
+            0.0,
+            &ServerTimings::default(),
+            None,
+            0,
+            &Blocked::default()
+        )
+        .is_none());
     }
 
     #[test]
@@ -398,6 +693,7 @@ mod tests {
             &server(100.0, 300.0, 20.0 * 149.0),
             Some(440.0),
             100,
+            &Blocked::default(),
         )
         .unwrap();
         for p in &b.phases {
@@ -407,8 +703,116 @@ mod tests {
         assert!(ms(&b, "intermediary").unwrap().abs() < 1e-6, "{b:?}");
         assert_eq!(b.intermediary.unwrap().pattern, ArrivalPattern::Steady);
         assert!(b.unattributed.abs() < 1e-6, "{}", b.unattributed);
-        // The same stream read the old way (answer deltas only) invented a hold.
-        let old = breakdown(&t, 0.0, &server(100.0, 300.0, 20.0 * 149.0), Some(440.0), 0).unwrap();
-        assert!(ms(&old, "intermediary").unwrap() > 1000.0 || ms(&old, "network").is_none());
+        // Read the old way (the server's step over the answer deltas alone, three times too
+        // long), the arrivals invented a hold; holds now need deltas read together.
+        let old = breakdown(
+            &t,
+            0.0,
+            &server(100.0, 300.0, 20.0 * 149.0),
+            Some(440.0),
+            0,
+            &Blocked::default(),
+        )
+        .unwrap();
+        assert!(ms(&old, "intermediary").unwrap().abs() < 1e-6, "{old:?}");
+    }
+
+    /// 60 tokens every 20 ms from 300 ms, one decode step of 600 ms after token 30 (a shared
+    /// server prefilling another request's prompt), read one per chunk, painted 5 ms later.
+    fn stalled() -> Vec<DeltaRecord> {
+        (0..60)
+            .map(|i| {
+                let a = 300.0 + 20.0 * i as f64 + if i >= 30 { 600.0 } else { 0.0 };
+                tok(a, a + 5.0)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_slow_decode_step_is_not_a_hold() {
+        let t = stalled();
+        // llama.cpp's timings: prefill, and a decode span equal to the page's.
+        let llama = ServerTimings {
+            prefill_ms: Some(290.0),
+            decode_ms: Some(59.0 * 20.0 + 600.0),
+            ..ServerTimings::default()
+        };
+        for server in [llama, ServerTimings::default()] {
+            let b = breakdown(&t, 0.0, &server, None, 0, &Blocked::default()).unwrap();
+            let i = b.intermediary.unwrap();
+            assert_eq!(i.pattern, ArrivalPattern::Steady, "{server:?}");
+            assert_eq!(i.held_by, HeldBy::Nothing);
+            assert_eq!(ms(&b, "intermediary"), Some(0.0));
+            assert!(b.phases.iter().all(|p| p.ms.is_none_or(|v| v >= 0.0)));
+            assert!(b.unattributed >= 0.0);
+            let known: f64 = b.phases.iter().filter_map(|p| p.ms).sum();
+            assert!(known <= b.total + FIT_MS, "{b:?}");
+        }
+        let b = breakdown(&t, 0.0, &llama, None, 0, &Blocked::default()).unwrap();
+        assert!(b.intermediary.unwrap().matches_server);
+        assert_eq!(b.unknown[0], Some("no-server-timings"));
+        let st = arrival_stall(&t, &Blocked::default()).unwrap();
+        assert_eq!(
+            (st.start, st.ms, st.step, st.page),
+            (880.0, 620.0, 20.0, false)
+        );
+    }
+
+    #[test]
+    fn reads_bunched_while_the_page_was_blocked_are_the_pages() {
+        // Decoded every 20 ms; the page's main thread was blocked for 190 of every 200 ms, so
+        // it read ten tokens at a time: the same arrivals as a proxy releasing bursts.
+        let release = |i: usize, e: f64| e + 20.0 * (9 - i % 10) as f64;
+        let t = stream(0.0, 200.0, 10.0, release);
+        let mut blocked = Blocked::default();
+        for k in 0..5 {
+            let r = 210.0 + 200.0 * k as f64 + 180.0;
+            blocked.push(r - 190.0, r - 2.0);
+        }
+        let b = breakdown(&t, 0.0, &server(0.0, 200.0, 980.0), None, 0, &blocked).unwrap();
+        let i = b.intermediary.unwrap();
+        assert_eq!(i.held_by, HeldBy::Page, "{i:?}");
+        assert!(i.held_mean.abs() < 1e-9 && i.late_read_mean > 50.0, "{i:?}");
+        assert_eq!(i.late_read_groups, 5);
+        // The same arrivals on an idle page: an intermediary held them.
+        let b = breakdown(
+            &t,
+            0.0,
+            &server(0.0, 200.0, 980.0),
+            None,
+            0,
+            &Blocked::default(),
+        )
+        .unwrap();
+        assert_eq!(b.intermediary.unwrap().held_by, HeldBy::Intermediary);
+    }
+
+    #[test]
+    fn a_server_figure_the_arrivals_cannot_hold_is_unknown_not_a_negative_remainder() {
+        let t = stream(100.0, 300.0, 40.0, |_, e| e);
+        // A prefill longer than the whole time to first token, a decode longer than the span.
+        let b = breakdown(
+            &t,
+            0.0,
+            &server(100.0, 900.0, 5000.0),
+            None,
+            0,
+            &Blocked::default(),
+        )
+        .unwrap();
+        assert_eq!(ms(&b, "queue"), Some(100.0));
+        assert_eq!(
+            (ms(&b, "prefill"), b.unknown[1]),
+            (None, Some("server-exceeds-arrivals"))
+        );
+        assert_eq!(
+            (ms(&b, "network"), b.unknown[2]),
+            (None, Some("server-exceeds-arrivals"))
+        );
+        assert_eq!(
+            (ms(&b, "decode"), b.unknown[3]),
+            (None, Some("server-exceeds-arrivals"))
+        );
+        assert!(b.unattributed >= 0.0);
     }
 }

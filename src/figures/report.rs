@@ -141,6 +141,29 @@ fn latency(w: &mut JsonWriter, _tl: &Timeline, f: &StreamFigures) {
     w.opt_num(f.tpot);
     w.key("itl");
     spread(w, f.itl_spread);
+    // Whose pace TPOT and ITL are: a buffer's, when the arrivals were held together.
+    w.key("pace");
+    if f.breakdown.is_some() {
+        w.open_object();
+        w.key("of");
+        w.str(f.pace.of);
+        w.key("serverStepMs");
+        w.opt_num(f.pace.server_step);
+        w.close_object();
+    } else {
+        w.null();
+    }
+    w.key("arrivals");
+    let a = &f.arrivals;
+    w.open_object();
+    w.key("clock");
+    w.str(a.clock);
+    w.opt_nums(&[("blockedMs", a.blocked_ms), ("lateReadMs", a.late_read_ms)]);
+    w.key("lateReadGroups");
+    w.uint(u64::from(a.late_read_groups));
+    w.key("endReadLateMs");
+    w.opt_num(a.end_read_late_ms);
+    w.close_object();
 }
 
 /// What was received: tokens, deltas, detail, bytes, usage, reasoning, refusals, tool calls,
@@ -317,7 +340,7 @@ fn phases(w: &mut JsonWriter, f: &StreamFigures) {
     match b {
         Some(b) => {
             w.open_array();
-            for p in &b.phases {
+            for (p, why) in b.phases.iter().zip(b.unknown) {
                 w.open_object();
                 w.key("name");
                 w.str(p.name);
@@ -325,6 +348,8 @@ fn phases(w: &mut JsonWriter, f: &StreamFigures) {
                 w.opt_num(p.ms);
                 w.key("source");
                 w.opt_str(p.source.map(|s| s.name()));
+                w.key("unknownBecause");
+                w.opt_str(why);
                 w.close_object();
             }
             w.close_array();
@@ -367,6 +392,12 @@ fn phases(w: &mut JsonWriter, f: &StreamFigures) {
     });
     w.key("tokensPerBurst");
     w.num(i.tokens_per_burst);
+    w.key("heldBy");
+    w.str(i.held_by.name());
+    w.key("lateReadMs");
+    w.num(i.late_read_mean);
+    w.key("matchesServer");
+    w.bool(i.matches_server);
     w.close_object();
 }
 

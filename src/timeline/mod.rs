@@ -1,5 +1,6 @@
 //! One stream's timeline: when each delta arrived, was committed to the DOM, and was painted.
 
 pub mod align;
+pub mod blocked;
 pub mod session;
 pub mod visible;

@@ -262,6 +262,8 @@ pub struct Timeline {
     /// within 1.6 frames (an idle main thread) or later (busy with long tasks).
     pub frame_pace: FramePace,
     last_frame: Option<f64>,
+    /// When the page's main thread was seen blocked while this stream was open.
+    pub blocked: crate::timeline::blocked::Blocked,
 }
 
 /// How soon painted frames followed each other while a stream was open: a page that keeps
@@ -392,6 +394,7 @@ impl Session {
                 last_commit: None,
                 frame_pace: FramePace::default(),
                 last_frame: None,
+                blocked: crate::timeline::blocked::Blocked::default(),
             },
         }
     }
@@ -534,6 +537,15 @@ impl Session {
     /// cutoff is not in this frame. Returns how many tokens got a paint bracket.
     pub fn painted(&mut self, frame: f64, cutoff: f64, after: f64) -> u32 {
         self.tl.painted(frame, cutoff, after)
+    }
+
+    /// The page's main thread was blocked from `start` to `end` (a frame the paint clock asked
+    /// for at `start` whose after-paint mark came only at `end`). Reads that bunch up after it
+    /// were the page's late reads, not an intermediary's holds.
+    pub fn blocked(&mut self, start: f64, end: f64) {
+        if self.tl.end.is_none() {
+            self.tl.blocked.push(start, end);
+        }
     }
 
     /// The page was hidden from `start` to `end` (infinite: still hidden). Samples overlapping

@@ -1,0 +1,118 @@
+//! When the page's main thread was blocked while a stream was open.
+//!
+//! `reader.read()` resolves on the main thread: while the page runs a long task (a re-render, a
+//! syntax highlighter), bytes the browser already has wait, and the next read returns them all
+//! at once. Such bunched reads look like a proxy's holds. The paint clock sees the blocking: a
+//! frame requested at one after-paint mark whose own after-paint mark came much later than a
+//! frame's time means the thread was busy in between. Long animation frames (Chromium) say the
+//! same where the browser gives them.
+
+use crate::prelude::*;
+
+/// Intervals (absolute ms) when the main thread was blocked, sorted and disjoint.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Blocked {
+    intervals: Vec<(f64, f64)>,
+}
+
+impl Blocked {
+    /// Intervals kept at most: past this the two closest are merged into one (a busy page's
+    /// blocked frames are near each other, so little is lost).
+    pub const KEEP: usize = 256;
+
+    /// The main thread was blocked from `start` to `end`.
+    pub fn push(&mut self, start: f64, end: f64) {
+        if !(start.is_finite() && end.is_finite() && end > start) {
+            return;
+        }
+        let v = &mut self.intervals;
+        // Where it goes: after every interval that starts before it.
+        let at = v.partition_point(|&(s, _)| s < start);
+        v.insert(at, (start, end));
+        // Merge with its neighbours while they overlap or touch.
+        let mut i = at.saturating_sub(1);
+        while i + 1 < v.len() {
+            if v[i + 1].0 <= v[i].1 {
+                v[i].1 = v[i].1.max(v[i + 1].1);
+                v.remove(i + 1);
+            } else if i + 1 > at {
+                break;
+            } else {
+                i += 1;
+            }
+        }
+        if v.len() > Self::KEEP {
+            let closest = (0..v.len() - 1)
+                .min_by(|&a, &b| {
+                    let gap = |i: usize| v[i + 1].0 - v[i].1;
+                    gap(a)
+                        .partial_cmp(&gap(b))
+                        .unwrap_or(core::cmp::Ordering::Equal)
+                })
+                .unwrap_or(0);
+            v[closest].1 = v[closest + 1].1;
+            v.remove(closest + 1);
+        }
+    }
+
+    /// How many ms of [`start`, `end`] the main thread was blocked.
+    pub fn covered(&self, start: f64, end: f64) -> f64 {
+        // NaN bounds cover nothing.
+        if end.partial_cmp(&start) != Some(core::cmp::Ordering::Greater) {
+            return 0.0;
+        }
+        self.intervals
+            .iter()
+            .map(|&(s, e)| (e.min(end) - s.max(start)).max(0.0))
+            .sum()
+    }
+
+    /// Blocked time in all (ms).
+    pub fn total(&self) -> f64 {
+        self.intervals.iter().map(|&(s, e)| e - s).sum()
+    }
+
+    /// Whether nothing was seen blocked.
+    pub fn is_empty(&self) -> bool {
+        self.intervals.is_empty()
+    }
+
+    /// The intervals, in time order.
+    pub fn intervals(&self) -> &[(f64, f64)] {
+        &self.intervals
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overlapping_and_touching_intervals_merge() {
+        let mut b = Blocked::default();
+        b.push(10.0, 20.0);
+        b.push(30.0, 40.0);
+        b.push(18.0, 30.0);
+        b.push(50.0, 60.0);
+        b.push(5.0, 6.0);
+        assert_eq!(b.intervals(), &[(5.0, 6.0), (10.0, 40.0), (50.0, 60.0)]);
+        assert_eq!(b.covered(0.0, 100.0), 41.0);
+        assert_eq!(b.covered(35.0, 55.0), 10.0);
+        assert_eq!(b.covered(41.0, 49.0), 0.0);
+        b.push(f64::NAN, 3.0);
+        b.push(70.0, 70.0);
+        assert_eq!(b.intervals().len(), 3);
+    }
+
+    #[test]
+    fn past_the_cap_the_closest_merge() {
+        let mut b = Blocked::default();
+        for i in 0..(Blocked::KEEP + 10) {
+            let s = i as f64 * 100.0 + if i % 2 == 0 { 0.0 } else { 50.0 };
+            b.push(s, s + 10.0);
+        }
+        assert!(b.intervals().len() <= Blocked::KEEP);
+        let w = b.intervals();
+        assert!(w.windows(2).all(|w| w[0].1 < w[1].0));
+    }
+}
