@@ -24,6 +24,9 @@
 //   slots       serve at most this many requests at once; others wait (real queueing)
 //   prefill_per_token_ms  prefill time per prompt token (prompt ≈ characters / 4)
 //   stall_every, stall_ms  every N tokens, the server stalls this long
+//   stall_at    with stall_ms: one decode step before token N takes this much longer (a shared
+//               server prefilling another request's prompt mid-stream); the stall's truth is in
+//               an SSE comment `: stall_at_ms=… stall_ms=…` at the end
 //   reasoning   this many reasoning deltas before the answer (openai-style reasoning_content)
 //   flush_ms    an intermediary that releases what it holds every X ms
 //   gzip        1: compress the body (zlib buffers, as a proxy's compression does)
@@ -151,6 +154,7 @@ export function knobs(url, body) {
     prefillPerToken: Math.max(0, num('prefill_per_token_ms', 0)),
     stallEvery: Math.max(0, Math.floor(num('stall_every', 0))),
     stallMs: Math.max(0, num('stall_ms', 0)),
+    stallAt: Math.max(0, Math.floor(num('stall_at', 0))),
     reasoning: Math.max(0, Math.min(2000, Math.floor(num('reasoning', 0)))),
     flushMs: Math.max(0, num('flush_ms', 0)),
     gzip: num('gzip', 0) === 1,
@@ -339,14 +343,17 @@ export async function handleChat(req, res, url, body) {
   let lastAt = null;
   const thoughts = answerTokens(k.reasoning, k.seed + 99);
   let stalled = 0;
+  let stallTruth = null;
   for (let i = 0; i < thoughts.length + tokens.length && !closed; i++) {
     const jitter = k.jitter ? (r() * 2 - 1) * k.jitter : 0;
     if (k.stallEvery && i > 0 && i % k.stallEvery === 0) stalled += k.stallMs;
+    if (k.stallAt && i === k.stallAt) stalled += k.stallMs;
     const due = t0 + k.ttft + i * k.tokenMs + jitter + stalled;
     const wait = due - performance.now();
     if (wait > 0) await sleep(wait);
     const now = performance.now();
     firstAt ??= now;
+    if (k.stallAt && i === k.stallAt) stallTruth = { at: lastAt - t0, ms: now - lastAt };
     lastAt = now;
     const reasoning = i < thoughts.length;
     const text = reasoning ? thoughts[i] : tokens[i - thoughts.length];
@@ -415,6 +422,9 @@ export async function handleChat(req, res, url, body) {
   // The truth about the intermediary, for tests: an SSE comment (ignored by parsers).
   if (sse && !closed && held.length && !gz) {
     res.write(`: held_mean_ms=${round(held.reduce((a, b) => a + b, 0) / held.length)}\n\n`);
+  }
+  if (sse && !closed && stallTruth && !gz) {
+    res.write(`: stall_at_ms=${round(stallTruth.at)} stall_ms=${round(stallTruth.ms)}\n\n`);
   }
   release();
   if (gz) {
