@@ -10,7 +10,9 @@
 //   usage       1 (default) sends the usage chunk; 0 does not
 //   seed        text seed (default 1)
 //   status      an HTTP error status (400–599) to answer with instead of a stream
-//   content     words (default) | markdown (a fixed markdown answer, cut into small tokens)
+//   content     words (default) | markdown (a fixed markdown answer, cut into small tokens) |
+//               code (a paragraph, then a fenced JavaScript block of `lines` lines, default 220:
+//               the answer whose whole-message re-render with a highlighter grows with it)
 //   queue_ms    time spent "waiting for a slot" before prefill (reported as queue time)
 //   metrics     vllm (a vLLM-style `metrics` object on the usage chunk) | llamacpp (`timings`)
 //   server_timing  header (a Server-Timing header, from the plan) | event (an SSE
@@ -87,6 +89,34 @@ def lag(painted, arrived):
 Done — naïve café 東京 😀, see ![chart](https://example.com/chart.png) and [the report](https://example.com/a/rather/long/url/to/the/full/report/that/nobody/reads).
 `;
 
+/** A markdown answer with a code block of `lines` lines of JavaScript, deterministic. */
+export function codeAnswer(lines = 220) {
+  const names = ['latency', 'frame', 'token', 'paint', 'buffer', 'stream', 'chunk', 'queue'];
+  const out = ['Here is the profiler loop, line by line:', '', '```js'];
+  for (let i = 0; i < lines; i++) {
+    const a = names[i % names.length];
+    const b = names[(i * 3 + 1) % names.length];
+    switch (i % 5) {
+      case 0:
+        out.push(`function ${a}${i}(${b}) {`);
+        break;
+      case 1:
+        out.push(`  const ${a} = ${b}.map((x) => x * ${i}); // ${b} step`);
+        break;
+      case 2:
+        out.push(`  if (${a}.length > ${i}) return "${b}-${i}";`);
+        break;
+      case 3:
+        out.push(`  return ${a}.reduce((s, v) => s + v, 0) / ${i + 1};`);
+        break;
+      default:
+        out.push('}');
+    }
+  }
+  out.push('```', '', 'That is all.');
+  return out.join('\n');
+}
+
 /** `text` cut into small tokens (1–6 characters, never inside a character), deterministically. */
 export function tokenize(text, seed = 1) {
   const r = rng(seed);
@@ -144,6 +174,7 @@ export function knobs(url, body) {
     bodyBytes: Math.max(0, Math.floor(num('body_bytes', 0))),
     status: Math.floor(num('status', 200)),
     content: str('content', 'words'),
+    lines: Math.max(1, Math.min(5000, Math.floor(num('lines', 220)))),
     queue: Math.max(0, num('queue_ms', 0)),
     metrics: str('metrics', ''),
     serverTiming: str('server_timing', ''),
@@ -244,7 +275,7 @@ export async function handleChat(req, res, url, body) {
     return;
   }
 
-  const tokens = k.content === 'markdown' ? tokenize(MARKDOWN, k.seed) : answerTokens(k.tokens, k.seed);
+  const tokens = k.content === 'markdown' ? tokenize(MARKDOWN, k.seed) : k.content === 'code' ? tokenize(codeAnswer(k.lines), k.seed) : answerTokens(k.tokens, k.seed);
   const id = 'chatcmpl-sim';
   if (!stream) {
     await sleep(k.ttft + k.tokenMs * Math.max(0, tokens.length - 1));

@@ -114,4 +114,29 @@ test('delivery patterns are classified, with the throttle interval and typewrite
   assert.equal(buf.delivery.pattern, 'buffered-until-end');
 });
 
+// Issue 30: a page that re-renders and re-highlights the whole answer on every delta (markdown-it
+// with highlight.js, a code block growing past 200 lines) falls seconds behind, and its reads
+// bunch up: the same arrivals as a proxy's bursts. The server is steady and direct. The page is
+// the cause, never an intermediary, and the lag is the page's own paint truth within a frame.
+export async function heavyRerender() {
+  return run({ renderer: 'markdown-hljs', strategy: 'per-token', query: 'content=code&lines=205&ttft_ms=30&token_ms=5' });
+}
+
+export function checkHeavyRerender(r, paintTruth) {
+  const verdicts = r.diagnosis.map((v) => v.verdict);
+  assert.equal(verdicts[0], 'client-render-bound', verdicts.join());
+  assert.ok(!verdicts.some((v) => /buffered/.test(v)), verdicts.join());
+  assert.notEqual(r.intermediary?.heldBy, 'intermediary', JSON.stringify(r.intermediary));
+  assert.ok(r.matchedPct >= 99, `matched ${r.matchedPct}`);
+  for (const q of ['p50', 'p95']) {
+    assert.ok(Math.abs(r.lag[q] - paintTruth[q]) <= FRAME, `lag ${q} ${r.lag[q]} vs the page's ${paintTruth[q]}`);
+  }
+}
+
+test('a whole-answer re-render with a real highlighter is the page, not a proxy, and its lag is the page\'s', async (t) => {
+  const { report: r, paintTruth } = await heavyRerender();
+  t.diagnostic(JSON.stringify({ verdicts: r.diagnosis.map((v) => v.verdict), lag: r.lag, paintTruth, intermediary: r.intermediary, arrivals: r.arrivals, pace: r.pace, deltas: r.deltas, chunks: r.chunks }));
+  checkHeavyRerender(r, paintTruth);
+});
+
 test('no page errors', () => assert.deepEqual(page.errors, []));

@@ -4,6 +4,8 @@
 // the app and when each DOM update that showed it was committed. Bundled by esbuild in the tests.
 import { marked } from 'marked';
 import MarkdownIt from 'markdown-it';
+import hljs from 'highlight.js/lib/core';
+import javascript from 'highlight.js/lib/languages/javascript';
 import React, { useLayoutEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import Markdown from 'react-markdown';
@@ -11,6 +13,12 @@ import init, { Profiler } from '/js/index.js';
 
 await init();
 const md = new MarkdownIt();
+hljs.registerLanguage('javascript', javascript);
+hljs.registerAliases(['js'], { languageName: 'javascript' });
+// markdown-it with a real syntax highlighter, as chat apps render code blocks.
+const mdHighlighted = new MarkdownIt({
+  highlight: (code, lang) => (lang && hljs.getLanguage(lang) ? hljs.highlight(code, { language: lang }).value : ''),
+});
 const escape = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** Renderers: `show(el, text)` puts the whole text so far on screen; `commit(length)` is called
@@ -38,6 +46,13 @@ function renderer(kind, el, commit) {
     case 'markdown-it':
       return (text) => {
         el.innerHTML = md.render(text);
+        commit(text.length);
+      };
+    case 'markdown-hljs':
+      // The whole answer re-rendered and re-highlighted on every delta: the cost grows with
+      // the answer, and the main thread falls seconds behind.
+      return (text) => {
+        el.innerHTML = mdHighlighted.render(text);
         commit(text.length);
       };
     case 'react-markdown': {
@@ -128,6 +143,7 @@ function strategy(kind, show, { delay = 0, interval = 50, cps = 200 }) {
   }
 }
 
+let lastRead = NaN;
 async function* sseData(body) {
   // Bytes decoded in the same microtask as the read: a TextDecoderStream pipe would add task
   // hops that delay the app's own arrival stamp (the truth) under load.
@@ -137,6 +153,9 @@ async function* sseData(body) {
   let data = [];
   for (;;) {
     const { value, done } = await reader.read();
+    // The app's own arrival stamp is its read, not when its loop reached the event: a busy
+    // app takes a while to get through what one read returned.
+    lastRead = performance.now();
     if (done) return;
     buf += decoder.decode(value, { stream: true });
     const lines = buf.split(/\r\n|\r|\n/);
@@ -149,6 +168,15 @@ async function* sseData(body) {
     }
   }
 }
+
+/** The interpolated quantile of the known values (as the core's). */
+const quantile = (v, q) => {
+  const s = v.filter((x) => x !== null && Number.isFinite(x)).sort((a, b) => a - b);
+  if (!s.length) return null;
+  const at = q * (s.length - 1);
+  const lo = Math.floor(at);
+  return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (at - lo);
+};
 
 const median = (v) => {
   const s = v.filter((x) => x !== null && Number.isFinite(x)).sort((a, b) => a - b);
@@ -174,8 +202,33 @@ window.runRenderer = async ({ renderer: kind, strategy: how, query, delay, inter
   out.className = 'msg assistant';
   root.append(out);
   const arrivals = []; // [time, cumulative length]
-  const commits = []; // [time, length shown]
-  const commit = (len) => commits.push([performance.now(), len]);
+  const commits = []; // [time, length shown, painted]
+  // The app's own paint truth: after a commit, the next frame's rAF callback, then a task
+  // posted from it, which runs once that frame's rendering is done: at user-blocking priority
+  // where the scheduler exists (Chromium), so that none of the app's own queued tasks (a long
+  // render of the next read) runs first and makes the mark late; else a message.
+  let waiting = [];
+  let framed = [];
+  const marked = () => {
+    const t = performance.now();
+    for (const c of framed) c[2] = t;
+    framed = [];
+  };
+  const paintChannel = new MessageChannel();
+  paintChannel.port1.onmessage = marked;
+  const postMark = globalThis.scheduler?.postTask ? () => scheduler.postTask(marked, { priority: 'user-blocking' }) : () => paintChannel.port2.postMessage(0);
+  const commit = (len) => {
+    const c = [performance.now(), len, null];
+    commits.push(c);
+    if (!waiting.length) {
+      requestAnimationFrame(() => {
+        framed = framed.concat(waiting);
+        waiting = [];
+        postMark();
+      });
+    }
+    waiting.push(c);
+  };
   let current = renderer(kind, out, commit);
   let el = out;
   const s = strategy(how, (text) => current(text), { delay, interval, cps });
@@ -190,7 +243,7 @@ window.runRenderer = async ({ renderer: kind, strategy: how, query, delay, inter
     const piece = JSON.parse(data).choices?.[0]?.delta?.content;
     if (!piece) continue;
     len += piece.length;
-    arrivals.push([performance.now(), len]);
+    arrivals.push([lastRead, len]);
     if (replaceAt && arrivals.length === replaceAt) {
       // The app replaces the answer's element (a re-mount, a "final" message component).
       const next = document.createElement('div');
@@ -210,7 +263,11 @@ window.runRenderer = async ({ renderer: kind, strategy: how, query, delay, inter
     const c = commits.find(([, shown]) => shown >= end);
     return c ? c[0] - t : null;
   });
-  return { report: r, truth: median(lags), commits: commits.length, arrivals: arrivals.length, text: out.textContent.length, lastCommit: commits.length ? commits[commits.length - 1][0] - r.startTime : null, firstArrival: arrivals.length ? arrivals[0][0] - r.startTime : null };
+  const painted = arrivals.map(([t, end]) => {
+    const c = commits.find(([, shown]) => shown >= end);
+    return c && c[2] !== null ? c[2] - t : null;
+  });
+  return { report: r, truth: median(lags), paintTruth: { p50: quantile(painted, 0.5), p95: quantile(painted, 0.95) }, commits: commits.length, arrivals: arrivals.length, text: out.textContent.length, lastCommit: commits.length ? commits[commits.length - 1][0] - r.startTime : null, firstArrival: arrivals.length ? arrivals[0][0] - r.startTime : null };
 };
 
 /**
