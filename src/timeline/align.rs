@@ -184,7 +184,10 @@ fn step(a: &[char], f: usize, r: &[char], i: usize, budget: &mut u32) -> Option<
     if f < a.len() && a[f] == c {
         return Some((f + 1, true));
     }
-    if r.len() - i <= CONFIRM {
+    // Past everything that arrived, a rendered character waits for more: a page that renders
+    // inside the transport's own event (an XHR `progress` or `message` handler that appends
+    // the delta) shows text before tokenpaint's listener has read it.
+    if f >= a.len() || r.len() - i <= CONFIRM {
         return None;
     }
     let end = a.len().min(f + WINDOW);
@@ -241,6 +244,11 @@ impl Aligner {
             self.base += drop as u32;
         }
         added
+    }
+
+    /// Whether rendered characters wait for more arrived text (see [`Aligner::rendered`]).
+    pub fn waiting(&self) -> bool {
+        !self.pending.is_empty()
     }
 
     /// Visible characters arrived so far.

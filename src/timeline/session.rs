@@ -743,6 +743,12 @@ impl Timeline {
                 let end = self.aligner.arrived_len() as u32;
                 self.records
                     .push(DeltaRecord::arrived(t, chars, visible, end));
+                // Text the page showed before it was read here (rendered inside the
+                // transport's own event): on screen as it arrives.
+                if self.observed && self.aligner.waiting() {
+                    let at = self.aligner.rendered_units();
+                    self.rendered("", at, t);
+                }
             }
             Wire::Reasoning(text) => {
                 let r = &mut self.reasoning;
@@ -959,6 +965,22 @@ mod tests {
             (40.0, 40.0, 42.0)
         );
         s.end(EndKind::Complete, 50.0);
+        assert!(s.settled());
+    }
+
+    #[test]
+    fn text_shown_before_it_was_read_is_committed_when_it_arrives() {
+        // An XHR page whose progress handler appends the delta before tokenpaint's own
+        // listener reads it: the last delta is on screen first, and no change follows.
+        let mut s = Session::new("sse-text", "", "", 0.0, 0.0, 200);
+        s.chunk(b"data: Hello\n\n", 1.0);
+        assert_eq!(s.appended("Hello", 1.5), 1);
+        assert_eq!(s.appended(" wonderful", 20.0), 0);
+        s.chunk(b"data:  wonderful\n\n", 20.2);
+        assert_eq!(s.tl.records[1].committed, 20.2);
+        assert_eq!(s.tl.aligner.frontier(), s.tl.aligner.arrived_len());
+        s.painted(30.0, 31.0, 32.0);
+        s.end(EndKind::Complete, 40.0);
         assert!(s.settled());
     }
 

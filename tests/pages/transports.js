@@ -11,19 +11,25 @@ await init();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const originals = { fetch: window.fetch, open: XMLHttpRequest.prototype.open, send: XMLHttpRequest.prototype.send, EventSource: window.EventSource, WebSocket: window.WebSocket, wsSend: WebSocket.prototype.send };
 
-/** A message element that shows each delta `delay` ms after the app got it, recording the lag. */
+/**
+ * A message element that shows each delta `delay` ms after the app got it, recording the lag;
+ * with `delay` null, at once, inside the transport's own event (as a page that appends a text
+ * node in its message handler does).
+ */
 function view(host, delay) {
   const el = document.createElement('div');
   host.append(el);
   const lags = [];
+  const append = (text, t) => {
+    el.append(text);
+    lags.push(performance.now() - t);
+  };
   return {
     el,
     lags,
     show(text, t) {
-      setTimeout(() => {
-        el.append(text);
-        lags.push(performance.now() - t);
-      }, delay);
+      if (delay === null) append(text, t);
+      else setTimeout(() => append(text, t), delay);
     },
   };
 }
@@ -75,7 +81,7 @@ window.runSseJs = async ({ query = 'ttft_ms=50&token_ms=20&tokens=40', instrumen
     source.addEventListener('abort', () => resolve());
   });
   await done;
-  await sleep(delay + 50);
+  await sleep((delay ?? 0) + 50);
   const reports = instrumented ? await Promise.race([all, sleep(5000).then(() => [])]) : [];
   if (undo) undo();
   profiler.close();

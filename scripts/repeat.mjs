@@ -1,0 +1,90 @@
+// Repeats the load scenarios of issue 30 N times outside `npm test` (which runs each once) and
+// prints how many runs held. Usage: node scripts/repeat.mjs [N] [scenario ...]
+//   heavy        a whole-answer re-render with markdown-it + highlight.js (renderers page)
+//   stall-llama  one 600 ms decode step, llama.cpp timings in the stream
+//   stall-none   the same without server timings
+//   xhr          sse.js over XHR (POST), each delta appended as a text node in the message
+//                handler, and 20 ms later (alternating)
+import assert from 'node:assert/strict';
+import { setup, FRAME } from '../tests/helpers.mjs';
+import { bundleRenderers } from '../tests/bundle.mjs';
+
+const n = Number(process.argv[2]) || 20;
+const wanted = process.argv.slice(3);
+const num = (raw, re) => Number(re.exec(raw)?.[1]);
+
+const scenarios = {
+  async heavy(env) {
+    const page = await env.page('/tests/pages/renderers.html');
+    await page.waitForFunction(() => window.renderersReady === true, null, { timeout: 15000 });
+    return async () => {
+      const { report: r, paintTruth } = await page.evaluate(() => window.runRenderer({ renderer: 'markdown-hljs', strategy: 'per-token', query: 'content=code&lines=205&ttft_ms=30&token_ms=5' }));
+      const verdicts = r.diagnosis.map((v) => v.verdict);
+      const line = `${verdicts.join(',')} heldBy=${r.intermediary?.heldBy} lag p50 ${r.lag.p50}/${paintTruth.p50.toFixed(1)} p95 ${r.lag.p95}/${paintTruth.p95.toFixed(1)} lateReadGroups=${r.arrivals.lateReadGroups}`;
+      assert.equal(verdicts[0], 'client-render-bound', line);
+      assert.ok(!verdicts.some((v) => /buffered/.test(v)), line);
+      assert.ok(r.matchedPct >= 99, line);
+      for (const q of ['p50', 'p95']) assert.ok(Math.abs(r.lag[q] - paintTruth[q]) <= FRAME, line);
+      return line;
+    };
+  },
+  ...Object.fromEntries(
+    [
+      ['stall-llama', '&metrics=llamacpp'],
+      ['stall-none', '&usage=0'],
+    ].map(([name, extra]) => [
+      name,
+      async (env) => {
+        const page = await env.harness();
+        return async () => {
+          const { report: r, raw } = await page.evaluate((q) => window.runPhases(q), `ttft_ms=150&token_ms=20&tokens=60&stall_at=30&stall_ms=600${extra}`);
+          const verdicts = r.diagnosis.map((v) => v.verdict);
+          const inter = r.phases.find((p) => p.name === 'intermediary').ms;
+          const v = r.diagnosis.find((d) => d.verdict === 'decode-stall');
+          const line = `${verdicts.join(',')} intermediary=${inter} unattributed=${r.phasesTotal.unattributed} stall ${v?.evidence.stallMs}/${num(raw, /stall_ms=([\d.]+)/)} place=${v?.place}`;
+          assert.equal(inter, 0, line);
+          assert.ok(r.phasesTotal.unattributed >= 0, line);
+          assert.ok(v && v.place === 'server', line);
+          assert.ok(!verdicts.some((x) => /buffered|healthy/.test(x)), line);
+          return line;
+        };
+      },
+    ]),
+  ),
+  async xhr(env) {
+    const page = await env.page('/tests/pages/transports.html');
+    await page.waitForFunction(() => window.transportsReady === true, null, { timeout: 15000 });
+    let i = 0;
+    return async () => {
+      const delay = i++ % 2 ? 20 : null;
+      const { report: r } = await page.evaluate((d) => window.runSseJs({ query: 'ttft_ms=50&token_ms=20&tokens=48', delay: d }), delay);
+      const line = `delay ${delay}: matched ${r?.matchedPct}% deltas ${r?.deltas} status ${r?.status}`;
+      assert.equal(r.matchedPct, 100, line);
+      return line;
+    };
+  },
+};
+
+const names = wanted.length ? wanted : Object.keys(scenarios);
+if (names.includes('heavy')) await bundleRenderers();
+const env = await setup();
+const results = {};
+try {
+  for (const name of names) {
+    const once = await scenarios[name](env);
+    let held = 0;
+    for (let k = 0; k < n; k++) {
+      try {
+        const line = await once();
+        held++;
+        console.log(`${name} ${k + 1}: ok ${line}`);
+      } catch (e) {
+        console.log(`${name} ${k + 1}: FAILED ${e.message}`);
+      }
+    }
+    results[name] = `${held} of ${n}`;
+  }
+} finally {
+  await env.close();
+}
+console.log(JSON.stringify(results));
