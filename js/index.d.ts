@@ -323,7 +323,7 @@ export interface StreamReport {
     heldBy: 'nothing' | 'intermediary' | 'page';
     /** Mean delay per token of the page's late reads. */
     lateReadMs: number;
-    /** The server's decode span equals the page's: nothing held. */
+    /** The server's decode span equals the page's: the first and last token were not held apart. */
     matchesServer: boolean;
   } | null;
   /** Which part is slow, most important first, with evidence and fix. */

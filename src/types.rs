@@ -414,7 +414,7 @@ pub struct Intermediary {
     pub held_by: String,
     /// Mean delay per token of the page's late reads.
     pub late_read_ms: f64,
-    /// The server's decode span equals the page's: nothing held.
+    /// The server's decode span equals the page's: the first and last token not held apart.
     pub matches_server: bool,
 }
 

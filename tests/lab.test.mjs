@@ -48,6 +48,7 @@ const EXPECT = {
   buffered: 'client-buffers-whole-answer',
   typing: 'client-smoothing',
   reasoning: 'reasoning-delay',
+  sharedServer: 'decode-stall',
 };
 
 test('nginx is there for the proxy scenario', () => {
@@ -71,6 +72,11 @@ for (const [name, verdict] of Object.entries(EXPECT)) {
       const ft = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#firstToken li')].map((li) => [li.dataset.name, li.dataset.ms === '' ? null : Number(li.dataset.ms)])));
       t.diagnostic(`first token: ${JSON.stringify(ft)}`);
       assert.ok(ft.intermediary > 500, `the first token held ${ft.intermediary} ms`);
+      // Held arrivals: the headline TPOT is the buffer's pace, with the server's own step.
+      const tpot = await page.evaluate(() => ({ pace: document.getElementById('tpot').dataset.pace, text: document.getElementById('tpot').textContent }));
+      t.diagnostic(`TPOT shown: ${tpot.text}`);
+      assert.equal(tpot.pace, 'buffer');
+      assert.match(tpot.text, /buffer's pace; server step \d/);
     }
     if (name === 'empty') {
       assert.equal(r.status, 'incomplete');

@@ -54,6 +54,7 @@ export const SCENARIOS = {
   buffered: { label: 'Client buffers whole answer', expect: 'client-buffers-whole-answer', knobs: { render: 'buffered' } },
   typing: { label: 'Typing slower than the stream', expect: 'client-smoothing', knobs: { render: 'typewriter', cps: 50, tokenMs: 20, tokens: 60 } },
   reasoning: { label: 'Reasoning model', expect: 'reasoning-delay', knobs: { reasoning: 80, tokens: 40 } },
+  sharedServer: { label: 'Shared server: one slow decode step', expect: 'decode-stall', knobs: { stallEvery: 30, stallMs: 600, tokens: 60 } },
   free: { label: 'Free mode', expect: null, knobs: {} },
 };
 let scenario = 'healthy';
@@ -411,8 +412,12 @@ function showReport(r) {
   cell('e2e-perceived', r.e2ePerceived?.painted);
   cell('e2e-gap', gap(r.e2e, r.e2ePerceived?.painted));
   cell('lag', r.lag?.p50, r.lag ? `${ms(r.lag.p50)} / ${ms(r.lag.p95)} / ${ms(r.lag.max)}` : '—');
-  cell('tpot', r.tpot);
-  cell('itl', r.itl?.p50, r.itl ? `${ms(r.itl.p50)} / ${ms(r.itl.p95)} / ${ms(r.itl.max)}` : '—');
+  // Held arrivals: TPOT and ITL are the buffer's pace (or the busy page's reads), not the speed
+  // of generation; the server's own step is beside them when it said it.
+  const pace = r.pace && r.pace.of !== 'arrivals' ? ` (${r.pace.of === 'buffer' ? "the buffer's pace" : "the page's late reads"}${r.pace.serverStepMs !== null ? `; server step ${ms(r.pace.serverStepMs)}` : ''})` : '';
+  cell('tpot', r.tpot, r.tpot === null ? '—' : ms(r.tpot) + pace);
+  cell('itl', r.itl?.p50, r.itl ? `${ms(r.itl.p50)} / ${ms(r.itl.p95)} / ${ms(r.itl.max)}${pace}` : '—');
+  $('tpot').dataset.pace = r.pace?.of ?? '';
   cell('tokens-out', r.tokens, `${r.tokens} (${r.tokensSource})`);
   const d = r.delivery;
   cell('delivery', null, d ? d.pattern + (d.interval ? ` every ${ms(d.interval)}` : '') + (d.rate ? ` at ${Math.round(d.rate)} chars/s` : '') : '—');

@@ -50,6 +50,8 @@ pub struct Facts {
     pub itl_p95: Option<f64>,
     /// Delivery lag median (ms).
     pub lag_p50: Option<f64>,
+    /// Delivery lag 95th percentile (ms).
+    pub lag_p95: Option<f64>,
     /// Total stall time (ms).
     pub stall_ms: Option<f64>,
     /// The delivery pattern's name, if known.
@@ -78,6 +80,9 @@ pub struct Facts {
     pub buffer_hint: Option<crate::read::wire::BufferHint>,
     /// The share of frames that came late while the stream was shown (a busy main thread).
     pub busy_share: Option<f64>,
+    /// The share of the stream's time on the page (first arrival to last paint) that the main
+    /// thread was seen blocked.
+    pub blocked_share: Option<f64>,
     /// How long the request waited in the browser before it was sent (Resource Timing).
     pub browser_queue: Option<f64>,
     /// The longest mid-stream stall of the arrivals (start from the request start).
@@ -104,6 +109,11 @@ pub mod limits {
     pub const HOLD: f64 = 50.0;
     /// Median delivery lag above this is slow client rendering.
     pub const LAG: f64 = 100.0;
+    /// A 95th percentile of delivery lag above this, on a page whose main thread was blocked
+    /// for [`BUSY`] of the stream or more, is slow client rendering too.
+    pub const TAIL_LAG: f64 = 500.0;
+    /// The share of the stream's time the main thread was blocked that makes a page busy.
+    pub const BUSY: f64 = 0.25;
     /// Below this share of the answer found on screen (%), the page's figures are not
     /// evidence.
     pub const MATCHED: f64 = 90.0;
@@ -122,7 +132,9 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
     // Revealed slower than it arrived, by a page that kept painting every frame: the page held
     // text back on purpose. A page whose frames came late was too busy to keep up: that is
     // render cost, whatever the reveal looks like.
-    let idle = f.busy_share.is_some_and(|b| b < 0.5);
+    // Frames more than a pause apart are not counted as late (the clock may have rested), so a
+    // page seconds behind can look idle by its frames alone: its blocked time says otherwise.
+    let idle = f.busy_share.is_some_and(|b| b < 0.5) && f.blocked_share.is_none_or(|b| b < 0.5);
     let smoothing = f.reveal_rate.filter(|&r| {
         f.delivery == Some("smoothed") && idle && f.arrival_rate.is_some_and(|a| r < a)
     });
@@ -137,9 +149,16 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
                 ("lagP50", f.lag_p50.unwrap_or(f64::NAN)),
                 ("lateFrameShare", f.busy_share.unwrap_or(f64::NAN)),
             ], "The page reveals text slower than it arrives (a typing animation): reveal at least as fast as text arrives, or catch up when the backlog grows (show the waiting text within a few frames). Render cost is not the problem."));
-    } else if f.lag_p50.is_some_and(|l| l > LAG) || f.throttle.is_some_and(|t| t > LAG) {
+    } else if f.lag_p50.is_some_and(|l| l > LAG)
+        || f.throttle.is_some_and(|t| t > LAG)
+        // A page that falls further behind as the answer grows: a median that still looks
+        // fine, a tail of seconds, and a main thread blocked for a good part of the stream.
+        || (f.lag_p95.is_some_and(|l| l > TAIL_LAG) && f.blocked_share.is_some_and(|b| b >= BUSY))
+    {
         out.push(Verdict::new("client-render-bound", vec![
                 ("lagP50", f.lag_p50.unwrap_or(f64::NAN)),
+                ("lagP95", f.lag_p95.unwrap_or(f64::NAN)),
+                ("blockedShare", f.blocked_share.unwrap_or(f64::NAN)),
                 ("stallMs", f.stall_ms.unwrap_or(f64::NAN)),
                 ("throttleInterval", f.throttle.unwrap_or(f64::NAN)),
             ], "Bytes arrive but paint lags: render incrementally (append, or re-render only the last block), throttle to a frame at most, keep heavy work off the main thread; latePaints names the scripts."));

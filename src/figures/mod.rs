@@ -824,6 +824,7 @@ fn facts(tl: &Timeline, f: &StreamFigures) -> Facts {
         itl_p50: itl.map(|s| s.p50),
         itl_p95: itl.map(|s| s.p95),
         lag_p50: f.lag_spread.map(|s| s.p50),
+        lag_p95: f.lag_spread.map(|s| s.p95),
         stall_ms: f
             .stalls
             .as_ref()
@@ -852,6 +853,12 @@ fn facts(tl: &Timeline, f: &StreamFigures) -> Facts {
         busy_share: tl.frame_pace.busy_share(),
         browser_queue: tl.resource.as_ref().and_then(|e| e.browser_queue()),
         arrival_stall: f.arrival_stall,
+        blocked_share: f
+            .arrivals
+            .blocked_ms
+            .zip(f.ttft)
+            .zip(f.e2e_perceived.map(|p| p.1).or(f.e2e))
+            .map(|((b, first), last)| b / (last - first).max(1.0)),
         paint_stall: f.stalls.as_ref().and_then(|s| {
             s.iter()
                 .map(|s| (s.start, s.end - s.start))

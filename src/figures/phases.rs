@@ -127,14 +127,17 @@ pub struct Intermediary {
     pub late_read_mean: f64,
     /// Arrival groups read late by the page.
     pub late_read_groups: u32,
-    /// The server's decode span equals the page's within [`SAME_SPAN_MS`]: nothing held.
+    /// The server's decode span equals the page's within [`SAME_SPAN_MS`]: the first and the
+    /// last token were not held apart (tokens between them still may have been, as a server
+    /// that releases its first token, then the rest at the end).
     pub matches_server: bool,
 }
 
 /// Records read within this of each other (ms) arrived together: one read, or one turn of the
 /// event loop.
 pub const TOGETHER_MS: f64 = 1.0;
-/// A page decode span this close to the server's own (ms) means that nothing held anything.
+/// A page decode span this close to the server's own (ms): the first and last tokens were not
+/// held apart.
 pub const SAME_SPAN_MS: f64 = 5.0;
 /// A server figure may exceed what the arrivals leave for it by this much (ms, the rounding of
 /// servers' own figures) before it is taken as disagreeing with them.
@@ -446,7 +449,7 @@ fn intermediary(
         let mut group_sum = 0.0;
         for (ri, t) in tokens[a..b].iter().enumerate() {
             after -= t.count as usize;
-            let h = if same_span || !step_known || m < 2 {
+            let h = if !step_known || m < 2 {
                 0.0
             } else {
                 (after as f64 * step).min(gap)
@@ -478,9 +481,7 @@ fn intermediary(
     let expected_span = step * (n - 1) as f64;
     // No model decodes ten tokens in the same instant: arriving in one or two groups is
     // all-at-once even when the server says nothing.
-    let pattern = if same_span {
-        ArrivalPattern::Steady
-    } else if (gs.len() <= 2 && n >= 10)
+    let pattern = if (gs.len() <= 2 && n >= 10)
         || (from_server && expected_span > 0.0 && (gs.len() <= 2 || span < 0.1 * expected_span))
     {
         ArrivalPattern::AllAtOnce
