@@ -91,7 +91,9 @@ const CORS = {
   'access-control-allow-origin': '*',
   'access-control-allow-headers': 'content-type, authorization, x-target-url, traceparent, tracestate',
   'access-control-allow-methods': 'GET, POST, OPTIONS',
-  'access-control-expose-headers': 'server-timing',
+  // Server-Timing, and the headers that say where a buffering hop is (a cross-origin page sees
+  // them only when exposed): the lab's nginx route is on another port.
+  'access-control-expose-headers': 'server-timing, server, via, content-encoding',
 };
 
 // "Your own server" when the browser cannot reach it directly (CORS): the request is forwarded

@@ -30,7 +30,7 @@ async function runScenario(page, name) {
   await page.waitForTimeout(300);
   return page.evaluate(() => {
     const r = window.tokenpaintProfiler.reports().at(-1);
-    return { verdicts: r.diagnosis.map((v) => v.verdict), shown: document.getElementById('report').dataset.verdict, status: r.status, error: r.error, missing: r.diagnosis[0].missing };
+    return { verdicts: r.diagnosis.map((v) => v.verdict), place: r.diagnosis[0].place, shown: document.getElementById('report').dataset.verdict, status: r.status, error: r.error, missing: r.diagnosis[0].missing };
   });
 }
 
@@ -68,6 +68,9 @@ for (const [name, verdict] of Object.entries(EXPECT)) {
     // missing (issue 13).
     // The hold of a buffering proxy is in the first token's path, not in the E2E waterfall
     // (issue 20).
+    // Where: a real nginx in front is the proxy; the server's own streaming layer is the server.
+    if (name === 'proxy') assert.equal(r.place, 'proxy');
+    if (name === 'serverHold' || name === 'sharedServer') assert.equal(r.place, 'server');
     if (name === 'proxy') {
       const ft = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#firstToken li')].map((li) => [li.dataset.name, li.dataset.ms === '' ? null : Number(li.dataset.ms)])));
       t.diagnostic(`first token: ${JSON.stringify(ft)}`);

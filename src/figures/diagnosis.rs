@@ -283,7 +283,9 @@ fn buffered(
         ("tokensPerBurst", i.tokens_per_burst),
         ("decodeStepMs", i.step),
     ];
+    let compressed = hint.is_some_and(|h| h.compressed);
     let (verdict, fix) = match hint.map(|h| h.place) {
+        Some("proxy") | Some("cdn") if compressed => ("intermediary-buffered", "A proxy or CDN between server and page compresses and buffers the stream (Content-Encoding, and a header naming the hop): turn off its compression of text/event-stream (nginx: gzip off for this location) and its buffering (proxy_buffering off, or the X-Accel-Buffering: no header); a CDN: no caching, buffering or compression of text/event-stream."),
         Some("server") => ("server-buffered", "The server's own streaming layer held tokens back (the response came straight from it: its Server header names no proxy): make the server flush after every event (an SSE writer that yields per token, no buffering or compression middleware), and check that the engine streams per token."),
         Some("compression") => ("intermediary-buffered", "The response is compressed (Content-Encoding) and the compressor holds bytes until its buffer fills: do not compress text/event-stream, or flush the compressor after every event."),
         Some("proxy") | Some("cdn") => ("intermediary-buffered", "A proxy or CDN between server and page buffers the stream: turn off its buffering for this route (nginx: proxy_buffering off, or the X-Accel-Buffering: no header; a CDN: no caching or buffering of text/event-stream)."),

@@ -14,6 +14,9 @@ pub struct BufferHint {
     pub place: &'static str,
     /// The header that points there (lower case).
     pub header: &'static str,
+    /// The response is compressed too (`Content-Encoding`): behind a proxy or CDN, the hop
+    /// that holds the stream may be its compressor.
+    pub compressed: bool,
 }
 
 const PROXIES: [&str; 12] = [
@@ -49,18 +52,14 @@ pub fn buffering_hint(headers: &str) -> Option<BufferHint> {
     let mut proxy = None;
     let mut cdn = None;
     let mut server = None;
+    let mut compressed = false;
     for line in headers.lines() {
         let Some((name, value)) = line.split_once(':') else {
             continue;
         };
         let (name, value) = (name.trim(), value.trim().to_ascii_lowercase());
         match name {
-            "content-encoding" if !value.is_empty() && value != "identity" => {
-                return Some(BufferHint {
-                    place: "compression",
-                    header: "content-encoding",
-                })
-            }
+            "content-encoding" if !value.is_empty() && value != "identity" => compressed = true,
             "via" => proxy = proxy.or(Some("via")),
             "server" => {
                 if CDNS.iter().any(|c| has(&value, c)) {
@@ -78,10 +77,19 @@ pub fn buffering_hint(headers: &str) -> Option<BufferHint> {
             }
         }
     }
-    let hint = |place, header| Some(BufferHint { place, header });
+    let hint = |place, header| {
+        Some(BufferHint {
+            place,
+            header,
+            compressed,
+        })
+    };
+    // A hop that names itself is where the stream was held, compressed or not (nginx's gzip is
+    // the common case); compression with no hop named is the server's own, or unknown's.
     match (cdn, proxy, server) {
         (Some(h), _, _) => hint("cdn", h),
         (None, Some(h), _) => hint("proxy", h),
+        _ if compressed => hint("compression", "content-encoding"),
         (None, None, Some(h)) => hint("server", h),
         _ => None,
     }
@@ -110,8 +118,17 @@ mod tests {
 
     #[test]
     fn each_hop_is_named_by_its_header() {
+        // nginx compressing what it proxies: the proxy, which compresses.
         assert_eq!(
             place("content-encoding: gzip\nserver: nginx"),
+            Some("proxy")
+        );
+        assert!(
+            buffering_hint("content-encoding: gzip\nserver: nginx").is_some_and(|h| h.compressed)
+        );
+        assert_eq!(place("content-encoding: gzip\n"), Some("compression"));
+        assert_eq!(
+            place("content-encoding: br\nserver: uvicorn"),
             Some("compression")
         );
         assert_eq!(place("content-encoding: identity\n"), None);
