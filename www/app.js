@@ -446,6 +446,8 @@ const VERDICTS = {
   'client-render-bound': 'The page renders slowly',
   'client-buffers-whole-answer': 'The page waits for the whole answer',
   'reasoning-delay': 'The model reasons before answering',
+  'decode-stall': 'The server stalled: one decode step far longer than the rest',
+  'page-stall': "The page's main thread was blocked",
   'insufficient-evidence': 'Not enough evidence to decide',
   'browser-queued': 'The request waited in the browser (connection limit)',
   capacity: 'Capacity: the tail waits in a queue',

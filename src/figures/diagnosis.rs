@@ -163,7 +163,9 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
                 ("throttleInterval", f.throttle.unwrap_or(f64::NAN)),
             ], "Bytes arrive but paint lags: render incrementally (append, or re-render only the last block), throttle to a frame at most, keep heavy work off the main thread; latePaints names the scripts."));
     }
-    let render_bound = out.iter().any(|v| v.verdict == "client-render-bound");
+    // A page verdict already explains its waits for paint (render cost, a typewriter, an
+    // answer shown only at its end).
+    let client = !out.is_empty();
     if let Some(i) = b.and_then(|b| b.intermediary) {
         // A busy page also bunches arrivals (reader.read() resolves on its main thread). Reads
         // that bunched after the main thread was blocked are the page's (`held_by`); and where
@@ -215,7 +217,7 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
         out.push(v);
     } else if let Some((at, ms)) = f
         .paint_stall
-        .filter(|&(_, ms)| ms >= STALL_MIN_MS && !render_bound)
+        .filter(|&(_, ms)| ms >= STALL_MIN_MS && !client)
     {
         // Text waited for a paint far longer than a frame, on a page that otherwise kept up.
         let mut v = Verdict::new("page-stall", vec![("atMs", at), ("stallMs", ms), ("stepMs", f64::NAN)], "Text had arrived but the page painted nothing for the whole wait: its main thread was blocked. Split long tasks (yield to the event loop between chunks of work) and keep heavy work off the main thread.");
@@ -529,6 +531,41 @@ mod tests {
                 server: srv(Some(5.0), Some(200.0), Some(980.0)),
                 adjust: |f| f.reasoning_first = Some(250.0),
                 want: &["reasoning-delay"],
+            },
+            // A page that froze once for 400 ms, otherwise keeping up: a stall of the page.
+            Case {
+                name: "a page that froze once",
+                tokens: timeline(60, 300.0, 20.0, 8.0, |_, e| e),
+                server: srv(Some(5.0), Some(250.0), Some(59.0 * 20.0)),
+                adjust: |f| f.paint_stall = Some((700.0, 400.0)),
+                want: &["page-stall"],
+            },
+            // The same slow step as a shared server's, but the main thread was blocked through
+            // it: nothing was read, the page's stall.
+            Case {
+                name: "a read gap while the page was blocked",
+                tokens: timeline(60, 300.0, 20.0, 8.0, |i, e| {
+                    e + if i >= 30 { 600.0 } else { 0.0 }
+                }),
+                server: ServerTimings::default(),
+                adjust: |f| {
+                    if let Some(st) = &mut f.arrival_stall {
+                        st.page = true;
+                    }
+                },
+                want: &["page-stall"],
+            },
+            // A page that shows the answer only at its end waits for paint too: that verdict
+            // says it, not a stall.
+            Case {
+                name: "buffered page, no stall verdict",
+                tokens: timeline(50, 300.0, 20.0, 8.0, |_, e| e),
+                server: srv(Some(5.0), Some(250.0), Some(980.0)),
+                adjust: |f| {
+                    f.delivery = Some("buffered-until-end");
+                    f.paint_stall = Some((300.0, 980.0));
+                },
+                want: &["client-buffers-whole-answer"],
             },
             // Ambiguous or missing data: say so rather than guess.
             Case {
