@@ -207,21 +207,26 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
     // (the server's decode step, as on a shared server prefilling another prompt) unless the
     // page's main thread was blocked through it.
     let jittery_decode = out.iter().any(|v| v.verdict == "decode-bound");
-    if let Some(st) = f.arrival_stall.filter(|_| !jittery_decode) {
-        let mut v = if st.page {
-            Verdict::new("page-stall", vec![("atMs", st.start), ("stallMs", st.ms), ("stepMs", st.step)], "The page's main thread was blocked: nothing was read or painted for the whole wait. Split long tasks (yield to the event loop between chunks of work) and keep heavy work off the main thread.")
-        } else {
-            Verdict::new("decode-stall", vec![("atMs", st.start), ("stallMs", st.ms), ("stepMs", st.step)], "One decode step took far longer than the others, then the normal pace resumed: a shared server pauses decoding while it prefills another request's prompt. Chunked prefill (vLLM --enable-chunked-prefill, llama.cpp a smaller --ubatch-size), a cap on concurrent prefills, or separate prefill capacity keeps decode steps short.")
-        };
-        v.place = Some((if st.page { "page" } else { "server" }, None));
-        out.push(v);
-    } else if let Some((at, ms)) = f
-        .paint_stall
-        .filter(|&(_, ms)| ms >= STALL_MIN_MS && !client)
-    {
+    let stall = match f.arrival_stall.filter(|_| !jittery_decode) {
+        Some(st) => Some((st.page, st.start, st.ms, st.step)),
         // Text waited for a paint far longer than a frame, on a page that otherwise kept up.
-        let mut v = Verdict::new("page-stall", vec![("atMs", at), ("stallMs", ms), ("stepMs", f64::NAN)], "Text had arrived but the page painted nothing for the whole wait: its main thread was blocked. Split long tasks (yield to the event loop between chunks of work) and keep heavy work off the main thread.");
-        v.place = Some(("page", None));
+        None => f
+            .paint_stall
+            .filter(|&(_, ms)| ms >= STALL_MIN_MS && !client)
+            .map(|(at, ms)| (true, at, ms, f64::NAN)),
+    };
+    if let Some((page, at, ms, step)) = stall {
+        let (verdict, place, fix) = if page {
+            ("page-stall", "page", "The page's main thread was blocked through the wait: split long tasks (yield to the event loop between chunks of work), keep heavy work off the main thread.")
+        } else {
+            ("decode-stall", "server", "One decode step took far longer than the rest, then the pace resumed: a shared server pauses decoding to prefill another prompt. Use chunked prefill (vLLM --enable-chunked-prefill, llama.cpp a smaller --ubatch-size) or cap concurrent prefills.")
+        };
+        let mut v = Verdict::new(
+            verdict,
+            vec![("atMs", at), ("stallMs", ms), ("stepMs", step)],
+            fix,
+        );
+        v.place = Some((place, None));
         out.push(v);
     }
     if let Some(r) = f
@@ -287,7 +292,7 @@ fn buffered(
     ];
     let compressed = hint.is_some_and(|h| h.compressed);
     let (verdict, fix) = match hint.map(|h| h.place) {
-        Some("proxy") | Some("cdn") if compressed => ("intermediary-buffered", "A proxy or CDN between server and page compresses and buffers the stream (Content-Encoding, and a header naming the hop): turn off its compression of text/event-stream (nginx: gzip off for this location) and its buffering (proxy_buffering off, or the X-Accel-Buffering: no header); a CDN: no caching, buffering or compression of text/event-stream."),
+        Some("proxy") | Some("cdn") if compressed => ("intermediary-buffered", "A proxy or CDN compresses and buffers the stream: turn off its compression of text/event-stream (nginx: gzip off) and its buffering (proxy_buffering off, or X-Accel-Buffering: no)."),
         Some("server") => ("server-buffered", "The server's own streaming layer held tokens back (the response came straight from it: its Server header names no proxy): make the server flush after every event (an SSE writer that yields per token, no buffering or compression middleware), and check that the engine streams per token."),
         Some("compression") => ("intermediary-buffered", "The response is compressed (Content-Encoding) and the compressor holds bytes until its buffer fills: do not compress text/event-stream, or flush the compressor after every event."),
         Some("proxy") | Some("cdn") => ("intermediary-buffered", "A proxy or CDN between server and page buffers the stream: turn off its buffering for this route (nginx: proxy_buffering off, or the X-Accel-Buffering: no header; a CDN: no caching or buffering of text/event-stream)."),
