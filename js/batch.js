@@ -14,11 +14,27 @@ export const FLUSH_MS = 250;
 // memory that never shrinks.
 const PART = 64 * 1024;
 
-/** Hands one read to the core (in parts when it is long; they count as one chunk). */
-export function feedRead(c, id, bytes, t) {
-  if (bytes.byteLength <= PART) return c.chunk(id, bytes, t, false);
-  for (let at = 0; at < bytes.byteLength; at += PART) {
-    c.chunk(id, bytes.subarray(at, at + PART), t, at > 0);
+/**
+ * Hands one read to the core (in parts when it is long; they count as one chunk). `seen`: the
+ * arrival clock's [end offset, time] pairs for it (arrival.js), the read's bytes starting at
+ * offset `start`: each part goes in with the time the browser had it.
+ */
+export function feedRead(c, id, bytes, t, seen = null, start = 0) {
+  const n = bytes.byteLength;
+  if (!seen) {
+    if (n <= PART) return c.chunk(id, bytes, t, false, NaN);
+    for (let at = 0; at < n; at += PART) c.chunk(id, bytes.subarray(at, at + PART), t, at > 0, NaN);
+    return;
+  }
+  // One stretch per chunk the worker passed on at one time; the last pair covers the end.
+  let at = 0;
+  for (let k = 0; k < seen.length && at < n; k += 2) {
+    const cut = k + 2 >= seen.length ? n : Math.min(n, seen[k] - start);
+    while (at < cut) {
+      const e = Math.min(cut, at + PART);
+      c.chunk(id, bytes.subarray(at, e), t, at > 0, seen[k + 1]);
+      at = e;
+    }
   }
 }
 
@@ -71,14 +87,38 @@ export function defer(p, op) {
   }
 }
 
-export function flush(p) {
+// A read the arrival clock stamped waits this long at most for the stamp to reach the page
+// (a worker's message is a task of the page's, run after a long task as the read is).
+const STAMP_WAIT_MS = 1000;
+
+/**
+ * Hands the queue to the core. A flush of the timer (`timed`) stops at a read whose arrival
+ * stamp has not come yet, for STAMP_WAIT_MS at most, and goes on later; any other flush (before
+ * a call into the core) takes everything, in order.
+ */
+export function flush(p, timed = false) {
   // A flush that was asked for and is still to come finds the queue empty (or newer work).
   p._flushTimer = 0;
   p._flushQueued = false;
-  const q = p._queue;
+  let q = p._queue;
   if (!q.length) return;
   p._queue = [];
   p._queuedBytes = 0;
+  if (timed) {
+    const now = performance.now();
+    // The arrival clock's module (a chunk of its own, loaded when asked for) may still be on its
+    // way: the worker's messages wait for it.
+    const clock = p._arrival;
+    const unseen = (op) => op.bytes && op.s && op.s.arrival && !(op.seen = clock && clock.seenIn(op.s.arrival, op.end - op.bytes.byteLength, op.end));
+    const wait = q.findIndex((op) => unseen(op) && now - op.t < STAMP_WAIT_MS);
+    if (wait >= 0) {
+      p._queue = q.slice(wait);
+      for (const op of p._queue) if (op.bytes) p._queuedBytes += op.bytes.byteLength;
+      q = q.slice(0, wait);
+      p._flushTimer = 1;
+      setTimeout(p._flushSoon, 50);
+    }
+  }
   for (const op of q) {
     const s = op.s;
     if (s === null) {
@@ -87,7 +127,9 @@ export function flush(p) {
     }
     if (op.bytes) {
       if (!s.scope && !s.target) p._rescanShadows();
-      p._callNow((c) => feedRead(c, s.id, op.bytes, op.t), undefined, s);
+      const start = op.end - op.bytes.byteLength;
+      const seen = s.arrival && p._arrival ? op.seen || p._arrival.seenIn(s.arrival, start, op.end) : null;
+      p._callNow((c) => feedRead(c, s.id, op.bytes, op.t, seen, start), undefined, s);
       continue;
     }
     if (s.done) continue;

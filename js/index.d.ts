@@ -26,6 +26,12 @@ export interface ProfilerOptions {
   format?: Format;
   /** The fetch to wrap (default: the global fetch at construction). */
   fetch?: typeof globalThis.fetch;
+  /**
+   * Stamp arrivals off the main thread with the service worker `tokenpaint/arrival-sw.js`,
+   * which the app serves and registers itself (`navigator.serviceWorker.register('/arrival-sw.js?match=/v1/chat/completions')`):
+   * reports then say `arrivals.clock: 'service-worker'`, and `arrivals.lateReadMs` is measured.
+   */
+  arrivalClock?: boolean;
   /** Quiet time after the stream's end before a report is taken without full paint (ms, default 1000). */
   settleMs?: number;
   /** Longest wait after the end of the stream before a report is taken (ms, default 30000). */
@@ -217,7 +223,7 @@ export interface StreamReport {
   pace: { of: 'arrivals' | 'buffer' | 'page-reads'; serverStepMs: number | null } | null;
   /** Which clock stamped the arrivals (`page-read`: the page's JavaScript, on the main thread) and how late the page read what the browser had. */
   arrivals: {
-    clock: 'page-read';
+    clock: 'page-read' | 'service-worker';
     /** The main thread's blocked time seen while the stream was open (null: the paint clock never ran). */
     blockedMs: number | null;
     /** Mean delay per delta of reads bunched after the main thread was blocked. */

@@ -75,7 +75,7 @@ export class Profiler {
     this._changed = false;
     this._flushSoon = () => {
       try {
-        this._flush();
+        batch.flush(this, true);
       } catch {
         /* never into the page */
       }
@@ -119,6 +119,17 @@ export class Profiler {
       } catch {
         this._otlp = null;
       }
+    }
+    // The opt-in arrival clock (a service worker the app registered, js/arrival-sw.js): a chunk
+    // of its own. Until it has loaded, the worker's messages wait (startMessages), and so do
+    // the reads it stamped (batch.js).
+    this._arrival = null;
+    if (o.arrivalClock) {
+      import('./arrival.js')
+        .then((m) => {
+          if (m.listenForArrivals()) this._arrival = m;
+        })
+        .catch(() => {});
     }
     // The DevTools track: a chunk of its own, imported only when asked for.
     this._measure = o.devtools ? import('./perftrack.js').then((m) => m.measure) : null;

@@ -24,6 +24,9 @@ function leftOut(p) {
 export function wrap(p, res, o) {
   try {
     if (!res || !res.body) return res;
+    // Passed through the opt-in arrival clock (js/arrival-sw.js): its stamps name the stream.
+    const arrival = p.options.arrivalClock && res.headers && res.headers.get('x-tokenpaint-arrival');
+    if (arrival) o = { ...o, arrival };
     const f = feed(p, res, o);
     if (!f) return res;
     const out = tap(res, f);
@@ -54,6 +57,8 @@ export function feed(p, res, o) {
   if (s === null) return null;
   const early = [];
   let earlyBytes = 0;
+  // Bytes read so far: where each chunk ends, for the arrival clock's stamps.
+  let end = 0;
   if (s === undefined) {
     load().then(
       () => {
@@ -76,10 +81,11 @@ export function feed(p, res, o) {
   }
   return {
     chunk(bytes, t) {
+      end += bytes.byteLength;
       if (s) {
         s.lastActivity = t;
         // A copy: the app may transfer or reuse its buffer before the queue is flushed.
-        p._defer({ s, bytes: copyOf(p, bytes), t });
+        p._defer({ s, bytes: copyOf(p, bytes), t, end });
       } else if (s === undefined) {
         earlyBytes += bytes.byteLength;
         if (early.length < MAX_EARLY && earlyBytes <= MAX_EARLY_BYTES) early.push([bytes.slice(), t]);
@@ -134,6 +140,7 @@ export function open(p, res, o, headersAt) {
       trace: o.trace || null,
       start: o.start,
       headersAt,
+      arrival: o.arrival || null,
       target: o.target,
       scope: null,
       prevText: '',
@@ -331,6 +338,7 @@ export function finish(p, s) {
   if (s.done) return;
   s.done = true;
   clearTimeout(s.timer);
+  if (s.arrival && p._arrival) p._arrival.forgetArrivals(s.arrival);
   if (s.mo) s.mo.disconnect();
   p._streams.delete(s);
   const emit = (entry) => {

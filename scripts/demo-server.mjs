@@ -70,6 +70,9 @@ async function serveStatic(res, pathname) {
     if (/\/tests\/pages\/csp\.html$/.test(file)) {
       headers['content-security-policy'] = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; require-trusted-types-for 'script'; trusted-types 'none'; report-uri /csp-report";
     }
+    // The arrival clock's service worker may control the whole origin (a site copies it to its
+    // root, or sends this header).
+    if (file.endsWith(`${path.sep}js${path.sep}arrival-sw.js`)) headers['service-worker-allowed'] = '/';
     // Benchmark pages are cross-origin isolated, for 5 µs timers (performance.now()).
     if (file.includes(`${path.sep}bench${path.sep}pages${path.sep}`)) {
       headers['cross-origin-opener-policy'] = 'same-origin';

@@ -34,8 +34,13 @@ export const BUDGET = 40 * 1024;
  * the parser at 2.1x eventsource-parser + JSON.parse.
  * Lowered to 85 KB (issue 17): the module's own lossy UTF-8 decoding and character counts in
  * place of from_utf8_lossy's chunk iterator and chars().count() (0.9 KB gzip).
+ * Raised to 86 KB for issue 30 (83.7 -> 85.5 KB gzip side by side): holds from evidence of
+ * holding, the page's blocked time and late reads, phases fitted with the reason for each
+ * unknown, the stall verdicts, the report's pace and arrivals, and the arrival clock's second
+ * stamp per read (wasm +3.4 KB, shell +0.4 KB; the clock's page side is a lazy chunk). Issue 33
+ * moves verdict texts out of the module.
  */
-export const CEILING = 85 * 1024;
+export const CEILING = 86 * 1024;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => readFileSync(path.join(root, p));
@@ -97,7 +102,7 @@ export function sizes() {
   const total = { name: 'total (wasm + minified js)', raw: rows[0].raw + rows[2].raw, gzip: rows[0].gzip + rows[2].gzip, brotli: rows[0].brotli + rows[2].brotli };
   // The development overlay (tokenpaint/overlay): its own entry, never in the core's bundle.
   const overlay = bundle('js/overlay.js').eager;
-  return [...rows, total, row('lazy chunks (otlp, devtools)', lazy), row('stub (tokenpaint/lazy)', stub), row('overlay (tokenpaint/overlay)', overlay)];
+  return [...rows, total, row('lazy chunks (otlp, devtools, arrival clock)', lazy), row('stub (tokenpaint/lazy)', stub), row('overlay (tokenpaint/overlay)', overlay)];
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -237,12 +237,12 @@ impl Core {
     }
 
     /// A body chunk read at `t`, or with `more`, the next part of the chunk read last.
-    pub fn chunk(&mut self, id: u32, bytes: &[u8], t: f64, more: bool) {
+    pub fn chunk(&mut self, id: u32, bytes: &[u8], t: f64, more: bool, net: f64) {
         if let Some(o) = self.get(id) {
             if o.trap {
                 panic!("tokenpaint test trap");
             }
-            o.session.chunk_part(bytes, t, more);
+            o.session.chunk_seen(bytes, t, net, more);
         }
     }
 

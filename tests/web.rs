@@ -42,16 +42,16 @@ fn a_stream_through_the_binding_gives_a_report_the_browser_parses() {
     let bytes = body.as_bytes();
     // Split inside the emoji of the second event, as a network may.
     let cut = body.find('😀').unwrap() + 2;
-    core.chunk(id, &bytes[..cut], 1010.0, false);
+    core.chunk(id, &bytes[..cut], 1010.0, false, f64::NAN);
     assert_eq!(core.rendered(id, "Hé", 0, 1012.0), 1);
-    core.chunk(id, &bytes[cut..], 1030.0, false);
+    core.chunk(id, &bytes[cut..], 1030.0, false, f64::NAN);
     assert_eq!(core.rendered(id, "Héllo 😀", 0, 1031.0), 1);
     assert_eq!(
         core.rendered(id, "!", 5, 1032.0),
         -1,
         "5 is neither the end nor a checkpoint"
     );
-    assert_eq!(core.painted(1033.0, 1034.0, 1036.0), 2);
+    assert_eq!(core.painted(1033.0, 1034.0, 1036.0, f64::NAN), 2);
     core.end(id, 0, 1040.0, "");
     assert!(core.settled(id));
     let report = JSON::parse(&core.finish(id, true)).expect("valid JSON");
@@ -85,6 +85,7 @@ fn the_summary_computes_percentiles_on_wasm32() {
             b"data: a\n\ndata: b\n\n",
             start + 100.0 + f64::from(i),
             false,
+            f64::NAN,
         );
         core.end(id, 0, start + 200.0, "");
         core.finish(id, false);
@@ -110,7 +111,7 @@ fn hostile_bytes_do_not_trap() {
     }
     junk.extend_from_slice(b"\ndata: {\"choices\":[{\"delta\":{\"content\":[[[[[[\n\n");
     for c in junk.chunks(333) {
-        core.chunk(id, c, 1.0, false);
+        core.chunk(id, c, 1.0, false, f64::NAN);
     }
     core.end(id, 0, 2.0, "");
     let report = JSON::parse(&core.finish(id, false)).expect("valid JSON");

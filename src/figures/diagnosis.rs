@@ -89,6 +89,9 @@ pub struct Facts {
     pub arrival_stall: Option<crate::figures::phases::ArrivalStall>,
     /// The longest wait of arrived text for a paint: (start from the request start, ms).
     pub paint_stall: Option<(f64, f64)>,
+    /// The longest time the main thread was seen blocked while the answer streamed: (start
+    /// from the request start, ms).
+    pub blocked_longest: Option<(f64, f64)>,
 }
 
 /// Thresholds (ms unless said otherwise).
@@ -210,9 +213,13 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
     let stall = match f.arrival_stall.filter(|_| !jittery_decode) {
         Some(st) => Some((st.page, st.start, st.ms, st.step)),
         // Text waited for a paint far longer than a frame, on a page that otherwise kept up.
+        // Or the main thread was blocked that long: the reads after it bunched and were
+        // painted at once, so no wait shows in the arrivals or the paints.
         None => f
             .paint_stall
-            .filter(|&(_, ms)| ms >= STALL_MIN_MS && !client)
+            .filter(|&(_, ms)| ms >= STALL_MIN_MS)
+            .or(f.blocked_longest.filter(|&(_, ms)| ms >= STALL_MIN_MS))
+            .filter(|_| !client)
             .map(|(at, ms)| (true, at, ms, f64::NAN)),
     };
     if let Some((page, at, ms, step)) = stall {

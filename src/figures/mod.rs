@@ -229,7 +229,8 @@ pub struct StreamFigures {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Arrivals {
     /// `page-read`: each chunk is stamped when the page's JavaScript read it, on the main
-    /// thread, so a blocked page delays "arrival" too.
+    /// thread, so a blocked page delays "arrival" too. `service-worker`: stamped when the
+    /// opt-in arrival clock (a service worker) passed it on, off the page's main thread.
     pub clock: &'static str,
     /// The main thread's blocked time seen while the stream was open (ms; `None`: the paint
     /// clock never ran, so it is not known).
@@ -283,10 +284,15 @@ fn arrivals(
         .and_then(|e| e.response_end)
         .zip(end_read)
         .map(|(net, read)| round((read - net).max(0.0)));
+    let r = &tl.reads;
+    // Stamped off the main thread: the late read is measured (over every delta, those read at
+    // once count 0); else inferred from reads that bunched while the thread was blocked.
+    let seen = r.seen > 0;
+    let measured = (seen && tl.deltas > 0).then(|| round(r.late_sum / tl.deltas as f64));
     Arrivals {
-        clock: "page-read",
+        clock: if seen { "service-worker" } else { "page-read" },
         blocked_ms: clock_ran.then(|| round(blocked.total())),
-        late_read_ms: inter.map(|i| round(i.late_read_mean)),
+        late_read_ms: measured.or(inter.map(|i| round(i.late_read_mean))),
         late_read_groups: inter.map_or(0, |i| i.late_read_groups),
         end_read_late_ms,
     }
@@ -450,6 +456,14 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
     let (status, error) = status(tl, cx.end_message);
     let painted = records.iter().any(|t| t.painted.is_finite());
     let blocked = blocked(tl, cx.frames);
+    // Arrivals stamped off the main thread are the browser's, whatever the page was doing: a
+    // blocked page explains none of their bunching or gaps.
+    let off_main = crate::timeline::blocked::Blocked::default();
+    let evidence = if tl.reads.seen > 0 {
+        &off_main
+    } else {
+        &blocked
+    };
     let mut f = StreamFigures {
         status,
         error,
@@ -495,9 +509,9 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
             &tl.server,
             tl.reasoning.first,
             tl.reasoning.deltas,
-            &blocked,
+            evidence,
         ),
-        arrival_stall: crate::figures::phases::arrival_stall(records, &blocked).map(|s| {
+        arrival_stall: crate::figures::phases::arrival_stall(records, evidence).map(|s| {
             crate::figures::phases::ArrivalStall {
                 start: rel(s.start),
                 ..s
@@ -523,7 +537,8 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
     if coarse_timer {
         coarsen(&mut f);
     }
-    f.verdicts = crate::figures::diagnosis::diagnose(&facts(tl, &f), f.breakdown.as_ref());
+    f.verdicts =
+        crate::figures::diagnosis::diagnose(&facts(tl, &f, &blocked), f.breakdown.as_ref());
     f.unavailable = unavailable(tl);
     if let Some(shell) = cx.shell {
         f.browser = Some(browser(tl, &f, shell, cx.frames));
@@ -816,7 +831,7 @@ fn status(tl: &Timeline, end_message: &str) -> (Status, Option<ErrorFigure>) {
 }
 
 /// What diagnosis looks at.
-fn facts(tl: &Timeline, f: &StreamFigures) -> Facts {
+fn facts(tl: &Timeline, f: &StreamFigures, blocked: &crate::timeline::blocked::Blocked) -> Facts {
     let itl = f.itl_spread;
     Facts {
         ttft: f.ttft,
@@ -853,6 +868,18 @@ fn facts(tl: &Timeline, f: &StreamFigures) -> Facts {
         busy_share: tl.frame_pace.busy_share(),
         browser_queue: tl.resource.as_ref().and_then(|e| e.browser_queue()),
         arrival_stall: f.arrival_stall,
+        blocked_longest: f
+            .ttft
+            .zip(f.e2e_perceived.map(|p| p.1).or(f.e2e))
+            .and_then(|(a, b)| {
+                blocked
+                    .intervals()
+                    .iter()
+                    .map(|&(s, e)| (s.max(tl.start + a), e.min(tl.start + b)))
+                    .filter(|(s, e)| e > s)
+                    .map(|(s, e)| (s - tl.start, e - s))
+                    .reduce(|x, y| if y.1 > x.1 { y } else { x })
+            }),
         blocked_share: f
             .arrivals
             .blocked_ms

@@ -362,14 +362,16 @@ pub fn arrival_stall(tokens: &[DeltaRecord], blocked: &Blocked) -> Option<Arriva
         return None;
     }
     let mut gaps: Vec<f64> = gs.windows(2).map(|w| w[1].3 - w[0].3).collect();
-    let longest = gs.windows(2).filter(|w| w[1].2 <= 2).max_by(|a, b| {
-        let g = |w: &&[(usize, usize, usize, f64)]| w[1].3 - w[0].3;
-        g(a).partial_cmp(&g(b))
-            .unwrap_or(core::cmp::Ordering::Equal)
-    })?;
+    // The longest gap followed by at most two deltas read together.
+    let mut longest: Option<usize> = None;
+    for (i, w) in gs.windows(2).enumerate() {
+        if w[1].2 <= 2 && longest.is_none_or(|l| gaps[i] > gaps[l]) {
+            longest = Some(i);
+        }
+    }
+    let (from, to) = (gs[longest?].3, gs[longest? + 1].3);
     crate::aggregate::stats::sort(&mut gaps);
     let step = crate::aggregate::stats::quantile_sorted(&gaps, 0.5)?;
-    let (from, to) = (longest[0].3, longest[1].3);
     let ms = to - from;
     (ms >= STALL_MIN_MS && ms >= STALL_STEPS * step).then(|| ArrivalStall {
         start: from,

@@ -42,14 +42,12 @@ impl Blocked {
             }
         }
         if v.len() > Self::KEEP {
-            let closest = (0..v.len() - 1)
-                .min_by(|&a, &b| {
-                    let gap = |i: usize| v[i + 1].0 - v[i].1;
-                    gap(a)
-                        .partial_cmp(&gap(b))
-                        .unwrap_or(core::cmp::Ordering::Equal)
-                })
-                .unwrap_or(0);
+            let mut closest = 0;
+            for i in 1..v.len() - 1 {
+                if v[i + 1].0 - v[i].1 < v[closest + 1].0 - v[closest].1 {
+                    closest = i;
+                }
+            }
             v[closest].1 = v[closest + 1].1;
             v.remove(closest + 1);
         }

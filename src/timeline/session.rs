@@ -264,6 +264,19 @@ pub struct Timeline {
     last_frame: Option<f64>,
     /// When the page's main thread was seen blocked while this stream was open.
     pub blocked: crate::timeline::blocked::Blocked,
+    /// Reads an arrival clock off the main thread also stamped (see [`Session::chunk_seen`]).
+    pub reads: Reads,
+}
+
+/// What an arrival clock off the main thread saw of the page's reads.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Reads {
+    /// Chunks it stamped.
+    pub seen: u64,
+    /// The page's read minus the clock's stamp, summed over the deltas of those chunks (ms).
+    pub late_sum: f64,
+    /// Deltas of those chunks.
+    pub late_deltas: u64,
 }
 
 /// How soon painted frames followed each other while a stream was open: a page that keeps
@@ -395,6 +408,7 @@ impl Session {
                 frame_pace: FramePace::default(),
                 last_frame: None,
                 blocked: crate::timeline::blocked::Blocked::default(),
+                reads: Reads::default(),
             },
         }
     }
@@ -408,6 +422,22 @@ impl Session {
     /// One body chunk, read at `t`.
     pub fn chunk(&mut self, bytes: &[u8], t: f64) {
         self.chunk_part(bytes, t, false);
+    }
+
+    /// One body chunk read by the page at `read`, which an arrival clock off the main thread
+    /// (the opt-in service worker) saw in the browser at `net` (NaN: not seen). The chunk is
+    /// stamped with `net` when it was seen: the page's late read is measured, not inferred.
+    pub fn chunk_seen(&mut self, bytes: &[u8], read: f64, net: f64, more: bool) {
+        if !(net.is_finite() && net <= read) {
+            return self.chunk_part(bytes, read, more);
+        }
+        let before = self.tl.deltas;
+        self.chunk_part(bytes, net, more);
+        let r = &mut self.tl.reads;
+        r.seen += 1;
+        let added = self.tl.deltas - before;
+        r.late_sum += (read - net) * added as f64;
+        r.late_deltas += added;
     }
 
     /// One body chunk read at `t`, or with `more`, the next part of the chunk read last (the
@@ -966,6 +996,22 @@ mod tests {
         );
         s.end(EndKind::Complete, 50.0);
         assert!(s.settled());
+    }
+
+    #[test]
+    fn chunks_seen_off_the_main_thread_are_stamped_there_and_the_late_read_measured() {
+        let mut s = Session::new("sse-text", "", "", 0.0, 0.0, 200);
+        s.chunk_seen(b"data: a\n\n", 10.0, 9.5, false);
+        // Read 300 ms after the browser had it (a blocked page), two deltas.
+        s.chunk_seen(b"data: b\n\ndata: c\n\n", 340.0, 40.0, false);
+        // Not seen by the clock (NaN), or a stamp after the read (clocks apart): the read.
+        s.chunk_seen(b"data: d\n\n", 350.0, f64::NAN, false);
+        s.chunk_seen(b"data: e\n\n", 360.0, 361.0, false);
+        let arrived: Vec<f64> = s.tl.records.iter().map(|r| r.arrived).collect();
+        assert_eq!(arrived, vec![9.5, 40.0, 40.0, 350.0, 360.0]);
+        let r = s.tl.reads;
+        assert_eq!((r.seen, r.late_deltas), (2, 3));
+        assert!((r.late_sum - (0.5 + 600.0)).abs() < 1e-9);
     }
 
     #[test]
