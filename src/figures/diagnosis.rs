@@ -132,40 +132,7 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
     };
     let ttft = f.ttft.unwrap_or(f64::NAN);
 
-    // Revealed slower than it arrived, by a page that kept painting every frame: the page held
-    // text back on purpose. A page whose frames came late was too busy to keep up: that is
-    // render cost, whatever the reveal looks like.
-    // Frames more than a pause apart are not counted as late (the clock may have rested), so a
-    // page seconds behind can look idle by its frames alone: its blocked time says otherwise.
-    let idle = f.busy_share.is_some_and(|b| b < 0.5) && f.blocked_share.is_none_or(|b| b < 0.5);
-    let smoothing = f.reveal_rate.filter(|&r| {
-        f.delivery == Some("smoothed") && idle && f.arrival_rate.is_some_and(|a| r < a)
-    });
-    if f.delivery == Some("buffered-until-end") {
-        out.push(Verdict::new("client-buffers-whole-answer", vec![("ttft", ttft)], "The page shows nothing until the answer is complete: render each delta as it arrives, or streaming is wasted."));
-    } else if let Some(rate) = smoothing {
-        // A typing animation slower than the stream: the page is not slow, it holds text back.
-        out.push(Verdict::new("client-smoothing", vec![
-                ("revealRate", rate),
-                ("arrivalRate", f.arrival_rate.unwrap_or(f64::NAN)),
-                ("addedMs", f.perceived_extra.unwrap_or(f64::NAN)),
-                ("lagP50", f.lag_p50.unwrap_or(f64::NAN)),
-                ("lateFrameShare", f.busy_share.unwrap_or(f64::NAN)),
-            ], "The page reveals text slower than it arrives (a typing animation): reveal at least as fast as text arrives, or catch up when the backlog grows (show the waiting text within a few frames). Render cost is not the problem."));
-    } else if f.lag_p50.is_some_and(|l| l > LAG)
-        || f.throttle.is_some_and(|t| t > LAG)
-        // A page that falls further behind as the answer grows: a median that still looks
-        // fine, a tail of seconds, and a main thread blocked for a good part of the stream.
-        || (f.lag_p95.is_some_and(|l| l > TAIL_LAG) && f.blocked_share.is_some_and(|b| b >= BUSY))
-    {
-        out.push(Verdict::new("client-render-bound", vec![
-                ("lagP50", f.lag_p50.unwrap_or(f64::NAN)),
-                ("lagP95", f.lag_p95.unwrap_or(f64::NAN)),
-                ("blockedShare", f.blocked_share.unwrap_or(f64::NAN)),
-                ("stallMs", f.stall_ms.unwrap_or(f64::NAN)),
-                ("throttleInterval", f.throttle.unwrap_or(f64::NAN)),
-            ], "Bytes arrive but paint lags: render incrementally (append, or re-render only the last block), throttle to a frame at most, keep heavy work off the main thread; latePaints names the scripts."));
-    }
+    out.extend(page(f));
     // A page verdict already explains its waits for paint (render cost, a typewriter, an
     // answer shown only at its end).
     let client = !out.is_empty();
@@ -206,36 +173,8 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
     if steady && (slow || jittery) {
         out.push(Verdict::new("decode-bound", vec![("tpot", f.tpot.unwrap_or(f64::NAN)), ("itlP50", f.itl_p50.unwrap_or(f64::NAN)), ("itlP95", f.itl_p95.unwrap_or(f64::NAN))], "Tokens come out slowly or unevenly: tune the engine (batch size, CUDA graphs, speculative decoding), quantize, or use faster hardware."));
     }
-    // A stall: one wait far above the stream's own pace, then the normal pace again. Upstream
-    // (the server's decode step, as on a shared server prefilling another prompt) unless the
-    // page's main thread was blocked through it.
     let jittery_decode = out.iter().any(|v| v.verdict == "decode-bound");
-    let stall = match f.arrival_stall.filter(|_| !jittery_decode) {
-        Some(st) => Some((st.page, st.start, st.ms, st.step)),
-        // Text waited for a paint far longer than a frame, on a page that otherwise kept up.
-        // Or the main thread was blocked that long: the reads after it bunched and were
-        // painted at once, so no wait shows in the arrivals or the paints.
-        None => f
-            .paint_stall
-            .filter(|&(_, ms)| ms >= STALL_MIN_MS)
-            .or(f.blocked_longest.filter(|&(_, ms)| ms >= STALL_MIN_MS))
-            .filter(|_| !client)
-            .map(|(at, ms)| (true, at, ms, f64::NAN)),
-    };
-    if let Some((page, at, ms, step)) = stall {
-        let (verdict, place, fix) = if page {
-            ("page-stall", "page", "The page's main thread was blocked through the wait: split long tasks (yield to the event loop between chunks of work), keep heavy work off the main thread.")
-        } else {
-            ("decode-stall", "server", "One decode step took far longer than the rest, then the pace resumed: a shared server pauses decoding to prefill another prompt. Use chunked prefill (vLLM --enable-chunked-prefill, llama.cpp a smaller --ubatch-size) or cap concurrent prefills.")
-        };
-        let mut v = Verdict::new(
-            verdict,
-            vec![("atMs", at), ("stallMs", ms), ("stepMs", step)],
-            fix,
-        );
-        v.place = Some((place, None));
-        out.push(v);
-    }
+    out.extend(stall(f, jittery_decode, client));
     if let Some(r) = f
         .reasoning_first
         .filter(|&r| ttft > SLOW_TTFT && ttft - r > SHARE * ttft)
@@ -284,6 +223,79 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
         ));
     }
     out
+}
+
+/// The page's own verdict, if any: it shows the answer only at its end, reveals it slower than it
+/// arrives, or renders it late.
+fn page(f: &Facts) -> Option<Verdict> {
+    use limits::*;
+    let ttft = f.ttft.unwrap_or(f64::NAN);
+    // Revealed slower than it arrived, by a page that kept painting every frame: the page held
+    // text back on purpose. A page whose frames came late was too busy to keep up: that is
+    // render cost, whatever the reveal looks like.
+    // Frames more than a pause apart are not counted as late (the clock may have rested), so a
+    // page seconds behind can look idle by its frames alone: its blocked time says otherwise.
+    let idle = f.busy_share.is_some_and(|b| b < 0.5) && f.blocked_share.is_none_or(|b| b < 0.5);
+    let smoothing = f.reveal_rate.filter(|&r| {
+        f.delivery == Some("smoothed") && idle && f.arrival_rate.is_some_and(|a| r < a)
+    });
+    if f.delivery == Some("buffered-until-end") {
+        return Some(Verdict::new("client-buffers-whole-answer", vec![("ttft", ttft)], "The page shows nothing until the answer is complete: render each delta as it arrives, or streaming is wasted."));
+    } else if let Some(rate) = smoothing {
+        // A typing animation slower than the stream: the page is not slow, it holds text back.
+        return Some(Verdict::new("client-smoothing", vec![
+                ("revealRate", rate),
+                ("arrivalRate", f.arrival_rate.unwrap_or(f64::NAN)),
+                ("addedMs", f.perceived_extra.unwrap_or(f64::NAN)),
+                ("lagP50", f.lag_p50.unwrap_or(f64::NAN)),
+                ("lateFrameShare", f.busy_share.unwrap_or(f64::NAN)),
+            ], "The page reveals text slower than it arrives (a typing animation): reveal at least as fast as text arrives, or catch up when the backlog grows (show the waiting text within a few frames). Render cost is not the problem."));
+    } else if f.lag_p50.is_some_and(|l| l > LAG)
+        || f.throttle.is_some_and(|t| t > LAG)
+        // A page that falls further behind as the answer grows: a median that still looks
+        // fine, a tail of seconds, and a main thread blocked for a good part of the stream.
+        || (f.lag_p95.is_some_and(|l| l > TAIL_LAG) && f.blocked_share.is_some_and(|b| b >= BUSY))
+    {
+        return Some(Verdict::new("client-render-bound", vec![
+                ("lagP50", f.lag_p50.unwrap_or(f64::NAN)),
+                ("lagP95", f.lag_p95.unwrap_or(f64::NAN)),
+                ("blockedShare", f.blocked_share.unwrap_or(f64::NAN)),
+                ("stallMs", f.stall_ms.unwrap_or(f64::NAN)),
+                ("throttleInterval", f.throttle.unwrap_or(f64::NAN)),
+            ], "Bytes arrive but paint lags: render incrementally (append, or re-render only the last block), throttle to a frame at most, keep heavy work off the main thread; latePaints names the scripts."));
+    }
+    None
+}
+
+/// A stall: one wait far above the stream's own pace, then the normal pace again. Upstream (the
+/// server's decode step, as on a shared server prefilling another prompt) unless the page's
+/// main thread was blocked through it. `client`: a page verdict already explains the page's
+/// waits for paint.
+fn stall(f: &Facts, jittery_decode: bool, client: bool) -> Option<Verdict> {
+    let (page, at, ms, step) = match f.arrival_stall.filter(|_| !jittery_decode) {
+        Some(st) => (st.page, st.start, st.ms, st.step),
+        // Text waited for a paint far longer than a frame, on a page that otherwise kept up.
+        // Or the main thread was blocked that long: the reads after it bunched and were
+        // painted at once, so no wait shows in the arrivals or the paints.
+        None => f
+            .paint_stall
+            .filter(|&(_, ms)| ms >= STALL_MIN_MS)
+            .or(f.blocked_longest.filter(|&(_, ms)| ms >= STALL_MIN_MS))
+            .filter(|_| !client)
+            .map(|(at, ms)| (true, at, ms, f64::NAN))?,
+    };
+    let (verdict, place, fix) = if page {
+        ("page-stall", "page", "The page's main thread was blocked through the wait: split long tasks (yield to the event loop between chunks of work), keep heavy work off the main thread.")
+    } else {
+        ("decode-stall", "server", "One decode step took far longer than the rest, then the pace resumed: a shared server pauses decoding to prefill another prompt. Use chunked prefill (vLLM --enable-chunked-prefill, llama.cpp a smaller --ubatch-size) or cap concurrent prefills.")
+    };
+    let mut v = Verdict::new(
+        verdict,
+        vec![("atMs", at), ("stallMs", ms), ("stepMs", step)],
+        fix,
+    );
+    v.place = Some((place, None));
+    Some(v)
 }
 
 /// The buffering verdict, named after where the headers say the buffering most likely is.

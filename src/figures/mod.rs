@@ -434,6 +434,40 @@ fn known(v: f64) -> Option<f64> {
     v.is_finite().then_some(v)
 }
 
+/// The phases, and the longest stall of the arrivals (its start from the request start).
+/// Arrivals stamped off the main thread (the arrival clock) are the browser's, whatever the page
+/// was doing: a blocked page then explains none of their bunching or gaps.
+fn where_time_went(
+    tl: &Timeline,
+    blocked: &crate::timeline::blocked::Blocked,
+) -> (
+    Option<Breakdown>,
+    Option<crate::figures::phases::ArrivalStall>,
+) {
+    use crate::figures::phases::{arrival_stall, breakdown, ArrivalStall};
+    let off_main = crate::timeline::blocked::Blocked::default();
+    let evidence = if tl.reads.seen > 0 {
+        &off_main
+    } else {
+        blocked
+    };
+    let r = &tl.reasoning;
+    (
+        breakdown(
+            &tl.records,
+            tl.start,
+            &tl.server,
+            r.first,
+            r.deltas,
+            evidence,
+        ),
+        arrival_stall(&tl.records, evidence).map(|s| ArrivalStall {
+            start: s.start - tl.start,
+            ..s
+        }),
+    )
+}
+
 /// Computes the figures of `tl`.
 pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
     let rel = |t: f64| t - tl.start;
@@ -456,14 +490,7 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
     let (status, error) = status(tl, cx.end_message);
     let painted = records.iter().any(|t| t.painted.is_finite());
     let blocked = blocked(tl, cx.frames);
-    // Arrivals stamped off the main thread are the browser's, whatever the page was doing: a
-    // blocked page explains none of their bunching or gaps.
-    let off_main = crate::timeline::blocked::Blocked::default();
-    let evidence = if tl.reads.seen > 0 {
-        &off_main
-    } else {
-        &blocked
-    };
+    let (breakdown, arrival_stall) = where_time_went(tl, &blocked);
     let mut f = StreamFigures {
         status,
         error,
@@ -503,20 +530,8 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
             stalls.into_iter().map(rel).collect()
         }),
         stall_threshold: tl.stall_ms,
-        breakdown: crate::figures::phases::breakdown(
-            records,
-            tl.start,
-            &tl.server,
-            tl.reasoning.first,
-            tl.reasoning.deltas,
-            evidence,
-        ),
-        arrival_stall: crate::figures::phases::arrival_stall(records, evidence).map(|s| {
-            crate::figures::phases::ArrivalStall {
-                start: rel(s.start),
-                ..s
-            }
-        }),
+        breakdown,
+        arrival_stall,
         caught_up: tl.caught_up.map(|at| {
             let n = records.iter().filter(|t| t.committed == at);
             (rel(at), n.map(|t| u64::from(t.count)).sum())

@@ -232,45 +232,9 @@ pub fn breakdown(
     };
     let prefill = server_ms(server.prefill_ms).or(server_ms(server.ttft_ms));
     let mut unknown: [Option<&'static str>; 6] = [None; 6];
-    const NO_SERVER: &str = "no-server-timings";
-    const DISAGREES: &str = "server-exceeds-arrivals";
     // Before the first answer token: queue, prefill, network.
     let before = (first - reasoning - held_first).max(0.0);
-    let queue = match queue {
-        Some(q) if q > before + FIT_MS => {
-            unknown[0] = Some(DISAGREES);
-            None
-        }
-        None => {
-            unknown[0] = Some(NO_SERVER);
-            None
-        }
-        q => q,
-    };
-    let prefill = match prefill {
-        Some(p) if queue.unwrap_or(0.0) + p > before + FIT_MS => {
-            unknown[1] = Some(DISAGREES);
-            None
-        }
-        None => {
-            unknown[1] = Some(NO_SERVER);
-            None
-        }
-        p => p,
-    };
-    let network = match (queue, prefill) {
-        (Some(q), Some(p)) => Some((before - q - p).max(0.0)),
-        _ => {
-            unknown[2] = Some(
-                if unknown[0] == Some(DISAGREES) || unknown[1] == Some(DISAGREES) {
-                    DISAGREES
-                } else {
-                    "needs-queue-and-prefill"
-                },
-            );
-            None
-        }
-    };
+    let [queue, prefill, network] = fit_before(queue, prefill, before, &mut unknown);
     // From the first answer token to the last: decode, then what an intermediary added.
     let span = (last - first + reasoning + held_first).max(0.0);
     let (decode, decode_source) = match decode_server {
@@ -331,6 +295,47 @@ pub fn breakdown(
         unattributed: (total - known).max(0.0),
         intermediary: inter,
     })
+}
+
+/// A server figure the arrivals cannot hold.
+const DISAGREES: &str = "server-exceeds-arrivals";
+
+/// Queue, prefill and network fitted into `before`, the time to the first answer token less
+/// the reasoning before it and an intermediary's hold of it; why each unknown one is unknown
+/// goes into `unknown[0..3]`.
+fn fit_before(
+    queue: Option<f64>,
+    prefill: Option<f64>,
+    before: f64,
+    unknown: &mut [Option<&'static str>; 6],
+) -> [Option<f64>; 3] {
+    const NO_SERVER: &str = "no-server-timings";
+    let mut fit = |i: usize, v: Option<f64>, used: f64| match v {
+        Some(v) if used + v > before + FIT_MS => {
+            unknown[i] = Some(DISAGREES);
+            None
+        }
+        None => {
+            unknown[i] = Some(NO_SERVER);
+            None
+        }
+        v => v,
+    };
+    let queue = fit(0, queue, 0.0);
+    let prefill = fit(1, prefill, queue.unwrap_or(0.0));
+    let network = match (queue, prefill) {
+        (Some(q), Some(p)) => Some((before - q - p).max(0.0)),
+        _ => {
+            let disagrees = unknown[0] == Some(DISAGREES) || unknown[1] == Some(DISAGREES);
+            unknown[2] = Some(if disagrees {
+                DISAGREES
+            } else {
+                "needs-queue-and-prefill"
+            });
+            None
+        }
+    };
+    [queue, prefill, network]
 }
 
 /// A mid-stream wait for the next delta far above the stream's own pace, after which deltas
