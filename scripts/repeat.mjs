@@ -5,6 +5,9 @@
 //   stall-none   the same without server timings
 //   xhr          sse.js over XHR (POST), each delta appended as a text node in the message
 //                handler, and 20 ms later (alternating)
+//   arrival      the opt-in arrival clock: an idle run (the worker's hop, TTFT with and without)
+//                and a 400 ms busy loop (ITL max and the measured late read against the page's
+//                own record), each with and without the clock
 import assert from 'node:assert/strict';
 import { setup, FRAME } from '../tests/helpers.mjs';
 import { bundleRenderers } from '../tests/bundle.mjs';
@@ -51,6 +54,27 @@ const scenarios = {
       },
     ]),
   ),
+  async arrival(env) {
+    const page = await env.page('/tests/pages/arrival.html');
+    await page.waitForFunction(() => window.arrivalReady === true, null, { timeout: 15000 });
+    assert.equal(await page.evaluate(() => window.registerArrivalClock()), true);
+    const run = (clock, busy) => page.evaluate((a) => window.runArrival(a), { query: 'ttft_ms=100&token_ms=20&tokens=60', clock, ...(busy ? { busyAt: 400, busyMs: 400 } : {}) });
+    return async () => {
+      const idle = await run(false, false);
+      const idleSw = await run(true, false);
+      const busy = await run(false, true);
+      const busySw = await run(true, true);
+      const [b0, b1] = busySw.busy;
+      const a = busySw.report.timeline.arrived;
+      const expected = a.reduce((s, x) => s + (x >= b0 && x < b1 ? b1 - x : 0), 0) / a.length;
+      const line = `idle: ttft ${idle.report.ttft}/${idleSw.report.ttft} (page/sw), sw hop ${idleSw.report.arrivals.lateReadMs}; busy: itl max ${busy.report.itl.max}/${busySw.report.itl.max}, late read ${busySw.report.arrivals.lateReadMs} vs ${expected.toFixed(2)}`;
+      assert.equal(idleSw.raw, idle.raw, line);
+      assert.equal(busySw.report.arrivals.clock, 'service-worker', line);
+      assert.ok(busySw.report.itl.max < 100 && busy.report.itl.max >= 300, line);
+      assert.ok(Math.abs(busySw.report.arrivals.lateReadMs - expected) <= 5, line);
+      return line;
+    };
+  },
   async xhr(env) {
     const page = await env.page('/tests/pages/transports.html');
     await page.waitForFunction(() => window.transportsReady === true, null, { timeout: 15000 });
