@@ -218,7 +218,9 @@ test('a container whose text never matches the answer costs a bounded read per c
   assert.notEqual(r.verdict, 'healthy');
 });
 
-test('the demo: server TTFT 300 ms gives a measured TTFT in [300, 400] and a perceived TTFT not below it', async (t) => {
+// Held to what the server and the app recorded in the same run, not to a fixed window: under
+// load the simulator's 300 ms sleep itself runs late (431 ms was seen on a loaded machine).
+test("the demo: server TTFT 300 ms gives a measured TTFT between the server's own and the app's first delta, and a perceived TTFT not below it", async (t) => {
   const page = await env.page('/');
   await page.click('button[data-name="free"]');
   await page.fill('#ttft', '300');
@@ -227,8 +229,14 @@ test('the demo: server TTFT 300 ms gives a measured TTFT in [300, 400] and a per
   await page.waitForSelector('#report:not([hidden])', { timeout: 20000 });
   const measured = Number(await page.getAttribute('#ttft-measured', 'data-value'));
   const perceived = Number(await page.getAttribute('#ttft-perceived', 'data-value'));
-  t.diagnostic(`demo: measured TTFT ${measured} ms, perceived ${perceived} ms`);
-  assert.ok(measured >= 300 && measured <= 400, `measured ${measured}`);
+  const truth = await page.evaluate(() => {
+    const r = window.tokenpaintProfiler.reports().at(-1);
+    const app = Number([...document.querySelectorAll('[data-first-delta-at]')].at(-1).dataset.firstDeltaAt);
+    return { server: (r.serverTimings?.queue ?? 0) + r.serverTimings?.ttft, app: app - r.startTime };
+  });
+  t.diagnostic(`demo: measured TTFT ${measured} ms, perceived ${perceived} ms, the server's ${truth.server}, the app's first delta ${truth.app}`);
+  assert.ok(truth.server >= 300, `the server's own TTFT ${truth.server}`);
+  assert.ok(measured >= truth.server && measured <= truth.app, `measured ${measured} vs [${truth.server}, ${truth.app}]`);
   assert.ok(perceived >= measured, `perceived ${perceived}`);
   const matched = await page.getAttribute('#matched', 'data-value');
   assert.equal(Number(matched), 100);

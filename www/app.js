@@ -173,7 +173,11 @@ async function ask(prompt, quiet = false) {
     $('stop').disabled = false;
   }
   try {
-    for await (const piece of deltas(await receive(url, { ...init, signal: ctrl.signal }))) show.push(piece);
+    for await (const piece of deltas(await receive(url, { ...init, signal: ctrl.signal }))) {
+      // The app's own record of when it got its first delta (the page tests' truth).
+      if (!out.dataset.firstDeltaAt) out.dataset.firstDeltaAt = String(performance.now());
+      show.push(piece);
+    }
   } catch (e) {
     if (e.name !== 'AbortError') throw e;
     out.dataset.stopped = 'true';
