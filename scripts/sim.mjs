@@ -15,6 +15,9 @@
 //               the answer whose whole-message re-render with a highlighter grows with it)
 //   queue_ms    time spent "waiting for a slot" before prefill (reported as queue time)
 //   metrics     vllm (a vLLM-style `metrics` object on the usage chunk) | llamacpp (`timings`)
+//   timings_per_token  1: with format openai, every answer chunk carries llama.cpp's timings so
+//               far (`predicted_ms` since the first sampled token), as llama-server does with
+//               `timings_per_token`
 //   server_timing  header (a Server-Timing header, from the plan) | event (an SSE
 //               `server-timing` event at the end) | custom (an `x-sim-timing` header of its own)
 //   tao         1: a `Timing-Allow-Origin: *` header (cross-origin pages see the Resource
@@ -186,6 +189,7 @@ export function knobs(url, body) {
     stallEvery: Math.max(0, Math.floor(num('stall_every', 0))),
     stallMs: Math.max(0, num('stall_ms', 0)),
     stallAt: Math.max(0, Math.floor(num('stall_at', 0))),
+    perToken: num('timings_per_token', 0) === 1,
     reasoning: Math.max(0, Math.min(2000, Math.floor(num('reasoning', 0)))),
     flushMs: Math.max(0, num('flush_ms', 0)),
     gzip: num('gzip', 0) === 1,
@@ -394,7 +398,15 @@ export async function handleChat(req, res, url, body) {
     if (k.format === 'ai-sdk-ui' && i === thoughts.length) {
       write(`${thoughts.length ? 'data: {"type":"reasoning-end","id":"r1"}\n\n' : ''}data: {"type":"text-start","id":"t1"}\n\n`);
     }
-    write(frame(k.format, reasoning ? 'reasoning' : 'answer', text, i), !reasoning);
+    if (k.perToken && k.format === 'openai' && !reasoning) {
+      // llama.cpp's `timings_per_token`: each token's chunk carries the timings so far
+      // (`predicted_ms` from the first sampled token to this one).
+      const o = JSON.parse(chunkJson(id, { content: text }));
+      o.timings = { prompt_n: 10, prompt_ms: round(firstAt - t0), predicted_n: i + 1 - thoughts.length, predicted_ms: round(now - firstAt) };
+      write(`data: ${JSON.stringify(o)}\n\n`, true);
+    } else {
+      write(frame(k.format, reasoning ? 'reasoning' : 'answer', text, i), !reasoning);
+    }
     // Hostile input between deltas: an event of invalid JSON, and one of bytes that are not UTF-8.
     if (k.garbage) write(Buffer.concat([Buffer.from('data: {"choices": [ not json\n\ndata: '), Buffer.from([0xff, 0xfe, 0x00, 0x9c]), Buffer.from('\n\n')]));
     if (k.destroyAfter && i + 1 >= k.destroyAfter) {

@@ -14,6 +14,8 @@ enum Dialect {
     None,
     Vllm,
     LlamaCpp,
+    /// llama.cpp's `timings_per_token`: every delta's event carries `predicted_ms` so far.
+    LlamaPerToken,
     Ollama,
     Tgi,
     ServerTiming,
@@ -55,6 +57,7 @@ fn case() -> impl Strategy<Value = Case> {
         Just(Dialect::None),
         Just(Dialect::Vllm),
         Just(Dialect::LlamaCpp),
+        Just(Dialect::LlamaPerToken),
         Just(Dialect::Ollama),
         Just(Dialect::Tgi),
         Just(Dialect::ServerTiming),
@@ -107,9 +110,12 @@ fn case() -> impl Strategy<Value = Case> {
         )
 }
 
-fn event(d: Dialect, text: &str) -> String {
+fn event(d: Dialect, text: &str, predicted: f64) -> String {
     match d {
         Dialect::Ollama => format!("{{\"model\":\"m\",\"response\":\"{text}\",\"done\":false}}\n"),
+        Dialect::LlamaPerToken => format!(
+            "data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"{text}\"}}}}],\"timings\":{{\"prompt_ms\":1,\"predicted_ms\":{predicted}}}}}\n\n"
+        ),
         _ => format!(
             "data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"{text}\"}}}}]}}\n\n"
         ),
@@ -123,7 +129,7 @@ fn closing(d: Dialect, n: usize, queue: f64, prefill: f64, decode: f64) -> Strin
         Dialect::Vllm => format!(
             "data: {{\"choices\":[],\"usage\":{{\"prompt_tokens\":5,\"completion_tokens\":{n}}},\"metrics\":{{\"queue_time_ms\":{queue},\"time_to_first_token_ms\":{prefill},\"generation_time_ms\":{decode},\"mean_itl_ms\":{itl}}}}}\n\ndata: [DONE]\n\n"
         ),
-        Dialect::LlamaCpp => format!(
+        Dialect::LlamaCpp | Dialect::LlamaPerToken => format!(
             "data: {{\"choices\":[{{\"index\":0,\"delta\":{{}},\"finish_reason\":\"stop\"}}],\"timings\":{{\"prompt_n\":5,\"prompt_ms\":{prefill},\"predicted_n\":{n},\"predicted_ms\":{decode}}}}}\n\ndata: [DONE]\n\n"
         ),
         Dialect::Ollama => {
@@ -214,7 +220,11 @@ fn play(c: &Case) -> Session {
         let mut bytes = String::new();
         let mut j = i;
         while j < n && released[j] == r {
-            bytes.push_str(&event(c.dialect, &texts[j]));
+            bytes.push_str(&event(
+                c.dialect,
+                &texts[j],
+                (emitted[j] - emitted[0]) * c.skew,
+            ));
             j += 1;
         }
         if j == n {

@@ -88,6 +88,7 @@ test('Ollama durations (ns) become server phases in ms', async () => {
 
 for (const [name, query] of [
   ['4 KB bursts, server metrics', 'ttft_ms=100&token_ms=20&tokens=150&coalesce_bytes=4096&metrics=vllm'],
+  ['4 KB bursts, llama.cpp timings per token', 'ttft_ms=100&token_ms=20&jitter_ms=8&tokens=150&coalesce_bytes=4096&metrics=llamacpp&timings_per_token=1'],
   ['4 KB bursts, no server timings', 'ttft_ms=100&token_ms=20&tokens=150&coalesce_bytes=4096&usage=0'],
   ['everything at the end', 'ttft_ms=100&token_ms=20&tokens=80&hold=all&metrics=vllm'],
 ]) {
@@ -111,6 +112,7 @@ test('a healthy stream is diagnosed healthy', async () => {
 // stall is named on the server, where and how long the simulator says.
 for (const [name, extra] of [
   ['llama.cpp timings', '&metrics=llamacpp'],
+  ['llama.cpp timings per token', '&metrics=llamacpp&timings_per_token=1'],
   ['no server timings', '&usage=0'],
 ]) {
   test(`one slow decode step (${name}) is a stall on the server, not a hold`, async (t) => {

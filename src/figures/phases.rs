@@ -222,9 +222,10 @@ pub fn breakdown(
         .then(|| intermediary(tokens, start, step_server, same_span, blocked))
         .flatten();
     let step_known = inter.is_some_and(|i| i.step.is_finite());
-    let (held_first, held_last) = inter
-        .filter(|_| step_known)
-        .map_or((0.0, 0.0), |i| (i.held_first, i.held_last));
+    // No hold of the first token is longer than the wait for it.
+    let (held_first, held_last) = inter.filter(|_| step_known).map_or((0.0, 0.0), |i| {
+        (i.held_first.min((first - reasoning).max(0.0)), i.held_last)
+    });
     let server_ms = |v: Option<f64>| v.filter(|v| v.is_finite() && *v >= 0.0);
     let queue = match (server_ms(server.queue_ms), server_ms(server.load_ms)) {
         (None, None) => None,
@@ -435,6 +436,15 @@ fn intermediary(
         None => (f64::NAN, false),
     };
     let step_known = step.is_finite();
+    // llama.cpp's `timings_per_token`: each delta's own sampling time, for (nearly) all of them.
+    let told = tokens.iter().filter(|t| t.server.is_finite()).count();
+    let exact = (told * 10 >= r * 9).then(|| {
+        tokens
+            .iter()
+            .filter(|t| t.server.is_finite())
+            .map(|t| t.arrived - f64::from(t.server))
+            .fold(f64::INFINITY, f64::min)
+    });
     let mut held_sum = 0.0;
     let mut late_sum = 0.0;
     let mut late_groups = 0u32;
@@ -456,10 +466,14 @@ fn intermediary(
         let mut group_sum = 0.0;
         for (ri, t) in tokens[a..b].iter().enumerate() {
             after -= t.count as usize;
-            let h = if !step_known || m < 2 {
-                0.0
-            } else {
-                (after as f64 * step).min(gap)
+            let h = match exact {
+                // One delta per read holds nothing: only what was released together was held.
+                _ if m < 2 => 0.0,
+                // The server said when it sampled each token: the hold is how much later than
+                // that it arrived, against the least-delayed token.
+                Some(base) => (t.arrived - f64::from(t.server) - base).clamp(0.0, gap),
+                None if !step_known => 0.0,
+                None => (after as f64 * step).min(gap),
             };
             // A merged record stands for `count` deltas around its mean arrival: its hold
             // stands for theirs.
@@ -822,5 +836,46 @@ mod tests {
             (None, Some("server-exceeds-arrivals"))
         );
         assert!(b.unattributed >= 0.0);
+    }
+
+    #[test]
+    fn the_servers_own_time_of_each_token_gives_its_exact_hold() {
+        // Uneven decoding: in each group of ten, five tokens 5 ms apart, then five 35 ms apart;
+        // a proxy releases each group with its last token. The server sampled token i at
+        // `emit(i)` (llama.cpp's timings_per_token).
+        let offsets = [0.0, 5.0, 10.0, 15.0, 20.0, 55.0, 90.0, 125.0, 160.0, 195.0];
+        let emit = |i: usize| 200.0 * (i / 10) as f64 + offsets[i % 10];
+        let t: Vec<DeltaRecord> = (0..50)
+            .map(|i| {
+                let arrived = 300.0 + emit(i / 10 * 10 + 9);
+                DeltaRecord {
+                    server: emit(i) as f32,
+                    ..tok(arrived, arrived + 5.0)
+                }
+            })
+            .collect();
+        let truth: f64 = (0..50)
+            .map(|i| emit(i / 10 * 10 + 9) - emit(i))
+            .sum::<f64>()
+            / 50.0;
+        let s = server(0.0, 290.0, emit(49));
+        let b = breakdown(&t, 0.0, &s, None, 0, &Blocked::default()).unwrap();
+        let i = b.intermediary.unwrap();
+        assert!(
+            (i.held_mean - truth).abs() < 1e-6,
+            "{} vs {truth}",
+            i.held_mean
+        );
+        assert!((i.held_first - 195.0).abs() < 1e-6 && i.held_last.abs() < 1e-6);
+        // Without them, the steady-step estimate is a fifth short here.
+        let plain: Vec<DeltaRecord> = t
+            .iter()
+            .map(|r| DeltaRecord {
+                server: f32::NAN,
+                ..*r
+            })
+            .collect();
+        let b = breakdown(&plain, 0.0, &s, None, 0, &Blocked::default()).unwrap();
+        assert!(b.intermediary.unwrap().held_mean < 0.8 * truth);
     }
 }

@@ -78,6 +78,9 @@ pub struct DeltaRecord {
     pub frame: f64,
     /// The after-paint time of that frame (NaN: not painted).
     pub painted: f64,
+    /// When the server sampled it, from its first sampled token (llama.cpp
+    /// `timings_per_token`: `predicted_ms` in the delta's own event; NaN: not told).
+    pub server: f32,
 }
 
 /// What a stream keeps once its per-token detail was decimated: the per-token samples as
@@ -119,6 +122,7 @@ impl DeltaRecord {
             committed: f64::NAN,
             frame: f64::NAN,
             painted: f64::NAN,
+            server: f32::NAN,
         }
     }
 }
@@ -266,6 +270,8 @@ pub struct Timeline {
     pub blocked: crate::timeline::blocked::Blocked,
     /// Reads an arrival clock off the main thread also stamped (see [`Session::chunk_seen`]).
     pub reads: Reads,
+    /// The event that carried the last answer delta (its number in `events`).
+    answer_event: u64,
 }
 
 /// What an arrival clock off the main thread saw of the page's reads.
@@ -409,6 +415,7 @@ impl Session {
                 last_frame: None,
                 blocked: crate::timeline::blocked::Blocked::default(),
                 reads: Reads::default(),
+                answer_event: 0,
             },
         }
     }
@@ -764,6 +771,7 @@ impl Timeline {
                     kept.answer.push_str(text);
                 }
                 self.deltas += 1;
+                self.answer_event = self.events;
                 if self.records.len() >= self.detail_cap.max(MIN_DETAIL_CAP) {
                     self.decimate();
                 }
@@ -804,7 +812,16 @@ impl Timeline {
                 }
             }
             Wire::Usage(u) => self.usage.get_or_insert_with(Usage::default).merge(u),
-            Wire::Timings(s) => self.server.merge(s),
+            Wire::Timings(s) => {
+                // Timings in the answer delta's own event are that token's (llama.cpp's
+                // `timings_per_token`); those of the last event are the stream's.
+                if let (Some(d), true) = (s.decode_ms, self.answer_event == self.events) {
+                    if let Some(last) = self.records.last_mut() {
+                        last.server = d as f32;
+                    }
+                }
+                self.server.merge(s)
+            }
             Wire::Finish(reason) => {
                 let mut r = String::from(crate::read::utf8::prefix(reason, 64));
                 r.retain(|c| !c.is_control());
@@ -1012,6 +1029,25 @@ mod tests {
         let r = s.tl.reads;
         assert_eq!((r.seen, r.late_deltas), (2, 3));
         assert!((r.late_sum - (0.5 + 600.0)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn timings_in_a_deltas_own_event_are_that_tokens() {
+        // llama-server with timings_per_token: every chunk carries the timings so far; the
+        // last one, with no content, is the stream's.
+        let ev = |content: &str, ms: f64| {
+            format!(
+                r#"data: {{"choices":[{{"index":0,"delta":{{"content":"{content}"}}}}],"timings":{{"prompt_n":3,"prompt_ms":40,"predicted_n":1,"predicted_ms":{ms}}}}}"#
+            ) + "\n\n"
+        };
+        let mut s = Session::new("openai-chat", "text/event-stream", "", 0.0, 0.0, 200);
+        s.chunk(ev("a", 0.0).as_bytes(), 50.0);
+        s.chunk((ev("b", 20.5) + &ev("c", 41.0)).as_bytes(), 95.0);
+        s.chunk(br#"data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"timings":{"prompt_ms":40,"predicted_n":3,"predicted_ms":42}}"#, 96.0);
+        s.chunk(b"\n\n", 96.0);
+        let server: Vec<f32> = s.tl.records.iter().map(|r| r.server).collect();
+        assert_eq!(server, vec![0.0, 20.5, 41.0]);
+        assert_eq!(s.tl.server.decode_ms, Some(42.0));
     }
 
     #[test]

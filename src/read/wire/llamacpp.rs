@@ -50,6 +50,9 @@ pub(super) fn event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> 
     }
     if stop {
         emit_end(u, t, stop_type, true, emit);
+    } else if !t.is_empty() {
+        // `timings_per_token`: each token's event carries the timings so far.
+        emit(Wire::Timings(t));
     }
     Ok(())
 }
