@@ -21,7 +21,7 @@ const scenarios = {
     const page = await env.page('/tests/pages/renderers.html');
     await page.waitForFunction(() => window.renderersReady === true, null, { timeout: 15000 });
     return async () => {
-      const { report: r, paintTruth } = await page.evaluate(() => window.runRenderer({ renderer: 'markdown-hljs', strategy: 'per-token', query: 'content=code&lines=205&ttft_ms=30&token_ms=5' }));
+      const { report: r, paintTruth } = await page.evaluate(() => window.runRenderer({ renderer: 'markdown-hljs', strategy: 'per-token', query: 'content=code&lines=205&ttft_ms=30&token_ms=5', paintTruth: true }));
       const verdicts = r.diagnosis.map((v) => v.verdict);
       const line = `${verdicts.join(',')} heldBy=${r.intermediary?.heldBy} lag p50 ${r.lag.p50}/${paintTruth.p50.toFixed(1)} p95 ${r.lag.p95}/${paintTruth.p95.toFixed(1)} lateReadGroups=${r.arrivals.lateReadGroups}`;
       assert.equal(verdicts[0], 'client-render-bound', line);

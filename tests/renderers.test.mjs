@@ -119,7 +119,7 @@ test('delivery patterns are classified, with the throttle interval and typewrite
 // bunch up: the same arrivals as a proxy's bursts. The server is steady and direct. The page is
 // the cause, never an intermediary, and the lag is the page's own paint truth within a frame.
 export async function heavyRerender() {
-  return run({ renderer: 'markdown-hljs', strategy: 'per-token', query: 'content=code&lines=205&ttft_ms=30&token_ms=5' });
+  return run({ renderer: 'markdown-hljs', strategy: 'per-token', query: 'content=code&lines=205&ttft_ms=30&token_ms=5', paintTruth: true });
 }
 
 export function checkHeavyRerender(r, paintTruth) {

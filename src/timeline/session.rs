@@ -784,8 +784,7 @@ impl Timeline {
                 // Text the page showed before it was read here (rendered inside the
                 // transport's own event): on screen as it arrives.
                 if self.observed && self.aligner.waiting() {
-                    let at = self.aligner.rendered_units();
-                    self.rendered("", at, t);
+                    self.realign(t);
                 }
             }
             Wire::Reasoning(text) => {
@@ -837,6 +836,22 @@ impl Timeline {
     fn rendered(&mut self, text: &str, from: u32, t: f64) -> Option<u32> {
         let frontier = self.aligner.rendered(text, from)? as u32;
         self.observed = true;
+        Some(self.commit_to(frontier, t))
+    }
+
+    /// Text the page showed before it arrived here waits in the aligner: once more of the
+    /// answer has arrived, what it shows is on screen now. Only visible text that the frontier
+    /// passes counts: a delta with nothing visible is delivered at the element's next change.
+    fn realign(&mut self, t: f64) {
+        let before = self.aligner.frontier();
+        let at = self.aligner.rendered_units();
+        if let Some(frontier) = self.aligner.rendered("", at).filter(|&f| f > before) {
+            self.commit_to(frontier as u32, t);
+        }
+    }
+
+    /// Commits at `t` the tokens the frontier has passed; returns how many.
+    fn commit_to(&mut self, frontier: u32, t: f64) -> u32 {
         let before = self.next_commit;
         // Tokens the frontier has passed are on screen. A token with no visible characters
         // (whitespace, markup) is delivered with the text around it: at the first change of
@@ -852,7 +867,7 @@ impl Timeline {
         if n > 0 {
             self.last_commit = Some(t);
         }
-        Some(n)
+        n
     }
 
     fn painted(&mut self, frame: f64, cutoff: f64, after: f64) -> u32 {

@@ -189,7 +189,7 @@ const median = (v) => {
  * Streams one answer with `renderer` and `strategy`; resolves to { report, truth }: truth is the
  * app's own median of (commit time − arrival time) over the pieces of text.
  */
-window.runRenderer = async ({ renderer: kind, strategy: how, query, delay, interval, cps, container = 'chat', busyAt, busyMs, replaceAt, options = {} }) => {
+window.runRenderer = async ({ renderer: kind, strategy: how, query, delay, interval, cps, container = 'chat', busyAt, busyMs, replaceAt, paintTruth = false, options = {} }) => {
   const root = document.getElementById(container);
   const profiler = new Profiler(options);
   profiler.observe(root);
@@ -203,7 +203,7 @@ window.runRenderer = async ({ renderer: kind, strategy: how, query, delay, inter
   root.append(out);
   const arrivals = []; // [time, cumulative length]
   const commits = []; // [time, length shown, painted]
-  // The app's own paint truth: after a commit, the next frame's rAF callback, then a task
+  // With `paintTruth`, the app's own paint truth: after a commit, the next frame's rAF callback, then a task
   // posted from it, which runs once that frame's rendering is done: at user-blocking priority
   // where the scheduler exists (Chromium), so that none of the app's own queued tasks (a long
   // render of the next read) runs first and makes the mark late; else a message.
@@ -217,7 +217,7 @@ window.runRenderer = async ({ renderer: kind, strategy: how, query, delay, inter
   const paintChannel = new MessageChannel();
   paintChannel.port1.onmessage = marked;
   const postMark = globalThis.scheduler?.postTask ? () => scheduler.postTask(marked, { priority: 'user-blocking' }) : () => paintChannel.port2.postMessage(0);
-  const commit = (len) => {
+  let commit = (len) => {
     const c = [performance.now(), len, null];
     commits.push(c);
     if (!waiting.length) {
@@ -229,6 +229,7 @@ window.runRenderer = async ({ renderer: kind, strategy: how, query, delay, inter
     }
     waiting.push(c);
   };
+  if (!paintTruth) commit = (len) => commits.push([performance.now(), len, null]);
   let current = renderer(kind, out, commit);
   let el = out;
   const s = strategy(how, (text) => current(text), { delay, interval, cps });
