@@ -208,14 +208,16 @@ export function engineTests({ name, setup, lacks, xhrProgressMs = 0 }) {
     assert.equal(r.styled, 1);
   });
 
-  test(`${name}: a page that renders only at the end has a perceived TTFT within one frame of E2E`, async () => {
+  test(`${name}: a page that renders only at the end has its perceived TTFT in the frame the page asked for after its commit`, async () => {
     const r = await run({ query: STEADY, render: 'end' });
     assert.equal(r.matchedPct, 100);
-    // The frame that shows the answer starts within one frame of the last arrival (Chromium's
-    // test holds this to one frame; here 5 ms more: WebKit's 1 ms timer rounds both times, and
-    // its frames under Xvfb are paced by a timer, not a display: 19 and 20 ms were seen).
-    const d = r.ttftPerceived.frame - r.e2e;
-    assert.ok(d >= 0 && d <= FRAME + 5, `first paint ${d} ms after the last arrival`);
+    // The frame that shows the answer is the one the page itself asked for right after its
+    // commit (its own rAF timestamp, or the commit when the frame began before it), within the
+    // timer's resolution (1 ms in WebKit): held to the page's truth, not to a frame's time after
+    // the last arrival, which a loaded machine's late frames miss (22 ms was seen in WebKit).
+    const want = Math.max(r.truth.frame, r.truth.commit);
+    assert.ok(r.truth.commit >= r.e2e, `the page rendered at ${r.truth.commit}, after the last arrival at ${r.e2e}`);
+    assert.ok(Math.abs(r.ttftPerceived.frame - want) <= 1.5, `first paint's frame ${r.ttftPerceived.frame} vs the page's ${want}`);
   });
 
   test(`${name}: the app reads exactly the bytes the server sent (1 MB, hash compared)`, async () => {

@@ -40,13 +40,15 @@ test('immediate rendering gives a median delivery lag under one frame + 2 ms', a
   assert.ok(m >= 0 && m < FRAME + 2, `median lag ${m}`);
 });
 
-test('a page that renders only at the end has a perceived TTFT within one frame of the measured E2E', async (t) => {
+test("a page that renders only at the end has its perceived TTFT in the frame the page asked for after its commit", async (t) => {
   const r = await run({ query: STEADY, render: 'end' });
   assert.equal(r.matchedPct, 100);
   assert.ok(r.e2e > r.ttft + 500, `the answer streamed for ${r.e2e - r.ttft} ms`);
-  const d = r.ttftPerceived.frame - r.e2e;
-  t.diagnostic(`measured E2E ${r.e2e} ms, perceived TTFT ${JSON.stringify(r.ttftPerceived)}`);
-  assert.ok(d >= 0 && d <= FRAME, `first paint ${d} ms after the last arrival`);
+  t.diagnostic(`measured E2E ${r.e2e} ms, perceived TTFT ${JSON.stringify(r.ttftPerceived)}, the page's ${JSON.stringify(r.truth)}`);
+  // The frame the page itself asked for right after its commit (held to the page's truth, not
+  // to a frame's time after the last arrival, which a loaded machine misses).
+  assert.ok(r.truth.commit >= r.e2e);
+  assert.ok(Math.abs(r.ttftPerceived.frame - Math.max(r.truth.frame, r.truth.commit)) <= 1.5, `frame ${r.ttftPerceived.frame} vs the page's ${JSON.stringify(r.truth)}`);
   assert.ok(r.ttftPerceived.painted >= r.ttftPerceived.frame);
 });
 

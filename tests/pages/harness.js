@@ -76,10 +76,19 @@ window.runStream = async ({ query, render = 'immediate', delay = 0, via = 'fetch
   } catch (e) {
     if (e.name !== 'AbortError') throw e;
   }
-  if (render === 'end') out.textContent = text;
+  // The page's own truth for a render at the end: when it committed, and the timestamp of the
+  // frame it asked for right after (the frame that shows the answer).
+  let truth = null;
+  if (render === 'end') {
+    out.textContent = text;
+    const commit = performance.now();
+    const frame = await new Promise((r) => requestAnimationFrame(r));
+    truth = { commit, frame };
+  }
   await Promise.all(pending);
   const r = await report;
   profiler.disconnect();
+  if (truth) r.truth = { commit: truth.commit - r.startTime, frame: truth.frame - r.startTime };
   return r;
 };
 
