@@ -19,10 +19,14 @@ const SLACK = 10;
 const MARKDOWN = 'content=markdown&ttft_ms=30&token_ms=15';
 const STEADY = 'ttft_ms=50&token_ms=20&tokens=40';
 
-function holds(r, truth, what, more = 0) {
+// `truth` is the app's commit; `paint`, where given, the app's own paint truth (its rAF after
+// the commit, then a task): on a loaded machine the paint can come frames after the commit, and
+// the lag is then held to what the page itself saw painted, within a frame.
+function holds(r, truth, what, more = 0, paint = null) {
   assert.ok(r, `${what}: a report`);
   assert.ok(r.matchedPct >= 99, `${what}: matched ${r.matchedPct}`);
-  assert.ok(r.lag.p50 >= truth - SLACK && r.lag.p50 <= truth + FRAME + SLACK + more, `${what}: lag p50 ${r.lag.p50} vs truth ${truth}`);
+  const upper = Math.max(truth + FRAME + SLACK + more, paint && paint.p50 !== null ? paint.p50 + FRAME : -Infinity);
+  assert.ok(r.lag.p50 >= truth - SLACK && r.lag.p50 <= upper, `${what}: lag p50 ${r.lag.p50} vs truth ${truth}, the page's paint ${paint && paint.p50}`);
 }
 
 /**
@@ -55,20 +59,20 @@ export function engineTests({ name, setup, lacks, xhrProgressMs = 0 }) {
 
   for (const renderer of ['text', 'marked', 'markdown-it', 'react-markdown']) {
     test(`${name}, ${renderer}: a 60 ms render delay is measured within one frame`, async (t) => {
-      const { report: r, truth } = await pages.renderers.evaluate((a) => window.runRenderer(a), { renderer, strategy: 'per-token', query: MARKDOWN, delay: 60 });
-      t.diagnostic(`lag p50 ${r.lag.p50} ms, truth ${truth.toFixed(1)} ms, matched ${r.matchedPct}%, unavailable ${r.unavailable}`);
+      const { report: r, truth, paintTruth } = await pages.renderers.evaluate((a) => window.runRenderer(a), { renderer, strategy: 'per-token', query: MARKDOWN, delay: 60, paintTruth: true });
+      t.diagnostic(`lag p50 ${r.lag.p50} ms, truth ${truth.toFixed(1)} ms, the page's paint ${paintTruth.p50}, matched ${r.matchedPct}%, unavailable ${r.unavailable}`);
       // The app's own truth: the 60 ms delay plus its render time (react-markdown's is ~10 ms in
       // WebKit here).
       assert.ok(truth >= 60, `truth ${truth}`);
-      holds(r, truth, renderer);
+      holds(r, truth, renderer, 0, paintTruth);
       // Exactly what this engine lacks. `paint` is evidence, not a feature: it is listed when a
       // commit had no paint yet as the report was taken (seen once in eight Firefox runs).
       assert.deepEqual(r.unavailable.filter((u) => u !== 'paint'), lacks);
     });
     test(`${name}, ${renderer} throttled: median lag within one frame of the app's truth`, async (t) => {
-      const { report: r, truth } = await pages.renderers.evaluate((a) => window.runRenderer(a), { renderer, strategy: 'throttled', query: MARKDOWN, interval: 50 });
-      t.diagnostic(`lag p50 ${r.lag.p50} ms, truth ${truth.toFixed(1)} ms, matched ${r.matchedPct}%`);
-      holds(r, truth, `${renderer} throttled`);
+      const { report: r, truth, paintTruth } = await pages.renderers.evaluate((a) => window.runRenderer(a), { renderer, strategy: 'throttled', query: MARKDOWN, interval: 50, paintTruth: true });
+      t.diagnostic(`lag p50 ${r.lag.p50} ms, truth ${truth.toFixed(1)} ms, the page's paint ${paintTruth.p50}, matched ${r.matchedPct}%`);
+      holds(r, truth, `${renderer} throttled`, 0, paintTruth);
     });
   }
 
@@ -163,12 +167,13 @@ export function engineTests({ name, setup, lacks, xhrProgressMs = 0 }) {
     assert.ok(m >= 100 && m <= 100 + 2 * FRAME, `median lag ${m}`);
   });
 
-  test(`${name}: immediate rendering, and re-rendering the whole element, lag under one frame + 2 ms`, async () => {
+  test(`${name}: immediate rendering, and re-rendering the whole element, lag under one frame + 2 ms (or the page's own paint + a frame)`, async () => {
     for (const render of ['immediate', 'rerender']) {
-      const r = await run({ query: STEADY, render });
+      const r = await run({ query: STEADY, render, paintTruth: true });
       assert.equal(r.matchedPct, 100, render);
       assert.equal(r.lag.count, 40, render);
-      assert.ok(median(lags(r)) < FRAME + 2, `${render}: median lag ${median(lags(r))}`);
+      const upper = Math.max(FRAME + 2, r.paintTruth + FRAME);
+      assert.ok(median(lags(r)) < upper, `${render}: median lag ${median(lags(r))}, the page's paint ${r.paintTruth}`);
     }
   });
 
@@ -275,15 +280,18 @@ export function engineTests({ name, setup, lacks, xhrProgressMs = 0 }) {
       while (window.tokenpaintProfiler.reports().length === before && performance.now() < until) await new Promise((r) => setTimeout(r, 100));
       await new Promise((r) => setTimeout(r, 500));
       const report = window.tokenpaintProfiler.reports().at(-1);
-      return { verdict: report && report.diagnosis[0].verdict, shown: document.getElementById('report').dataset.verdict };
+      return { verdict: report && report.diagnosis[0].verdict, verdicts: report ? report.diagnosis.map((v) => v.verdict) : [], lag: report && report.lag, shown: document.getElementById('report').dataset.verdict };
     });
     mkdirSync(ARTIFACTS, { recursive: true });
     writeFileSync(path.join(ARTIFACTS, `lab-${name.toLowerCase()}.png`), await lab.screenshot());
     // A server-side scenario: its verdict does not depend on the engine's speed (the markdown
     // scenario's render cost is CPU time, calibrated in Chromium: Firefox renders it with a lag
-    // p50 of 43 ms, which is healthy).
-    assert.equal(r.verdict, 'decode-bound');
-    assert.equal(r.shown, 'decode-bound');
+    // p50 of 43 ms, which is healthy). On a loaded machine the page itself may also paint late,
+    // and then says so first (its lag is the evidence): the server's cause is still named.
+    const pageLate = r.verdict === 'client-render-bound' && r.lag && r.lag.p50 > 100;
+    assert.ok(r.verdicts.includes('decode-bound'), `${r.verdicts}`);
+    assert.equal(r.verdict, pageLate ? 'client-render-bound' : 'decode-bound', `${r.verdicts}, lag ${JSON.stringify(r.lag)}`);
+    assert.equal(r.shown, r.verdict);
     assert.deepEqual(lab.errors, []);
   });
 

@@ -32,7 +32,43 @@ async function* sseData(body, hold = {}) {
  * the request's signal aborts; cancelAfter: deltas until the app cancels its reader (a Stop
  * button that cancels the body, as the Vercel AI SDK does).
  */
-window.runStream = async ({ query, render = 'immediate', delay = 0, via = 'fetch', abortAfter = 0, cancelAfter = 0, options = {} }) => {
+/**
+ * The page's own paint truth: `mark(t)` after a DOM change for a delta the app got at `t`; the
+ * next frame's rAF callback, then a task posted from it (user-blocking where the scheduler
+ * exists, else a message), stamps it painted. `median()` is the median of painted − got.
+ */
+function paintTruth() {
+  const lags = [];
+  let waiting = [];
+  let framed = [];
+  const stamp = () => {
+    const now = performance.now();
+    for (const t of framed) lags.push(now - t);
+    framed = [];
+  };
+  const ch = new MessageChannel();
+  ch.port1.onmessage = stamp;
+  const post = globalThis.scheduler?.postTask ? () => scheduler.postTask(stamp, { priority: 'user-blocking' }) : () => ch.port2.postMessage(0);
+  return {
+    mark(t) {
+      if (!waiting.length) {
+        requestAnimationFrame(() => {
+          framed = framed.concat(waiting);
+          waiting = [];
+          post();
+        });
+      }
+      waiting.push(t);
+    },
+    median() {
+      const s = [...lags].sort((a, b) => a - b);
+      return s.length ? (s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : null;
+    },
+  };
+}
+
+window.runStream = async ({ query, render = 'immediate', delay = 0, via = 'fetch', abortAfter = 0, cancelAfter = 0, paintTruth: withPaint = false, options = {} }) => {
+  const painted = withPaint ? paintTruth() : null;
   const chat = document.getElementById('chat');
   const profiler = new Profiler(options);
   if (via === 'fetch') profiler.observe(chat);
@@ -69,8 +105,10 @@ window.runStream = async ({ query, render = 'immediate', delay = 0, via = 'fetch
         break;
       }
       text += content;
+      const got = performance.now();
       if (render === 'immediate') out.append(content);
       else if (render === 'rerender') out.textContent = text;
+      if (painted && (render === 'immediate' || render === 'rerender')) painted.mark(got);
       else if (render === 'delay') pending.push(new Promise((r) => setTimeout(() => r(out.append(content)), delay)));
     }
   } catch (e) {
@@ -89,6 +127,10 @@ window.runStream = async ({ query, render = 'immediate', delay = 0, via = 'fetch
   const r = await report;
   profiler.disconnect();
   if (truth) r.truth = { commit: truth.commit - r.startTime, frame: truth.frame - r.startTime };
+  if (painted) {
+    await new Promise((res) => setTimeout(res, 50));
+    r.paintTruth = painted.median();
+  }
   return r;
 };
 
