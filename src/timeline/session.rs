@@ -577,12 +577,13 @@ impl Session {
     }
 
     /// The page's main thread was blocked from `start` to `end` (a frame the paint clock asked
-    /// for at `start` whose after-paint mark came only at `end`). Reads that bunch up after it
-    /// were the page's late reads, not an intermediary's holds.
+    /// for at `start` whose after-paint mark came only at `end`), while the stream was open or
+    /// its text still waited for paint. Reads that bunch up after it were the page's late
+    /// reads, not an intermediary's holds.
     pub fn blocked(&mut self, start: f64, end: f64) {
-        if self.tl.end.is_none() {
-            self.tl.blocked.push(start, end);
-        }
+        // Until the report, not only until the body's end: a page seconds behind still paints
+        // the answer long after the last byte was read.
+        self.tl.blocked.push(start, end);
     }
 
     /// The page was hidden from `start` to `end` (infinite: still hidden). Samples overlapping
