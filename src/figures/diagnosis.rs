@@ -235,7 +235,7 @@ fn page(f: &Facts) -> Option<Verdict> {
     // render cost, whatever the reveal looks like.
     // Frames more than a pause apart are not counted as late (the clock may have rested), so a
     // page seconds behind can look idle by its frames alone: its blocked time says otherwise.
-    let idle = f.busy_share.is_some_and(|b| b < 0.5) && f.blocked_share.is_none_or(|b| b < 0.5);
+    let idle = f.busy_share.is_some_and(|b| b < 0.5) && f.blocked_share.is_none_or(|b| b < BUSY);
     let smoothing = f.reveal_rate.filter(|&r| {
         f.delivery == Some("smoothed") && idle && f.arrival_rate.is_some_and(|a| r < a)
     });
