@@ -403,6 +403,30 @@ fn groups(tokens: &[DeltaRecord]) -> Vec<(usize, usize, usize, f64)> {
     out
 }
 
+/// How the deltas arrived: `groups` read-together groups of `n` deltas over `span` ms, decoded
+/// `step` ms apart, holding `held` ms a delta on average (an intermediary's and the page's).
+fn pattern_of(
+    groups: usize,
+    n: usize,
+    span: f64,
+    step: f64,
+    from_server: bool,
+    held: f64,
+) -> ArrivalPattern {
+    let expected_span = step * (n - 1) as f64;
+    // No model decodes ten tokens in the same instant: arriving in one or two groups is
+    // all-at-once even when the server says nothing.
+    if (groups <= 2 && n >= 10)
+        || (from_server && expected_span > 0.0 && (groups <= 2 || span < 0.1 * expected_span))
+    {
+        ArrivalPattern::AllAtOnce
+    } else if n as f64 / groups as f64 >= 4.0 && held > 2.0 * step {
+        ArrivalPattern::Bursty
+    } else {
+        ArrivalPattern::Steady
+    }
+}
+
 /// Holds, from evidence of holding only: tokens released together after a gap.
 ///
 /// A group of m deltas read together at R was decoded before R, one step δ apart, the last
@@ -499,18 +523,14 @@ fn intermediary(
     let held_mean = held_sum / n as f64;
     let late_read_mean = late_sum / n as f64;
     let span = tokens[r - 1].arrived - tokens[0].arrived;
-    let expected_span = step * (n - 1) as f64;
-    // No model decodes ten tokens in the same instant: arriving in one or two groups is
-    // all-at-once even when the server says nothing.
-    let pattern = if (gs.len() <= 2 && n >= 10)
-        || (from_server && expected_span > 0.0 && (gs.len() <= 2 || span < 0.1 * expected_span))
-    {
-        ArrivalPattern::AllAtOnce
-    } else if tokens_per_burst >= 4.0 && (held_mean + late_read_mean) > 2.0 * step {
-        ArrivalPattern::Bursty
-    } else {
-        ArrivalPattern::Steady
-    };
+    let pattern = pattern_of(
+        gs.len(),
+        n,
+        span,
+        step,
+        from_server,
+        held_mean + late_read_mean,
+    );
     // Most of what was held together was read late by a blocked page: the page's.
     let held_by = if pattern == ArrivalPattern::Steady {
         HeldBy::Nothing
