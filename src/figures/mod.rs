@@ -292,7 +292,8 @@ fn arrivals(
     Arrivals {
         clock: if seen { "service-worker" } else { "page-read" },
         blocked_ms: clock_ran.then(|| round(blocked.total())),
-        late_read_ms: measured.or(inter.map(|i| round(i.late_read_mean))),
+        // Inferred only where the blocking could be seen: else unknown, not 0.
+        late_read_ms: measured.or(inter.filter(|_| clock_ran).map(|i| round(i.late_read_mean))),
         late_read_groups: inter.map_or(0, |i| i.late_read_groups),
         end_read_late_ms,
     }
