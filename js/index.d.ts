@@ -226,7 +226,7 @@ export interface StreamReport {
     clock: 'page-read' | 'service-worker';
     /** The main thread's blocked time seen while the stream was open (null: the paint clock never ran). */
     blockedMs: number | null;
-    /** Mean delay per delta of reads bunched after the main thread was blocked. */
+    /** Mean delay per delta of the page's late reads: measured with the arrival clock, else inferred from reads bunched after the main thread was blocked (null when the blocking could not be seen). */
     lateReadMs: number | null;
     lateReadGroups: number;
     /** The body's end read this long after the network's last byte (Resource Timing `responseEnd`). */
