@@ -237,7 +237,9 @@ test("the demo: server TTFT 300 ms gives a measured TTFT between the server's ow
     return { server: (r.serverTimings?.queue ?? 0) + r.serverTimings?.ttft, app: app - r.startTime };
   });
   t.diagnostic(`demo: measured TTFT ${measured} ms, perceived ${perceived} ms, the server's ${truth.server}, the app's first delta ${truth.app}`);
-  assert.ok(truth.server >= 300, `the server's own TTFT ${truth.server}`);
+  // The knob took effect (Node's timer may fire a fraction of a ms early by performance.now:
+  // 299.46 was seen).
+  assert.ok(truth.server >= 290, `the server's own TTFT ${truth.server}`);
   assert.ok(measured >= truth.server && measured <= truth.app, `measured ${measured} vs [${truth.server}, ${truth.app}]`);
   assert.ok(perceived >= measured, `perceived ${perceived}`);
   const matched = await page.getAttribute('#matched', 'data-value');
