@@ -21,7 +21,7 @@ test('a Chrome trace of a profiled stream holds the tokenpaint measures on their
     const res = await p.fetch('/v1/chat/completions?ttft_ms=80&token_ms=10&tokens=20&metrics=vllm&queue_ms=30', { method: 'POST', body: '{}' });
     await res.text();
     const r = await done;
-    return { text: p.print(), unavailable: r.unavailable };
+    return { text: p.print(), unavailable: r.unavailable, phases: r.phases };
   });
   // Chromium's DevTools show the track: nothing to report missing (Firefox and WebKit list
   // devtools-track: tests/engines.mjs).
@@ -30,7 +30,7 @@ test('a Chrome trace of a profiled stream holds the tokenpaint measures on their
   const events = (trace.traceEvents || trace).filter((e) => typeof e.name === 'string' && e.name.startsWith('tokenpaint: '));
   const names = new Set(events.map((e) => e.name));
   for (const n of ['tokenpaint: queue', 'tokenpaint: prefill', 'tokenpaint: decode', 'tokenpaint: first token arrived']) {
-    assert.ok(names.has(n), `${n} in ${[...names]}`);
+    assert.ok(names.has(n), `${n} in ${[...names]}; phases ${JSON.stringify(printed.phases)}`);
   }
   // The trace keeps `detail` as a JSON string.
   const detail = (e) => {

@@ -21,24 +21,27 @@ after(() => env.close());
 // style, layout and paint work and the after-paint hop.
 const SLACK = 10;
 
-function holds(r, truth, what) {
+// `paint`, where given, is the page's own paint truth: on a loaded machine the paint can come
+// frames after the commit, and the lag is then held to what the page itself saw painted.
+function holds(r, truth, what, paint = null) {
   assert.ok(r.matchedPct >= 99, `${what}: matched ${r.matchedPct}`);
   assert.ok(r.ttftPerceived && r.e2ePerceived, `${what}: perceived TTFT and E2E`);
-  assert.ok(r.lag.p50 >= truth - SLACK && r.lag.p50 <= truth + FRAME + SLACK, `${what}: lag p50 ${r.lag.p50} vs truth ${truth}`);
+  const upper = Math.max(truth + FRAME + SLACK, paint && paint.p50 !== null ? paint.p50 + FRAME : -Infinity);
+  assert.ok(r.lag.p50 >= truth - SLACK && r.lag.p50 <= upper, `${what}: lag p50 ${r.lag.p50} vs truth ${truth}, the page's paint ${paint && paint.p50}`);
   assert.ok(!r.diagnosis.some((v) => v.verdict === 'insufficient-evidence'), `${what}: ${JSON.stringify(r.diagnosis)}`);
 }
 
 test('a chat web component: text in nested open shadow roots is found and timed', async (t) => {
-  const { report: r, truth } = await page.evaluate(() => window.runComponent({ mode: 'open' }));
-  t.diagnostic(`lag p50 ${r.lag.p50} ms, truth ${truth.toFixed(1)} ms, matched ${r.matchedPct}%`);
-  holds(r, truth, 'nested open shadow roots');
+  const { report: r, truth, paintTruth } = await page.evaluate(() => window.runComponent({ mode: 'open' }));
+  t.diagnostic(`lag p50 ${r.lag.p50} ms, truth ${truth.toFixed(1)} ms, the page's paint ${paintTruth.p50}, matched ${r.matchedPct}%`);
+  holds(r, truth, 'nested open shadow roots', paintTruth);
   assert.equal(r.domReason, null);
 });
 
 test('a chat web component that attaches its shadow root after observe is found too', async (t) => {
-  const { report: r, truth } = await page.evaluate(() => window.runComponent({ mode: 'open', late: true }));
-  t.diagnostic(`lag p50 ${r.lag.p50} ms, truth ${truth.toFixed(1)} ms, matched ${r.matchedPct}%`);
-  holds(r, truth, 'late shadow root');
+  const { report: r, truth, paintTruth } = await page.evaluate(() => window.runComponent({ mode: 'open', late: true }));
+  t.diagnostic(`lag p50 ${r.lag.p50} ms, truth ${truth.toFixed(1)} ms, the page's paint ${paintTruth.p50}, matched ${r.matchedPct}%`);
+  holds(r, truth, 'late shadow root', paintTruth);
 });
 
 test('a closed shadow root cannot be read: insufficient-evidence naming the DOM, never healthy', async () => {

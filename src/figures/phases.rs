@@ -235,13 +235,21 @@ pub fn breakdown(
     let mut unknown: [Option<&'static str>; 6] = [None; 6];
     // Before the first answer token: queue, prefill, network.
     let before = (first - reasoning - held_first).max(0.0);
-    let [queue, prefill, network] = fit_before(queue, prefill, before, &mut unknown);
+    let [queue, prefill, mut network] = fit_before(queue, prefill, before, &mut unknown);
     // From the first answer token to the last: decode, then what an intermediary added.
     let span = (last - first + reasoning + held_first).max(0.0);
+    // The server decodes while its first token travels: a decode longer than the arrivals'
+    // span (the first token read late) may take that overlap from the time before the first
+    // token, and network is then the last token's trip.
+    let slack = (before - queue.unwrap_or(0.0) - prefill.unwrap_or(0.0)).max(0.0);
     let (decode, decode_source) = match decode_server {
-        Some(d) if d > span + FIT_MS => {
+        Some(d) if d > span + slack + FIT_MS => {
             unknown[3] = Some(DISAGREES);
             (None, Source::Server)
+        }
+        Some(d) if d > span => {
+            network = network.map(|n| (n - (d - span)).max(0.0));
+            (Some(d), Source::Server)
         }
         Some(d) => (Some(d), Source::Server),
         None if n >= 2 => (Some((span - held_last).max(0.0)), Source::Derived),
@@ -856,6 +864,43 @@ mod tests {
             (None, Some("server-exceeds-arrivals"))
         );
         assert!(b.unattributed >= 0.0);
+    }
+
+    #[test]
+    fn a_first_token_read_late_leaves_the_servers_decode_and_shortens_network() {
+        // Decoded 980 ms by the server's clock; the page read the first token 12 ms late (its
+        // trip, or a busy page), so the arrivals span 968 ms. The decode overlapped the first
+        // token's trip: it stays the server's, and network is the last token's trip.
+        let mut t = stream(100.0, 300.0, 40.0, |_, e| e);
+        t[0].arrived += 12.0;
+        t[0].painted += 12.0;
+        let b = breakdown(
+            &t,
+            0.0,
+            &server(100.0, 300.0, 980.0),
+            None,
+            0,
+            &Blocked::default(),
+        )
+        .unwrap();
+        assert_eq!(ms(&b, "decode"), Some(980.0), "{b:?}");
+        assert!((ms(&b, "network").unwrap() - 40.0).abs() < 1e-9, "{b:?}");
+        let known: f64 = b.phases.iter().filter_map(|p| p.ms).sum();
+        assert!((known + b.unattributed - b.total).abs() < 1e-9, "{b:?}");
+        // Longer than all the time after prefill: the server's figure cannot be held.
+        let b = breakdown(
+            &t,
+            0.0,
+            &server(100.0, 300.0, 1100.0),
+            None,
+            0,
+            &Blocked::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            (ms(&b, "decode"), b.unknown[3]),
+            (None, Some("server-exceeds-arrivals"))
+        );
     }
 
     #[test]

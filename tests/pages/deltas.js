@@ -41,3 +41,37 @@ export function commitTruth(arrivals, commits) {
     }),
   );
 }
+
+/**
+ * The page's own paint truth: `mark(t)` after a DOM change for a delta the app got at `t`; the
+ * next frame's rAF callback, then a task posted from it (user-blocking where the scheduler
+ * exists, else a message), stamps it painted. `median()` is the median of painted − got.
+ */
+export function paintTruth() {
+  const lags = [];
+  let waiting = [];
+  let framed = [];
+  const stamp = () => {
+    const now = performance.now();
+    for (const t of framed) lags.push(now - t);
+    framed = [];
+  };
+  const ch = new MessageChannel();
+  ch.port1.onmessage = stamp;
+  const post = globalThis.scheduler?.postTask ? () => scheduler.postTask(stamp, { priority: 'user-blocking' }) : () => ch.port2.postMessage(0);
+  return {
+    mark(t) {
+      if (!waiting.length) {
+        requestAnimationFrame(() => {
+          framed = framed.concat(waiting);
+          waiting = [];
+          post();
+        });
+      }
+      waiting.push(t);
+    },
+    median() {
+      return median(lags);
+    },
+  };
+}

@@ -4,7 +4,7 @@
 // observe → disconnect → observe sequence of React StrictMode. Each page records its own truth:
 // when its reader got each delta and when the DOM change that shows it was made.
 import init, { Profiler } from '/js/index.js';
-import { deltas, median } from '/tests/pages/deltas.js';
+import { deltas, median, paintTruth } from '/tests/pages/deltas.js';
 
 await init();
 
@@ -64,19 +64,21 @@ window.runComponent = async ({ query = 'ttft_ms=50&token_ms=20&tokens=40', mode 
   const msg = await chat.add(mode);
   const res = await profiler.fetch(`/v1/chat/completions?${query}`, { method: 'POST', body: '{}' });
   const lags = [];
+  const painted = paintTruth();
   const pending = [];
   for await (const { content, t } of deltas(res.body)) {
     pending.push(
       sleep(delay).then(() => {
         msg.push(content);
         lags.push(performance.now() - t);
+        painted.mark(t);
       }),
     );
   }
   await Promise.all(pending);
   const r = await report;
   (profiler.close || profiler.disconnect).call(profiler); // close() is new in issue 13
-  return { report: r, truth: median(lags) };
+  return { report: r, truth: median(lags), paintTruth: { p50: painted.median() } };
 };
 
 // --- a worker that takes each chunk's buffer ------------------------------------------------

@@ -2,6 +2,7 @@
 // chosen strategy, the way real chat UIs do. Only `profiler.fetch`/`track` connect it to
 // tokenpaint.
 import init, { Profiler } from '/js/index.js';
+import { paintTruth } from '/tests/pages/deltas.js';
 
 await init();
 
@@ -32,41 +33,6 @@ async function* sseData(body, hold = {}) {
  * the request's signal aborts; cancelAfter: deltas until the app cancels its reader (a Stop
  * button that cancels the body, as the Vercel AI SDK does).
  */
-/**
- * The page's own paint truth: `mark(t)` after a DOM change for a delta the app got at `t`; the
- * next frame's rAF callback, then a task posted from it (user-blocking where the scheduler
- * exists, else a message), stamps it painted. `median()` is the median of painted − got.
- */
-function paintTruth() {
-  const lags = [];
-  let waiting = [];
-  let framed = [];
-  const stamp = () => {
-    const now = performance.now();
-    for (const t of framed) lags.push(now - t);
-    framed = [];
-  };
-  const ch = new MessageChannel();
-  ch.port1.onmessage = stamp;
-  const post = globalThis.scheduler?.postTask ? () => scheduler.postTask(stamp, { priority: 'user-blocking' }) : () => ch.port2.postMessage(0);
-  return {
-    mark(t) {
-      if (!waiting.length) {
-        requestAnimationFrame(() => {
-          framed = framed.concat(waiting);
-          waiting = [];
-          post();
-        });
-      }
-      waiting.push(t);
-    },
-    median() {
-      const s = [...lags].sort((a, b) => a - b);
-      return s.length ? (s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : null;
-    },
-  };
-}
-
 window.runStream = async ({ query, render = 'immediate', delay = 0, via = 'fetch', abortAfter = 0, cancelAfter = 0, paintTruth: withPaint = false, options = {} }) => {
   const painted = withPaint ? paintTruth() : null;
   const chat = document.getElementById('chat');
