@@ -1,7 +1,7 @@
 // `npm run bench`: runs the benchmarks side by side in one run and rewrites BENCHMARKS.md with
 // the tables, the budgets, the machine and the command. Not part of `npm test` (figures, not
 // behaviour). ROUNDS, TOKENS (overhead) and SOAK_MB may be set for a quicker run.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -104,6 +104,10 @@ Figures on these machines are noisy: compare rows of one run, read ratios and me
 | budget | measured | holds |
 |---|---|---|
 ${budgets.map(([b, m, ok]) => `| ${b} | ${m} | ${ok === null ? '–' : ok ? 'yes' : '**no**'} |`).join('\n')}
+
+## What it costs, in short
+
+${readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'costs.md'), 'utf8').trim()}
 
 ## Main-thread overhead
 
