@@ -1,15 +1,11 @@
 // Ratings, web-vitals style: each headline metric of a report is `good`, `needs-improvement` or
-// `poor` against thresholds (ms) the app may override. The core rates (a report's `ratings`);
-// here are the defaults, the spec the core reads, and the metrics `onMetric` hands out.
+// `poor` against thresholds (ms) the app may override. The core rates (a report's `ratings`,
+// `rate` in src/figures/browser.rs); here are the defaults, the spec the core reads, and the
+// metrics `onMetric` hands out.
+import { THRESHOLDS } from './schema.js';
 
-/** [good up to, poor above], in ms. Perceived figures are what users feel. */
-export const THRESHOLDS = Object.freeze({
-  ttft: [1000, 3000],
-  ttftPerceived: [1000, 3000],
-  e2ePerceived: [10000, 30000],
-  tpot: [50, 100],
-  lag: [50, 200],
-});
+/** [good up to, poor above], in ms: the core's defaults (`THRESHOLDS` in src/figures/browser.rs). */
+export { THRESHOLDS };
 
 /** Thresholds as the core reads them: `ttft 1000 3000; …` (unknown metrics are left out). */
 export function thresholdSpec(thresholds) {
@@ -21,17 +17,11 @@ export function thresholdSpec(thresholds) {
   return parts.join('; ');
 }
 
-/** The rating of `value` against `[good, poor]` (the core's rule, for code without a core). */
-export function rate(value, [good, poor]) {
-  if (value === null || value === undefined || !Number.isFinite(value)) return null;
-  return value <= good ? 'good' : value <= poor ? 'needs-improvement' : 'poor';
-}
-
 /**
- * The headline metrics of a report, each `{ name, value, rating, id, attribution }`: the
- * core's rating when the report has one, else rated here against `thresholds`.
+ * The headline metrics of a report, each `{ name, value, rating, id, attribution }`, rated by
+ * the core (a report's `ratings`; null where it has none).
  */
-export function metricsOf(report, thresholds = THRESHOLDS) {
+export function metricsOf(report) {
   const values = {
     ttft: report.ttft,
     ttftPerceived: report.ttftPerceived ? report.ttftPerceived.painted : null,
@@ -46,7 +36,7 @@ export function metricsOf(report, thresholds = THRESHOLDS) {
     out.push({
       name,
       value,
-      rating: ratings[name] || rate(value, (thresholds && thresholds[name]) || THRESHOLDS[name]),
+      rating: ratings[name] ?? null,
       id: report.id,
       attribution: { diagnosis: report.diagnosis ? report.diagnosis[0] : null, phases: report.phases || null, format: report.format },
     });

@@ -11,6 +11,7 @@ import { metricsOf } from './ratings.js';
 import { OBSERVE } from './claim.js';
 import { feedRead, copyOf } from './batch.js';
 import { IDLE_FRAMES } from './paint.js';
+import { FAILED_NULL, HEADERS } from './schema.js';
 
 // Chunks kept for a stream that started before the module loaded.
 const MAX_EARLY = 4096;
@@ -373,7 +374,7 @@ export function emit(p, id, s) {
     if (!reason) return;
     // The core failed: say so rather than stay silent, with every figure unknown.
     report = { id, url: s.url, transport: s.transport, status: 'failed', error: { kind: 'internal', code: null, message: reason }, diagnosis: [], unavailable: ['report'] };
-    for (const k of UNKNOWN_WHEN_FAILED) report[k] = null;
+    for (const k of FAILED_NULL) report[k] = null;
     report.sampleRate = p._rate;
   } else {
     // The share of page loads profiled, so that figures merged from many pages can be weighed.
@@ -406,7 +407,7 @@ export function emit(p, id, s) {
     }
   }
   if (p._metricListeners.size && report.status !== 'failed') {
-    for (const m of metricsOf(report, p.options.thresholds)) {
+    for (const m of metricsOf(report)) {
       for (const cb of [...p._metricListeners]) {
         try {
           cb(m);
@@ -418,40 +419,12 @@ export function emit(p, id, s) {
   }
 }
 
-// The fields of a report that a failed one cannot know (index.d.ts: FailedReport; the type test
-// holds the two to the same keys).
-const UNKNOWN_WHEN_FAILED = (
-  'label format httpStatus startTime headers ttfb ttfc ttft e2e ttftPerceived e2ePerceived tpot itl pace arrivals tokens tokensSource ' +
-  'tokensCountedBecause deltas detail chars bytes chunks usage reasoning refusal toolCalls toolCallSpan choices finishReason ' +
-  'serverTimings lag backlogPeak matchedPct delivery stalls phases phasesTotal intermediary hidden doneMarker truncated ' +
-  'malformed domReason startSource caughtUp resumedFrom'
-).split(' ');
-
-// The response headers the core reads (format detection now, server timings later), as
+// The response headers the core reads (js/schema.js, generated from src/read/mod.rs), as
 // `name: value` lines. Only these are passed: nothing else leaves the page's JS objects.
-const HINT_HEADERS = [
-  'x-vercel-ai-ui-message-stream',
-  'x-vercel-ai-data-stream',
-  'server-timing',
-  'x-queue-time',
-  'x-inference-time',
-  'x-time-per-token',
-  // Where a buffering hop may be (src/wire/hops.rs): compression, a CDN, a proxy, or none.
-  'content-encoding',
-  'via',
-  'server',
-  'cf-ray',
-  'x-cache',
-  'x-served-by',
-  'x-amz-cf-id',
-  'cdn-loop',
-  'x-vercel-id',
-];
-
 function headerHints(headers) {
   if (!headers || typeof headers.get !== 'function') return '';
   let out = '';
-  for (const name of HINT_HEADERS) {
+  for (const name of HEADERS) {
     const v = headers.get(name);
     if (v !== null) out += `${name}: ${v}\n`;
   }

@@ -28,138 +28,197 @@ use std::collections::BTreeMap;
 pub struct Report {
     /// The report's id, one per stream of a page.
     pub id: u64,
-    /// The share of streams profiled (`sampleRate × streamSampleRate`); absent outside a browser.
+    /// The share of streams profiled: `sampleRate × streamSampleRate` (1 unless they were set), to
+    /// weigh reports merged from many pages; absent outside a browser. Always there in the browser.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sample_rate: Option<f64>,
-    /// The request URL without query string or fragment.
+    /// The request URL without query string or fragment (which may carry keys).
     pub url: String,
-    /// The stream's label, if any.
+    /// The stream's label (`label`, or `labeled()`), if any.
     pub label: Option<String>,
-    /// What carried the stream: `fetch`, `xhr`, `eventsource`, `websocket`, `socket.io`, `push`.
+    /// What carried the stream to the page: one of `fetch`, `xhr`, `eventsource`, `websocket`,
+    /// `socket.io` or `push` (the `stream()` handle).
     pub transport: String,
-    /// For an EventSource reconnect: the last event id the stream resumed from.
+    /// For an EventSource that reconnected: the last event id this stream resumed from (the stream
+    /// before it ended there).
     pub resumed_from: Option<String>,
-    /// The detected or given wire format (`openai-chat`, `anthropic`, …, `unknown`).
+    /// The detected or given wire format: one of `openai-chat`, `openai-responses`, `anthropic`,
+    /// `ollama`, `tgi`, `llamacpp`, `ai-sdk-ui`, `ai-sdk-data`, `sse-text`, `text`, `json` or
+    /// `unknown` (JSON events of no known shape).
     pub format: Option<String>,
-    /// How the stream ended.
+    /// How the stream ended: `ok`, `error` (HTTP status ≥ 400, an error sent in the stream, a
+    /// network failure), `aborted` (cancelled by the app or an AbortSignal), `incomplete` (the body
+    /// ended inside an event, or a 2xx body carried no event at all), `failed` (tokenpaint itself
+    /// failed; the app was unaffected).
     pub status: Status,
-    /// What went wrong, when something did.
+    /// What went wrong, when something did: `{ kind, code, message }`. Kept in a failed report.
     pub error: Option<ErrorInfo>,
-    /// The HTTP status of the response.
+    /// The HTTP status of the response. Null only in a failed report.
     pub http_status: Option<u16>,
-    /// `performance.now()` at the request's start.
+    /// The request start (`performance.now()`), the zero of every other time. Null only in a failed
+    /// report.
     pub start_time: Option<f64>,
-    /// Response headers received.
+    /// When the response headers arrived.
     pub headers: Option<f64>,
     /// Time to the first byte of the body.
     pub ttfb: Option<f64>,
-    /// Time to the first chunk (event), whatever it carried.
+    /// Time to first chunk: the first event, whatever it carried (a role, reasoning, a tool call or
+    /// text): vLLM's benchmark TTFT, OpenTelemetry's `time_to_first_chunk`.
     pub ttfc: Option<f64>,
     /// Measured TTFT: arrival of the first chunk carrying answer content.
     pub ttft: Option<f64>,
-    /// Measured E2E: arrival of the last content chunk.
+    /// Measured E2E: arrival of the last answer content chunk (usage and the end marker excluded).
     pub e2e: Option<f64>,
-    /// Perceived TTFT: the first visible answer text painted.
+    /// Perceived TTFT: the paint bracket `{ frame, painted }` of the first visible answer text.
     pub ttft_perceived: Option<PaintBracket>,
-    /// Perceived E2E: the last visible answer text painted.
+    /// Perceived E2E: the paint bracket of the last visible answer text.
     pub e2e_perceived: Option<PaintBracket>,
-    /// (E2E − TTFT) / (tokens − 1), over the timed answer only.
+    /// Time per output token: (E2E − TTFT) / (tokens − 1), over the timed answer only; null with
+    /// fewer than two answer deltas.
     pub tpot: Option<f64>,
-    /// Gaps between consecutive content chunks.
+    /// Gaps between consecutive answer content chunks, `{ count, p50, p95, max }`.
     pub itl: Option<Spread>,
-    /// Whose pace TPOT and ITL are (a buffer's, when the arrivals were held together).
+    /// Whose pace `tpot` and `itl` are: the arrivals', a buffer's (an intermediary released them
+    /// together) or the page's reads (a blocked page read them together).
     pub pace: Option<Pace>,
-    /// Which clock stamped the arrivals, and how late the page read them.
+    /// Which clock stamped the arrivals (`page-read`, or `service-worker` with the opt-in arrival
+    /// clock) and how late the page read them (see "Arrival against read" in docs/report.md
+    /// below).
     pub arrivals: Option<Arrivals>,
-    /// Output tokens: from usage when the server sent it, else counted deltas.
+    /// Output tokens of the timed answer: from the server's `usage` when it counts exactly that,
+    /// else counted deltas. Null only in a failed report.
     pub tokens: Option<u64>,
-    /// `usage` or `counted`.
+    /// Where `tokens` comes from: one of `usage` or `counted`. Null only in a failed report.
     pub tokens_source: Option<String>,
-    /// Why usage was not taken as the count of timed tokens (`no-usage`, `tool-calls`, …).
+    /// Why usage was not taken as the count of timed tokens: one of `no-usage`, `tool-calls`,
+    /// `several-choices` or `reasoning-not-split`.
     pub tokens_counted_because: Option<String>,
-    /// Content-bearing deltas received.
+    /// Answer deltas received. Null only in a failed report.
     pub deltas: Option<u64>,
-    /// Per-token records kept, and whether neighbouring records were merged past the cap.
+    /// Per-token `records` kept, the `cap` (`maxTokenDetail`), and whether the detail was
+    /// `decimated`. Past the cap each record stands for a run of deltas (its times are the run's
+    /// last delta's; `timeline.count` says how many). Counts, characters, TTFT, E2E, their
+    /// perceived versions and ITL `max` stay exact; ITL and lag percentiles then come from a
+    /// sketch, within 1%; `delivery`, `stalls` and the intermediary estimate use the runs. Null
+    /// only in a failed report.
     pub detail: Option<Detail>,
-    /// Characters of answer text received.
+    /// Characters of answer text received. Null only in a failed report.
     pub chars: Option<u64>,
-    /// Body bytes received.
+    /// Body bytes received. Null only in a failed report.
     pub bytes: Option<u64>,
-    /// Body chunks received.
+    /// Body chunks received. Null only in a failed report.
     pub chunks: Option<u64>,
-    /// Token usage as the server reported it.
+    /// Token usage as the server reported it (`cachedTokens`: prompt tokens served from a prefix
+    /// cache).
     pub usage: Option<Usage>,
-    /// Reasoning deltas, timed apart from the answer.
+    /// Reasoning deltas, kept apart from the answer: their count, characters, and first and last
+    /// arrival.
     pub reasoning: Option<Side>,
-    /// Refusal deltas, timed with the answer and counted apart.
+    /// Refusal deltas (OpenAI `delta.refusal`, `response.refusal.delta`): shown in place of an
+    /// answer, so timed like one, and counted here.
     pub refusal: Option<Side>,
-    /// Tool-call deltas.
+    /// Tool-call deltas (never counted as answer). Null only in a failed report.
     pub tool_calls: Option<u64>,
     /// Arrival of the first and the last tool-call delta.
     pub tool_call_span: Option<Span>,
-    /// With several choices: the deltas of each (choice 0 is the answer shown).
+    /// With several choices (`n > 1`): each choice's delta count; choice 0 is the answer shown and
+    /// timed.
     pub choices: Option<Vec<Choice>>,
-    /// Why generation stopped, as the server said.
+    /// Why generation stopped, as the server said (`stop`, `length`, `end_turn`, …).
     pub finish_reason: Option<String>,
-    /// Timings the server sent in the body.
+    /// Timings the server sent in the body or headers, in ms (vLLM `metrics`, llama.cpp `timings`,
+    /// Ollama durations, TGI's headers, Server-Timing); each null when the server did not say.
     pub server_timings: Option<ServerTimings>,
-    /// Delivery lag per token: painted − arrived.
+    /// Delivery lag per answer delta, painted − arrived: `{ count, p50, p95, max }`.
     pub lag: Option<Spread>,
-    /// Most characters arrived but not yet painted at any moment.
+    /// The most characters that had arrived but were not yet painted at any moment; null when the
+    /// page was not read or nothing was painted.
     pub backlog_peak: Option<f64>,
-    /// Share of the arrived visible answer text found on screen, 0–100.
+    /// The share of arrived visible answer text found on screen, 0–100 (markup not counted). Trust
+    /// the lag figures when it is near 100.
     pub matched_pct: Option<f64>,
     /// How the page put the text on screen.
     pub delivery: Option<Delivery>,
-    /// Waits with text arrived and nothing painted.
+    /// Waits longer than `threshold` ms with text arrived and nothing painted: `count`, `totalMs`,
+    /// `longest`, and the `list` of `[start, end]`.
     pub stalls: Option<Stalls>,
-    /// The phases of end-to-end latency, in order.
+    /// The phases of end-to-end latency, in order (see "Where the time went" in docs/report.md
+    /// below).
     pub phases: Option<Vec<Phase>>,
-    /// What the phases add up to, and the part no known phase explains.
+    /// What the phases add up to (`ms`, `of`) and the part no known phase explains
+    /// (`unattributed`).
     pub phases_total: Option<PhasesTotal>,
-    /// Arrivals compared with steady decoding: what an intermediary held.
+    /// Arrivals compared with steady decoding: what an intermediary (or the page's late reads)
+    /// held.
     pub intermediary: Option<Intermediary>,
-    /// Which part is slow, most important first, with evidence and fix.
+    /// Which part is slow, most important first, with evidence and fix (see
+    /// docs/diagnosis.md).
     pub diagnosis: Vec<Verdict>,
-    /// When the page was hidden during the stream.
+    /// If the page was hidden during the stream: `intervals`, `ms`, and `excludedSamples` (left out
+    /// of lag: nothing paints in a hidden page).
     pub hidden: Option<Hidden>,
-    /// Whether the stream's end marker (`[DONE]`, `message_stop`, …) came.
+    /// Whether the stream carried its end marker (`[DONE]`, `message_stop`, …). Null only in a
+    /// failed report.
     pub done_marker: Option<bool>,
-    /// Whether the body ended in the middle of an event.
+    /// Whether the body ended inside an event. Null only in a failed report.
     pub truncated: Option<bool>,
-    /// Events that could not be read.
+    /// Events that could not be read (`events`, the `first` reason) and a framing error, if any.
     pub malformed: Option<Malformed>,
-    /// The answer text (only with `includeText`).
+    /// The answer text, only with `includeText: true`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
-    /// The reasoning text (only with `includeText`).
+    /// The reasoning text, only with `includeText: true`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reasoning_text: Option<String>,
-    /// What could not be measured: `format`, `dom`, `paint`, `usage`, `long-animation-frame`.
+    /// What could not be measured: `format` (events of an unknown shape), `dom` (no observed
+    /// element showed the answer), `paint` (commits without a painted frame, e.g. a hidden page),
+    /// `usage`, `long-animation-frame` (a browser without it: late paints are counted but not
+    /// attributed), `resource-timing`, `fine-timer` (the page's timer is 1 ms or coarser, as in
+    /// WebKit: `timerMs`), `server-timing` (a cross-origin response without `Timing-Allow-Origin`:
+    /// the browser withholds its Resource Timing details and Server-Timing, and no `Server-Timing`
+    /// header was exposed by CORS; the server can send `Timing-Allow-Origin` or
+    /// `Access-Control-Expose-Headers: Server-Timing`), `devtools-track` (`devtools: true` in an
+    /// engine whose DevTools show no custom tracks: all but Chromium).
     pub unavailable: Vec<String>,
-    /// Why no answer text was found on the page, when none was.
+    /// When no answer text was found: one of `not-observed` (nothing observed),
+    /// `closed-shadow-root`, `cross-origin-iframe` or `not-found` (observed, but the answer was not
+    /// there).
     pub dom_reason: Option<String>,
-    /// Where `start_time` comes from: `request`, `resource-timing`, `headers`, `unknown`.
+    /// Where the request start comes from: one of `request` (the profiled fetch, `track`'s `start`,
+    /// or a socket's ask seen going out), `resource-timing` (a tracked response without `start`),
+    /// `headers` (neither: TTFB and TTFT are understated) or `unknown` (an answer on a socket whose
+    /// ask was not seen: TTFB, TTFT, E2E and the phases are null). Null only in a failed report.
     pub start_source: Option<String>,
-    /// A stream that began before the module loaded: when the page was read, and how many commits
-    /// carry that time.
+    /// A stream that began before the wasm module loaded: the page's text was read when it loaded
+    /// (`at`), and `tokens` commits carry that time, not their own.
     pub caught_up: Option<CaughtUp>,
-    /// Late tokens and the long animation frames that overlapped them (browser only).
+    /// The tokens painted more than `lateMs` after they arrived, how many overlap a long animation
+    /// frame (`attributed`), and those `frames` (`start`, `duration`, `blockingDuration`, `tokens`
+    /// delayed, and the `scripts` that ran in them: `sourceURL`, `sourceFunctionName`, `invoker`,
+    /// `duration`). This is the "why" of a late paint. Null when nothing was painted; browser only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub late_paints: Option<LatePaints>,
-    /// The browser's Resource Timing entry for the request (browser only).
+    /// The request's Resource Timing entry (ms from the start; see
+    /// "Ratings" in docs/diagnosis.md); browser only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub resource_timing: Option<ResourceTiming>,
-    /// Ratings of the headline metrics: `good`, `needs-improvement`, `poor` (browser only).
+    /// `good`, `needs-improvement` or `poor` per headline metric (see
+    /// "Ratings" in docs/diagnosis.md); browser only. In TypeScript: `Partial<Record<RatedMetric,
+    /// Rating | null>>`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ratings: Option<BTreeMap<String, Option<String>>>,
-    /// Where paint times come from (`raf`), browser only.
+    /// Where paint times come from: one of `raf` (the rAF and after-paint task bracket); null when
+    /// no paint bracket could be taken; browser only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub paint_source: Option<String>,
-    /// The resolution of the page's timer (ms), browser only.
+    /// The resolution of `performance.now()` in this page, measured once when the profiler starts
+    /// (about 0.1 in Chromium, 1 in WebKit); null when the clock never moved while it was measured
+    /// (a privacy clamp coarser than that), and `fine-timer` is then listed as unavailable; browser
+    /// only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timer_ms: Option<f64>,
-    /// Per-token arrays (absent with `timeline: false`).
+    /// Per-token arrays `arrived`, `committed`, `frame`, `painted` and `chars` (and `count`, once
+    /// decimated); absent with `timeline: false`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timeline: Option<Timeline>,
 }
@@ -222,7 +281,9 @@ pub enum Status {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ErrorInfo {
-    /// `http`, `stream`, `network`, `aborted`, `truncated`, `not-ended`, `empty-stream`, `internal`.
+    /// One of `http`, `stream` (sent by the server in the body), `network`, `aborted`, `truncated`,
+    /// `not-ended`, `empty-stream` (a 2xx stream with no event: llama.cpp-based servers answer a
+    /// prompt longer than their context so, with the error only in their log) or `internal`.
     pub kind: String,
     /// The server's or the browser's code, if any.
     pub code: Option<String>,
@@ -338,7 +399,8 @@ pub struct ServerTimings {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Delivery {
-    /// `per-token`, `throttled`, `smoothed`, `buffered-until-end`, `partial`.
+    /// One of `per-token`, `throttled` (with the measured `interval`), `smoothed` (a typewriter,
+    /// with its `rate`), `buffered-until-end` or `partial` (some text never appeared).
     pub pattern: String,
     /// Throttled: the median interval between updates (ms).
     pub interval: Option<f64>,
@@ -366,14 +428,14 @@ pub struct Stalls {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Phase {
-    /// `queue`, `prefill`, `network`, `decode`, `intermediary` or `client`.
+    /// One of `queue`, `prefill`, `network`, `decode`, `intermediary` or `client`.
     pub name: String,
     /// Its length, when known.
     pub ms: Option<f64>,
-    /// `server`, `client` or `derived`.
+    /// One of `server`, `client` or `derived`; null when unknown.
     pub source: Option<String>,
-    /// Why it is unknown: `no-server-timings`, `needs-queue-and-prefill`,
-    /// `server-exceeds-arrivals`, `too-few-deltas`, `step-unknown`, `not-painted`,
+    /// Why `ms` is null: one of `no-server-timings`, `needs-queue-and-prefill`,
+    /// `server-exceeds-arrivals`, `too-few-deltas`, `step-unknown`, `not-painted` or
     /// `last-delta-invisible`.
     #[serde(rename = "unknownBecause")]
     pub unknown_because: Option<String>,
@@ -385,7 +447,7 @@ pub struct Phase {
 pub struct PhasesTotal {
     /// The total.
     pub ms: f64,
-    /// What it is the total of: `e2ePerceived` or `e2e`.
+    /// What it is the total of: one of `e2ePerceived` or `e2e` (nothing was painted).
     pub of: String,
     /// The part no known phase explains.
     pub unattributed: f64,
@@ -395,7 +457,7 @@ pub struct PhasesTotal {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Intermediary {
-    /// `steady`, `bursty` or `all-at-once`.
+    /// One of `steady`, `bursty` or `all-at-once`.
     pub pattern: String,
     /// Mean time a token was held.
     pub held_mean_ms: f64,
@@ -406,11 +468,12 @@ pub struct Intermediary {
     /// The decoding step (`None`: nothing tells it, every token in one read and no server
     /// timings).
     pub step_ms: Option<f64>,
-    /// `server` or `derived`.
+    /// One of `server` or `derived`.
     pub step_source: String,
     /// Tokens per burst.
     pub tokens_per_burst: f64,
-    /// Who held what arrived together: `nothing`, `intermediary` or `page` (late reads).
+    /// Who held what arrived together: one of `nothing`, `intermediary` or `page` (reads bunched
+    /// while its main thread was blocked).
     pub held_by: String,
     /// Mean delay per token of the page's late reads.
     pub late_read_ms: f64,
@@ -422,8 +485,9 @@ pub struct Intermediary {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Pace {
-    /// `arrivals`, `buffer` (an intermediary released them together) or `page-reads` (a blocked
-    /// page read them together).
+    /// One of `arrivals` (as decoded, as far as the page can tell), `buffer` (an intermediary
+    /// released them together: the figures are the buffer's pace, not the speed of generation) or
+    /// `page-reads` (a blocked page read them together).
     pub of: String,
     /// The server's own time per token, when it reported its decode time.
     pub server_step_ms: Option<f64>,
@@ -433,11 +497,15 @@ pub struct Pace {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Arrivals {
-    /// `page-read`: when the page's JavaScript read each chunk, on the main thread.
+    /// One of `page-read` (when the page's JavaScript read each chunk, on the main thread) or
+    /// `service-worker` (the opt-in arrival clock, off the main thread).
     pub clock: String,
-    /// The main thread's blocked time seen while the stream was open.
+    /// The main thread's blocked time seen while the stream was open (null: the paint clock never
+    /// ran).
     pub blocked_ms: Option<f64>,
-    /// Mean delay per delta of reads bunched after the main thread was blocked.
+    /// Mean delay per delta of the page's late reads: measured with the arrival clock, else
+    /// inferred from reads bunched after the main thread was blocked (null when the blocking could
+    /// not be seen).
     pub late_read_ms: Option<f64>,
     /// Arrival groups read late by the page.
     pub late_read_groups: u64,
@@ -455,10 +523,12 @@ pub struct Verdict {
     pub evidence: BTreeMap<String, Option<f64>>,
     /// What fixes it.
     pub fix: String,
-    /// `insufficient-evidence`: what is missing.
+    /// `insufficient-evidence`: what is missing (`dom`, `paint`, `matched`, `deltas`,
+    /// `server-timings`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub missing: Option<Vec<String>>,
-    /// Buffering verdicts: where it most likely is.
+    /// Buffering and stall verdicts: where it most likely is, one of `server`, `proxy`, `cdn`,
+    /// `compression`, `unknown` or `page`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub place: Option<String>,
     /// Buffering verdicts: the response header that says so.
@@ -644,7 +714,7 @@ pub struct StreamCounts {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct SloResult {
-    /// The metric.
+    /// The metric. In TypeScript: `SummaryMetric`.
     pub metric: String,
     /// The quantile (0.95 for p95).
     pub quantile: f64,
@@ -674,7 +744,7 @@ pub struct Goodput {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct GroupVerdict {
-    /// The verdict.
+    /// One of `capacity`, `tail` or `client-tail`.
     pub verdict: String,
     /// The figures it rests on.
     pub evidence: BTreeMap<String, Option<f64>>,

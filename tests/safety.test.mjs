@@ -134,7 +134,7 @@ test("no network traffic of its own: only the page, its code, its wasm and the a
   await p.waitForFunction(() => window.harnessReady === true);
   const r = await p.evaluate(() => window.runStream({ query: 'ttft_ms=20&token_ms=5&tokens=20', render: 'immediate' }));
   assert.equal(r.status, 'ok');
-  const allowed = /^\/(tests\/pages\/harness\.(html|js)|js\/[a-z]+\.js|pkg\/tokenpaint_core(_bg\.wasm|\.js)|v1\/chat\/completions\?.*)$/;
+  const allowed = /^\/(tests\/pages\/(harness\.(html|js)|deltas\.js)|js\/[a-z]+\.js|pkg\/tokenpaint_core(_bg\.wasm|\.js)|v1\/chat\/completions\?.*)$/;
   for (const u of requests) {
     const url = new URL(u);
     assert.equal(url.origin, env.url, u);

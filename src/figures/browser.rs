@@ -102,8 +102,25 @@ pub struct Shell {
 /// A timer this coarse or coarser gives no sub-millisecond figures (WebKit's is 1 ms).
 pub const COARSE_TIMER_MS: f64 = 1.0;
 
+/// The default rating thresholds: each rated metric, good up to, poor above (ms). Perceived
+/// figures are what users feel. The shell's defaults (`js/schema.js`) are generated from this
+/// table by `scripts/schema.mjs`.
+pub const THRESHOLDS: [(&str, f64, f64); 5] = [
+    ("ttft", 1000.0, 3000.0),
+    ("ttftPerceived", 1000.0, 3000.0),
+    ("e2ePerceived", 10000.0, 30000.0),
+    ("tpot", 50.0, 100.0),
+    ("lag", 50.0, 200.0),
+];
+
 /// The metrics ratings are given for, in the order of [`Shell::thresholds`].
-pub const RATED: [&str; 5] = ["ttft", "ttftPerceived", "e2ePerceived", "tpot", "lag"];
+pub const RATED: [&str; 5] = [
+    THRESHOLDS[0].0,
+    THRESHOLDS[1].0,
+    THRESHOLDS[2].0,
+    THRESHOLDS[3].0,
+    THRESHOLDS[4].0,
+];
 
 impl Default for Shell {
     fn default() -> Self {
@@ -111,13 +128,7 @@ impl Default for Shell {
             late_ms: 50.0,
             long_frames: false,
             paint: true,
-            thresholds: [
-                (1000.0, 3000.0),
-                (1000.0, 3000.0),
-                (10000.0, 30000.0),
-                (50.0, 100.0),
-                (50.0, 200.0),
-            ],
+            thresholds: THRESHOLDS.map(|(_, good, poor)| (good, poor)),
             resource_timing: false,
             timer_ms: None,
             no_devtools_track: false,

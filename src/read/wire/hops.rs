@@ -34,7 +34,8 @@ const PROXIES: [&str; 12] = [
     "litespeed",
 ];
 const CDNS: [&str; 5] = ["cloudflare", "cloudfront", "akamai", "fastly", "vercel"];
-const CDN_HEADERS: [&str; 6] = [
+/// The headers that name a CDN.
+pub const CDN_HEADERS: [&str; 6] = [
     "cf-ray",
     "x-cache",
     "x-served-by",
@@ -94,19 +95,6 @@ pub fn buffering_hint(headers: &str) -> Option<BufferHint> {
         _ => None,
     }
 }
-
-/// The response headers [`buffering_hint`] reads (the shell passes only these and a few more).
-pub const HEADERS: [&str; 9] = [
-    "content-encoding",
-    "via",
-    "server",
-    "cf-ray",
-    "x-cache",
-    "x-served-by",
-    "x-amz-cf-id",
-    "cdn-loop",
-    "x-vercel-id",
-];
 
 #[cfg(test)]
 mod tests {
