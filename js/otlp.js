@@ -38,7 +38,7 @@ function gaps(r) {
  * any convention.
  */
 export const METRICS = [
-  ['gen_ai.client.operation.duration', 's', 'GenAI operation duration.', SECONDS, (r) => one(sec(r.e2e ?? r.ttfb))],
+  ['gen_ai.client.operation.duration', 's', 'GenAI operation duration.', SECONDS, (r) => one(sec(r.bodyEnd))],
   ['gen_ai.client.operation.time_to_first_chunk', 's', 'Time to receive the first chunk, from when the client issued the request.', SECONDS, (r) => one(sec(r.ttfc))],
   ['gen_ai.client.operation.time_per_output_chunk', 's', 'Time per output chunk, for each chunk after the first, from the end of the previous chunk.', SECONDS, gaps],
   ['gen_ai.client.token.usage', '{token}', 'Number of input and output tokens used.', TOKENS, (r) => [...one(r.usage?.promptTokens, { 'gen_ai.token.type': 'input' }), ...one(r.usage?.completionTokens, { 'gen_ai.token.type': 'output' })]],
@@ -111,7 +111,7 @@ function spanName(a) {
   return a['gen_ai.request.model'] ? `${a['gen_ai.operation.name']} ${a['gen_ai.request.model']}` : a['gen_ai.operation.name'];
 }
 
-const endOf = (r) => Math.max(0, r.e2ePerceived?.painted ?? r.e2e ?? r.ttfb ?? 0);
+const endOf = (r) => Math.max(0, r.e2ePerceived?.painted ?? 0, r.bodyEnd ?? r.e2e ?? r.ttfb ?? 0);
 const eventsOf = (r) =>
   [
     ['tokenpaint.first_token', r.ttft],

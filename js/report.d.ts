@@ -37,6 +37,8 @@ export interface StreamReport {
   ttft: number | null;
   /** Measured E2E: arrival of the last answer content chunk (usage and the end marker excluded). */
   e2e: number | null;
+  /** When the body ended: its last byte read, the end marker and usage included, or the abort or error that ended it (OpenTelemetry's `gen_ai.client.operation.duration`). */
+  bodyEnd: number | null;
   /** Perceived TTFT: the paint bracket `{ frame, painted }` of the first visible answer text. */
   ttftPerceived: PaintBracket | null;
   /** Perceived E2E: the paint bracket of the last visible answer text. */
@@ -624,4 +626,4 @@ export type FailedReport = Pick<StreamReport, 'id' | 'sampleRate' | 'url' | 'tra
 export type Report = StreamReport | FailedReport;
 
 /** The keys a failed report sets to null. */
-export type FailedNull = 'label' | 'resumedFrom' | 'format' | 'httpStatus' | 'startTime' | 'headers' | 'ttfb' | 'ttfc' | 'ttft' | 'e2e' | 'ttftPerceived' | 'e2ePerceived' | 'tpot' | 'itl' | 'pace' | 'arrivals' | 'tokens' | 'tokensSource' | 'tokensCountedBecause' | 'deltas' | 'detail' | 'chars' | 'bytes' | 'chunks' | 'usage' | 'reasoning' | 'refusal' | 'toolCalls' | 'toolCallSpan' | 'choices' | 'finishReason' | 'serverTimings' | 'lag' | 'backlogPeak' | 'matchedPct' | 'delivery' | 'stalls' | 'phases' | 'phasesTotal' | 'intermediary' | 'hidden' | 'doneMarker' | 'truncated' | 'malformed' | 'domReason' | 'startSource' | 'caughtUp';
+export type FailedNull = 'label' | 'resumedFrom' | 'format' | 'httpStatus' | 'startTime' | 'headers' | 'ttfb' | 'ttfc' | 'ttft' | 'e2e' | 'bodyEnd' | 'ttftPerceived' | 'e2ePerceived' | 'tpot' | 'itl' | 'pace' | 'arrivals' | 'tokens' | 'tokensSource' | 'tokensCountedBecause' | 'deltas' | 'detail' | 'chars' | 'bytes' | 'chunks' | 'usage' | 'reasoning' | 'refusal' | 'toolCalls' | 'toolCallSpan' | 'choices' | 'finishReason' | 'serverTimings' | 'lag' | 'backlogPeak' | 'matchedPct' | 'delivery' | 'stalls' | 'phases' | 'phasesTotal' | 'intermediary' | 'hidden' | 'doneMarker' | 'truncated' | 'malformed' | 'domReason' | 'startSource' | 'caughtUp';

@@ -69,6 +69,9 @@ pub struct Report {
     pub ttft: Option<f64>,
     /// Measured E2E: arrival of the last answer content chunk (usage and the end marker excluded).
     pub e2e: Option<f64>,
+    /// When the body ended: its last byte read, the end marker and usage included, or the abort
+    /// or error that ended it (OpenTelemetry's `gen_ai.client.operation.duration`).
+    pub body_end: Option<f64>,
     /// Perceived TTFT: the paint bracket `{ frame, painted }` of the first visible answer text.
     pub ttft_perceived: Option<PaintBracket>,
     /// Perceived E2E: the paint bracket of the last visible answer text.

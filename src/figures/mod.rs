@@ -177,6 +177,8 @@ pub struct StreamFigures {
     pub ttft: Option<f64>,
     /// Measured E2E: the last answer delta.
     pub e2e: Option<f64>,
+    /// When the body ended (its last byte, or the abort or error that ended it).
+    pub body_end: Option<f64>,
     /// Perceived TTFT: (frame start, after paint) of the first visible answer text.
     pub ttft_perceived: Option<(f64, f64)>,
     /// Perceived E2E: (frame start, after paint) of the last visible answer text.
@@ -502,6 +504,7 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
         ttfc: tl.first_event.map(rel),
         ttft,
         e2e,
+        body_end: tl.end.map(|(_, t)| rel(t)),
         // Painting follows arrival order: the first visible delta painted is the first visible
         // one.
         ttft_perceived: tl.first_visible_paint.map(|(f, p)| (rel(f), rel(p))),
@@ -544,6 +547,7 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
     if tl.start_source == "unknown" {
         // Nothing is measured from a start nobody saw (an answer on a socket): unknown, not 0.
         (f.ttfb, f.ttfc, f.ttft, f.e2e) = (None, None, None, None);
+        f.body_end = None;
         (f.ttft_perceived, f.e2e_perceived, f.breakdown) = (None, None, None);
     }
     let coarse_timer = cx
@@ -603,6 +607,7 @@ fn coarsen(f: &mut StreamFigures) {
         &mut f.ttfc,
         &mut f.ttft,
         &mut f.e2e,
+        &mut f.body_end,
         &mut f.tpot,
     ] {
         opt(v);

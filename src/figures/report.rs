@@ -133,6 +133,8 @@ fn latency(w: &mut JsonWriter, _tl: &Timeline, f: &StreamFigures) {
     w.opt_num(f.ttft);
     w.key("e2e");
     w.opt_num(f.e2e);
+    w.key("bodyEnd");
+    w.opt_num(f.body_end);
     w.key("ttftPerceived");
     bracket(w, f.ttft_perceived);
     w.key("e2ePerceived");
