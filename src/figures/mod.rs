@@ -331,24 +331,22 @@ pub struct BrowserFigures {
     pub timer_ms: Option<f64>,
 }
 
-/// A Resource Timing entry, in ms from the request start (rounded to 0.01 ms).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ResourceFigure {
-    /// The entry's start.
-    pub start: Option<f64>,
-    /// DNS lookup.
-    pub dns: Option<f64>,
-    /// Connection set-up.
-    pub connect: Option<f64>,
-    /// The request left.
-    pub request_start: Option<f64>,
-    /// The network's first byte.
-    pub response_start: Option<f64>,
-    /// The body's end.
-    pub response_end: Option<f64>,
-    /// Waiting in the browser, less DNS and connection set-up.
-    pub browser_queue: Option<f64>,
-}
+/// The figures of a Resource Timing entry, named as a report names them (the values of
+/// [`ResourceFigure`], in this order).
+pub const RESOURCE_FIGURES: [&str; 7] = [
+    "startTime",
+    "dns",
+    "connect",
+    "requestStart",
+    "responseStart",
+    "responseEnd",
+    "browserQueue",
+];
+
+/// A Resource Timing entry's [`RESOURCE_FIGURES`], in ms from the request start (rounded to
+/// 0.01 ms): its start, DNS lookup, connection set-up, the request leaving, the network's first
+/// byte, the body's end, and the wait in the browser less DNS and connection set-up.
+pub type ResourceFigure = [Option<f64>; 7];
 
 /// Tokens painted more than `threshold` ms after they arrived, and the long animation frames
 /// on their way to the screen, the frames that delayed the most tokens first.
@@ -475,8 +473,8 @@ fn where_time_went(
 pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
     let rel = |t: f64| t - tl.start;
     let records = &tl.records;
-    let ttft = records.first().map(|t| rel(t.arrived));
-    let e2e = records.last().map(|t| rel(t.arrived));
+    let ttft = tl.first_answer().map(rel);
+    let e2e = tl.last_answer().map(rel);
     let tokens = deltas(tl);
     // TPOT over the timed answer only: from its first to its last delta.
     let tpot = match (ttft, e2e) {
@@ -649,14 +647,16 @@ fn browser(
 ) -> BrowserFigures {
     let rel = |v: Option<f64>| v.map(|v| round(v - tl.start));
     let span = |(a, b): (Option<f64>, Option<f64>)| a.zip(b).map(|(a, b)| round(b - a));
-    let resource = tl.resource.as_ref().map(|e| ResourceFigure {
-        start: rel(Some(e.start)),
-        dns: span(e.dns),
-        connect: span(e.connect),
-        request_start: rel(e.request_start),
-        response_start: rel(e.response_start),
-        response_end: rel(e.response_end),
-        browser_queue: e.browser_queue().map(round),
+    let resource = tl.resource.as_ref().map(|e| -> ResourceFigure {
+        [
+            rel(Some(e.start)),
+            span(e.dns),
+            span(e.connect),
+            rel(e.request_start),
+            rel(e.response_start),
+            rel(e.response_end),
+            e.browser_queue().map(round),
+        ]
     });
     let values = [
         f.ttft,

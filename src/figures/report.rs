@@ -10,7 +10,7 @@ use crate::prelude::*;
 use crate::aggregate::stats::Spread;
 use crate::figures::browser::{LongFrames, Shell};
 use crate::figures::delivery::Pattern;
-use crate::figures::{BrowserFigures, Context, StreamFigures};
+use crate::figures::{BrowserFigures, Context, StreamFigures, RESOURCE_FIGURES};
 use crate::jsonwrite::JsonWriter;
 use crate::timeline::session::{DeltaRecord, Reasoning, Timeline};
 
@@ -514,15 +514,10 @@ fn browser(w: &mut JsonWriter, b: &BrowserFigures) {
     match &b.resource {
         Some(r) => {
             w.open_object();
-            w.opt_nums(&[
-                ("startTime", r.start),
-                ("dns", r.dns),
-                ("connect", r.connect),
-                ("requestStart", r.request_start),
-                ("responseStart", r.response_start),
-                ("responseEnd", r.response_end),
-                ("browserQueue", r.browser_queue),
-            ]);
+            for (k, v) in RESOURCE_FIGURES.iter().zip(r) {
+                w.key(k);
+                w.opt_num(*v);
+            }
             // `protocol` and `serverTiming`, the entry's own strings, are added by the shell.
             w.close_object();
         }

@@ -658,16 +658,16 @@ impl Session {
             lag: f64::NAN,
             waiting: 0.0,
         };
+        // TTFT and its perceived version as the report takes them.
+        p.ttft = tl.first_answer().map_or(f64::NAN, rel);
+        p.ttft_perceived = tl
+            .first_visible_paint
+            .filter(|(_, painted)| *painted <= now)
+            .map_or(f64::NAN, |(_, painted)| rel(painted));
         for t in &tl.records {
             p.arrived += u64::from(t.chars);
-            if p.ttft.is_nan() {
-                p.ttft = rel(t.arrived);
-            }
             if t.painted.is_finite() && t.painted <= now {
                 p.painted += u64::from(t.chars);
-                if t.visible > 0 && p.ttft_perceived.is_nan() {
-                    p.ttft_perceived = rel(t.painted);
-                }
                 p.lag = t.painted - t.arrived;
             } else if t.visible > 0 && p.waiting == 0.0 {
                 p.waiting = (now - t.arrived).max(0.0);
@@ -725,6 +725,16 @@ impl Decimated {
 }
 
 impl Timeline {
+    /// When the first answer delta arrived (absolute ms): measured TTFT, once known.
+    pub fn first_answer(&self) -> Option<f64> {
+        self.records.first().map(|t| t.arrived)
+    }
+
+    /// When the last answer delta so far arrived (absolute ms): measured E2E, once ended.
+    pub fn last_answer(&self) -> Option<f64> {
+        self.records.last().map(|t| t.arrived)
+    }
+
     /// One framed event: detect the format if needed, then read it.
     fn event(&mut self, adapter: &mut Adapter, framing: Framing, kind: &str, data: &str, t: f64) {
         // A convention for servers that know their timings only at the end: an SSE event of

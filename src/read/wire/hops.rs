@@ -34,15 +34,8 @@ const PROXIES: [&str; 12] = [
     "litespeed",
 ];
 const CDNS: [&str; 5] = ["cloudflare", "cloudfront", "akamai", "fastly", "vercel"];
-/// The headers that name a CDN.
-pub const CDN_HEADERS: [&str; 6] = [
-    "cf-ray",
-    "x-cache",
-    "x-served-by",
-    "x-amz-cf-id",
-    "cdn-loop",
-    "x-vercel-id",
-];
+/// The headers that name a CDN: the last six of [`crate::read::HEADERS`].
+pub const CDN_HEADERS: &[&str] = crate::read::HEADERS.split_at(9).1;
 
 fn has(value: &str, needle: &str) -> bool {
     crate::find::contains(value.as_bytes(), needle.as_bytes())
