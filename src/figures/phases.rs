@@ -203,14 +203,7 @@ pub fn breakdown(
     let n: usize = tokens.iter().map(|t| t.count as usize).sum();
     // Generated deltas the server's figures cover: the reasoning ones as well.
     let generated = n + reasoning_deltas as usize;
-    let decode_server = server
-        .decode_ms
-        .or_else(|| {
-            server
-                .itl_ms
-                .map(|itl| itl * generated.saturating_sub(1) as f64)
-        })
-        .filter(|d| d.is_finite() && *d >= 0.0);
+    let decode_server = server_decode(server, generated);
     // The server's time per delta, over everything it generated.
     let step_server = decode_server
         .filter(|&d| d > 0.0 && generated >= 2)
@@ -226,12 +219,7 @@ pub fn breakdown(
     let (held_first, held_last) = inter.filter(|_| step_known).map_or((0.0, 0.0), |i| {
         (i.held_first.min((first - reasoning).max(0.0)), i.held_last)
     });
-    let server_ms = |v: Option<f64>| v.filter(|v| v.is_finite() && *v >= 0.0);
-    let queue = match (server_ms(server.queue_ms), server_ms(server.load_ms)) {
-        (None, None) => None,
-        (q, l) => Some(q.unwrap_or(0.0) + l.unwrap_or(0.0)),
-    };
-    let prefill = server_ms(server.prefill_ms).or(server_ms(server.ttft_ms));
+    let (queue, prefill) = server_before(server);
     let mut unknown: [Option<&'static str>; 6] = [None; 6];
     // Before the first answer token: queue, prefill, network.
     let before = (first - reasoning - held_first).max(0.0);
@@ -247,11 +235,10 @@ pub fn breakdown(
             unknown[3] = Some(DISAGREES);
             (None, Source::Server)
         }
-        Some(d) if d > span => {
-            network = network.map(|n| (n - (d - span)).max(0.0));
+        Some(d) => {
+            network = network.map(|n| (n - (d - span).max(0.0)).max(0.0));
             (Some(d), Source::Server)
         }
-        Some(d) => (Some(d), Source::Server),
         None if n >= 2 => (Some((span - held_last).max(0.0)), Source::Derived),
         None => {
             unknown[3] = Some("too-few-deltas");
@@ -308,6 +295,33 @@ pub fn breakdown(
 
 /// A server figure the arrivals cannot hold.
 const DISAGREES: &str = "server-exceeds-arrivals";
+
+/// A figure a server reported, if it is one (finite, not negative).
+fn server_ms(v: Option<f64>) -> Option<f64> {
+    v.filter(|v| v.is_finite() && *v >= 0.0)
+}
+
+/// The server's queue (model loading included) and prefill, as it reported them.
+fn server_before(server: &ServerTimings) -> (Option<f64>, Option<f64>) {
+    let queue = match (server_ms(server.queue_ms), server_ms(server.load_ms)) {
+        (None, None) => None,
+        (q, l) => Some(q.unwrap_or(0.0) + l.unwrap_or(0.0)),
+    };
+    (
+        queue,
+        server_ms(server.prefill_ms).or(server_ms(server.ttft_ms)),
+    )
+}
+
+/// The server's decode time over the `generated` deltas: as it reported it, else its mean time
+/// per token over them.
+fn server_decode(server: &ServerTimings, generated: usize) -> Option<f64> {
+    server_ms(server.decode_ms.or_else(|| {
+        server
+            .itl_ms
+            .map(|itl| itl * generated.saturating_sub(1) as f64)
+    }))
+}
 
 /// Queue, prefill and network fitted into `before`, the time to the first answer token less
 /// the reasoning before it and an intermediary's hold of it; why each unknown one is unknown
