@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { marked } from 'marked';
 import { initSync, Core } from '../pkg/tokenpaint_core.js';
-import { resumeAt } from '../js/dom.js';
+import { resumeAt } from '../js/browser/dom.js';
 import { MARKDOWN, tokenize } from '../scripts/sim.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -88,7 +88,7 @@ export async function runOverhead({ rounds = 5, profileRounds = 3, sampleUs = 20
     for (const r of loafWith.rows.filter((x) => x.tokenpaintMs >= 30)) log(`  ${r.duration.toFixed(0)} ms frame, tokenpaint ${r.tokenpaintMs.toFixed(1)} ms: ${r.scripts.join(', ')}`);
     // Last (so that its frames are not in the long-frame count above), the floor of bracketing
     // every frame: a third page, the reference page without tokenpaint but with the paint
-    // clock's two calls per frame (js/paint.js: a rAF callback that posts a user-blocking task,
+    // clock's two calls per frame (js/browser/paint.js: a rAF callback that posts a user-blocking task,
     // which requests the next frame) and nothing in them, side by side with the other two over
     // a shorter answer, where the page's own layout (and its noise) is smaller. What a clock
     // that brackets every frame costs before it does any work of its own. A fourth page adds

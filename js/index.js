@@ -7,7 +7,7 @@
 //   const res = await profiler.fetch(url, init);
 //   profiler.onReport((report) => console.log(report));
 
-import { load, wasmMemoryBytes } from './core.js';
+import { load, wasmMemoryBytes } from './core/wasm.js';
 
 export { wasmMemoryBytes };
 

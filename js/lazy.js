@@ -14,7 +14,7 @@
 // the report says those commits are late by the wait, at most.
 
 import { rateOf, inSample, inert, whenIdle } from './sample.js';
-import { tap } from './tap.js';
+import { tap } from './transports/tap.js';
 
 // What one early stream may keep before the profiler is there; past it, it goes unprofiled.
 const MAX_EARLY_BYTES = 4 * 1024 * 1024;
@@ -31,6 +31,8 @@ export function start(options) {
 // The sampled stub: its state lives in this closure (a minifier shortens every name in it).
 function lazy(options, rate, fetchFn) {
   let real = null;
+  // The loaded profiler module's hand-over functions (profiler.js).
+  let handover = null;
   let loading = false;
   let failed = false;
   let resolve;
@@ -40,9 +42,9 @@ function lazy(options, rate, fetchFn) {
     if (loading) return;
     loading = true;
     import('./profiler.js')
-      .then(({ Profiler }) => {
+      .then(({ Profiler, adopt, sinkOf, failedEarly }) => {
+        handover = { adopt, sinkOf, failedEarly };
         real = new Profiler(options);
-        self._real = real;
         for (const op of ops.splice(0)) op(real);
         resolve(real);
       })
@@ -72,12 +74,12 @@ function lazy(options, rate, fetchFn) {
   };
   // A Response that came before the profiler: tapped here, handed over when it is there.
   const early = (res, o, input) => {
-    if (real) return real._adopt(res, o, input);
+    if (real) return handover.adopt(real, res, o, input);
     if (failed || !res || !res.body) return res;
     const headersAt = performance.now();
     const rec = recorder();
     const out = tap(res, rec);
-    if (out !== res) later((p) => rec.attach(p._sink(res, { ...o, headersAt }, input)));
+    if (out !== res) later((p) => rec.attach(handover.sinkOf(p, res, { ...o, headersAt }, input)));
     return out;
   };
   const fetchAs = async (input, init, label) => {
@@ -89,7 +91,7 @@ function lazy(options, rate, fetchFn) {
     try {
       res = await fetchFn.call(globalThis, input, init);
     } catch (e) {
-      later((p) => p._failedBeforeResponse(input, start, e));
+      later((p) => handover.failedEarly(p, input, start, e));
       throw e; // exactly what the app's own fetch would have thrown
     }
     return early(res, { start, label }, input);
@@ -97,7 +99,6 @@ function lazy(options, rate, fetchFn) {
   const self = {
     sampled: true,
     sampleRate: rate,
-    _real: null,
     ready: new Promise((r) => (resolve = r)),
     fetch: (input, init) => fetchAs(input, init, undefined),
     labeled: (label) => (input, init) => fetchAs(input, init, String(label)),

@@ -6,7 +6,7 @@
 //! `wasm32-unknown-unknown` (dlmalloc) is about 4 KB gzip of the module, a twentieth of what a
 //! page downloads (`npm run size`), and the core needs little of what it buys. The core allocates
 //! in few shapes: small records, growing `Vec`s and `String`s (which double), and the shell's
-//! input, which crosses in parts of at most 64 KiB (`js/batch.js`). It runs on one thread and
+//! input, which crosses in parts of at most 64 KiB (`js/core/link.js`). It runs on one thread and
 //! never returns memory to the host (wasm memory cannot shrink).
 //! - A request takes a block of its power-of-two class; a freed block is reused by the next
 //!   request of its class. Classes fit doubling buffers exactly.

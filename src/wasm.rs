@@ -277,6 +277,19 @@ impl Core {
         }
     }
 
+    /// The element showing stream `id` changed at `t`, as [`Core::rendered`], in one call: the
+    /// tokens committed plus 2^32 times the furthest offset the next re-render can resume from
+    /// (see [`Session::resume_limit`]), or -1 when the whole text is needed.
+    pub fn render(&mut self, id: u32, text: &str, from: u32, t: f64) -> f64 {
+        match self.get(id) {
+            Some(o) => match o.session.rendered(text, from, t) {
+                Some(n) => f64::from(n) + f64::from(o.session.resume_limit()) * 4_294_967_296.0,
+                None => -1.0,
+            },
+            None => 0.0,
+        }
+    }
+
     /// Why the page's element for stream `id` could not be read (`closed-shadow-root`,
     /// `cross-origin-iframe`, `not-found`, `not-observed`).
     pub fn dom_reason(&mut self, id: u32, reason: &str) {
@@ -298,12 +311,6 @@ impl Core {
             o.session.set_start(start);
         }
     }
-
-    /// The furthest UTF-16 offset a re-render of stream `id` can resume from.
-    pub fn resume_limit(&mut self, id: u32) -> u32 {
-        self.get(id).map_or(0, |o| o.session.resume_limit())
-    }
-
     /// Whether an element's text shows the start of stream `id`'s answer.
     pub fn claims(&mut self, id: u32, text: &str) -> bool {
         self.get(id).is_some_and(|o| o.session.claims(text))

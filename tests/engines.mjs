@@ -88,7 +88,7 @@ export function engineTests({ name, setup, lacks, xhrProgressMs = 0 }) {
       const l = await off.evaluate(() => window.loaded());
       assert.equal(l.sampled, false);
       assert.equal(l.observers, 0, 'no MutationObserver');
-      assert.deepEqual(ours(l), ['/js/lazy.js', '/js/sample.js', '/js/tap.js']);
+      assert.deepEqual(ours(l), ['/js/lazy.js', '/js/sample.js', '/js/transports/tap.js']);
     } finally {
       await off.close();
     }

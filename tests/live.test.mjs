@@ -54,7 +54,8 @@ test('onProgress during a 5 s stream: several updates a second, the backlog the 
     const quietReport = await run(quiet, 'ttft_ms=20&token_ms=10&tokens=30', 0);
     p.disconnect();
     quiet.disconnect();
-    return { seen, report, frames: p._progressFrames, quietFrames: quiet._progressFrames, quietMatched: quietReport.matchedPct };
+    const { inside } = await import('/js/profiler.js');
+    return { seen, report, frames: inside(p).progressFrames, quietFrames: inside(quiet).progressFrames, quietMatched: quietReport.matchedPct };
   });
   const { seen, report } = r;
   const streaming = seen.filter((x) => x.id === report.id && !x.ended);

@@ -179,7 +179,7 @@ test('trace propagation: the server span (OpenTelemetry SDK for Node) is a child
   await page.evaluate(async (url) => {
     const { Profiler } = await import('/js/index.js');
     const p = new Profiler({ otlp: { url, intervalMs: 60000, propagate: /[?&]join=1/ } });
-    await p._otlp.ready; // the OpenTelemetry chunk, loaded as the profiler starts
+    await (await import('/js/profiler.js')).inside(p).otlp.ready; // the OpenTelemetry chunk, loaded as the profiler starts
     for (const join of [1, 0]) {
       const done = new Promise((r) => p.onReport(r));
       const res = await p.fetch(`/v1/chat/completions?ttft_ms=10&token_ms=2&tokens=5&join=${join}`, { method: 'POST', headers: { 'x-app': 'kept' }, body: '{"model":"m1"}' });
@@ -216,7 +216,7 @@ test("a page with its own OpenTelemetry SDK: tokenpaint's spans and metrics come
   const r = await page.evaluate(async () => {
     const { Profiler } = await import('/js/index.js');
     const p = new Profiler({ otlp: { propagate: /join=sdk/ } });
-    await p._otlp.ready;
+    await (await import('/js/profiler.js')).inside(p).otlp.ready;
     p.observe(document.getElementById('chat'));
     const done = new Promise((res) => p.onReport(res));
     const res = await p.fetch('/v1/chat/completions?ttft_ms=20&token_ms=5&tokens=12&metrics=vllm&join=sdk', { method: 'POST', body: '{"model":"m2"}' });

@@ -288,7 +288,7 @@ test('a stream that starts before the wasm has loaded is still profiled whole', 
 
 test('appended text is read from the mutation records exactly when they only append at the end', async () => {
   const cases = await harness.evaluate(async () => {
-    const { appendedText } = await import('/js/dom.js');
+    const { appendedText } = await import('/js/browser/dom.js');
     const scenarios = {
       'text nodes appended to the element': (el) => {
         el.append('Hello');

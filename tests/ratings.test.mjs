@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { metricsOf, sloSpec } from '../js/ratings.js';
-import { resumeAt } from '../js/dom.js';
+import { resumeAt } from '../js/browser/dom.js';
 
 test("a report gives its headline metrics with the core's ratings and attribution", () => {
   const report = { id: 7, ttft: 400, ttftPerceived: { frame: 405, painted: 3500 }, e2ePerceived: null, tpot: 20, lag: { p50: 120 }, diagnosis: [{ verdict: 'client-render-bound' }], phases: [], format: 'openai-chat', ratings: { ttft: 'good', ttftPerceived: 'poor', lag: 'needs-improvement' } };

@@ -91,9 +91,14 @@ test('Leptos app: dropping the observe guard unobserves; 200 mount/unmount cycle
         window.toggle();
         await frame();
       }
-      return { roots: window.tokenpaintProfiler._roots.size, listeners: window.tokenpaintProfiler._listeners.size, progress: window.tokenpaintProfiler._progress.size };
+      const hub = (await import('/js/profiler.js')).inside(window.tokenpaintProfiler);
+      return { roots: hub.watch.roots.size, listeners: hub.reports.listeners.size, progress: hub.progress.size };
     }, n);
-  const state = () => page.evaluate(() => ({ roots: window.tokenpaintProfiler._roots.size, listeners: window.tokenpaintProfiler._listeners.size, progress: window.tokenpaintProfiler._progress.size, mounted: !document.getElementById('unmounted') }));
+  const state = () =>
+    page.evaluate(async () => {
+      const hub = (await import('/js/profiler.js')).inside(window.tokenpaintProfiler);
+      return { roots: hub.watch.roots.size, listeners: hub.reports.listeners.size, progress: hub.progress.size, mounted: !document.getElementById('unmounted') };
+    });
 
   // Mounted: the list is observed and the app has its report and progress callbacks (and the
   // test its own).
@@ -129,9 +134,13 @@ test('Leptos app: a panic inside tokenpaint mid-stream leaves the app running, i
   const page = await open();
   const query = 'ttft_ms=20&token_ms=15&tokens=80';
   const sent = page.evaluate((q) => window.send(q).then(() => true, (e) => String(e)), query);
-  await page.waitForFunction(() => window.tokenpaintProfiler._streams.size > 0, null, { timeout: 10000 });
+  await page.evaluate(async () => (window.tokenpaintInside = (await import('/js/profiler.js')).inside));
+  await page.waitForFunction(() => window.tokenpaintInside(window.tokenpaintProfiler).streams.size > 0, null, { timeout: 10000 });
   // Test hook: the next chunk panics inside the core, as a bug would.
-  await page.evaluate(() => window.tokenpaintProfiler._core.arm_test_trap([...window.tokenpaintProfiler._streams][0].id));
+  await page.evaluate(() => {
+    const hub = window.tokenpaintInside(window.tokenpaintProfiler);
+    hub.link.core.arm_test_trap([...hub.streams][0].id);
+  });
   assert.equal(await sent, true, "the app's stream ended normally");
   await page.waitForFunction(() => window.rawReports.length > 0, null, { timeout: 20000 });
   const r = await page.evaluate(async (q) => {

@@ -41,7 +41,7 @@ for (const entry of ['lazy', 'full']) {
     if (entry === 'lazy') {
       // The stub and what it imports, nothing else of tokenpaint.
       const ours = all.filter((p) => p.startsWith('/js/') || p.startsWith('/pkg/')).sort();
-      assert.deepEqual(ours, ['/js/lazy.js', '/js/sample.js', '/js/tap.js']);
+      assert.deepEqual(ours, ['/js/lazy.js', '/js/sample.js', '/js/transports/tap.js']);
     }
     assert.equal(l.reports, 0);
     assert.equal(l.summary, null);

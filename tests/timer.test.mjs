@@ -1,4 +1,4 @@
-// The page's timer resolution (js/paint.js timerResolution), measured once per page: a step of
+// The page's timer resolution (js/browser/paint.js timerResolution), measured once per page: a step of
 // the clock that the thread's being descheduled made long must not make a fine timer look
 // coarse (reports would then say `fine-timer` is unavailable and coarsen every figure: seen in
 // CI, where one unlucky measurement failed every strategy test of a renderer page). The clock
@@ -19,7 +19,7 @@ async function measure({ res, tick = 0.05, jump = 0, at = -1 }) {
     },
   };
   try {
-    const { timerResolution } = await import(`../js/paint.js?case=${Math.random()}`);
+    const { timerResolution } = await import(`../js/browser/paint.js?case=${Math.random()}`);
     return { resolution: timerResolution(), calls };
   } finally {
     globalThis.performance = saved;

@@ -4,6 +4,7 @@
 // observe → disconnect → observe sequence of React StrictMode. Each page records its own truth:
 // when its reader got each delta and when the DOM change that shows it was made.
 import init, { Profiler } from '/js/index.js';
+import { inside } from '/js/profiler.js';
 import { deltas, median, paintTruth } from '/tests/pages/deltas.js';
 
 await init();
@@ -356,7 +357,7 @@ window.everyStatus = async () => {
     const off = profiler.onReport((r) => (off(), resolve(r)));
   });
   const res = await profiler.fetch('/v1/chat/completions?body_bytes=20000&seed=5', { method: 'POST', body: '{}' });
-  profiler._core.arm_test_trap([...profiler._streams][0].id);
+  inside(profiler).link.core.arm_test_trap([...inside(profiler).streams][0].id);
   await res.arrayBuffer();
   out.push(await failed);
   await run('ttft_ms=10&token_ms=5&tokens=10');

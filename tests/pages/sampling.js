@@ -14,9 +14,12 @@ const appFetch = (input, init) =>
   });
 
 let profiler;
+// Whether the stub has handed over to the profiler it loads (its `ready` resolved).
+let loaded = false;
 if (entry === 'lazy') {
   const { start } = await import('/js/lazy.js');
   profiler = start({ sampleRate: rate, fetch: appFetch, settleMs: 300 });
+  profiler.ready.then(() => (loaded = true));
 } else {
   const { Profiler } = await import('/js/index.js');
   const srate = q.get('srate');
@@ -56,7 +59,7 @@ window.runAnswer = async ({ via = 'fetch', waitReport = true } = {}) => {
   appResponses = [];
   const n = reports.length;
   // Whether the stub still had not loaded the profiler when this stream began.
-  const early = entry === 'lazy' && profiler.sampled && !profiler._real;
+  const early = entry === 'lazy' && profiler.sampled && !loaded;
   const el = document.createElement('div');
   host.append(el);
   let res;

@@ -5,7 +5,7 @@
 // reordered, no event is consumed, and the app's objects are the ones it made. Arrival times
 // are the events' own `timeStamp` (when the browser created the event, before any listener ran).
 
-import { feed } from './stream.js';
+import { feed } from '../core/stream.js';
 
 const encoder = typeof TextEncoder === 'function' ? new TextEncoder() : null;
 

@@ -19,7 +19,7 @@
 // While a page is hidden, rAF does not run: no bracket is taken, and reports say paint was
 // unavailable rather than inventing a lag.
 
-// js/stream.js uses it too, to hand the core only the frames the clock would watch anyway.
+// js/core/hub.js uses it too, to hand the core only the frames the clock would watch anyway.
 export const IDLE_FRAMES = 3;
 
 let resolution;
@@ -50,6 +50,18 @@ export function timerResolution() {
 }
 
 export class PaintClock {
+  #ro;
+  #channel;
+  #running;
+  #idle;
+  #since;
+  #cutoff;
+  #probe;
+  #post;
+  #frame;
+  #onFrame;
+  #onPaint;
+
   /**
    * `onPaint(frameStart, cutoff, afterPaint, since)` is called once per frame while armed;
    * `since` is the after-paint mark of the frame before when that frame asked for this one
@@ -57,24 +69,24 @@ export class PaintClock {
    * was asked for tells that the main thread was blocked in between.
    */
   constructor(onPaint) {
-    this.onPaint = onPaint;
-    this.running = false;
-    this.since = NaN;
-    this.idle = 0;
-    this.frame = 0;
-    this.cutoff = NaN;
+    this.#onPaint = onPaint;
+    this.#running = false;
+    this.#since = NaN;
+    this.#idle = 0;
+    this.#frame = 0;
+    this.#cutoff = NaN;
     const sched = globalThis.scheduler;
     const postTask = sched && typeof sched.postTask === 'function';
     this.available = typeof requestAnimationFrame === 'function' && (postTask || typeof MessageChannel === 'function');
     if (!this.available) return;
-    const after = () => this._afterPaint();
+    const after = () => this.#afterPaint();
     if (postTask) {
       // No signal is passed, so the promise never rejects: nothing to catch.
-      this.post = () => sched.postTask(after, { priority: 'user-blocking' });
+      this.#post = () => sched.postTask(after, { priority: 'user-blocking' });
     } else {
-      this.channel = new MessageChannel();
-      this.channel.port1.onmessage = after;
-      this.post = () => this.channel.port2.postMessage(0);
+      this.#channel = new MessageChannel();
+      this.#channel.port1.onmessage = after;
+      this.#post = () => this.#channel.port2.postMessage(0);
     }
     try {
       // The cutoff is needed only where the after-paint task can be overtaken by the page's
@@ -82,71 +94,71 @@ export class PaintClock {
       // ResizeObserver every frame also costs a layout pass per frame (the spec's resize loop
       // re-runs style and layout after delivering), so it is used only without postTask.
       if (!postTask && typeof ResizeObserver === 'function' && typeof document !== 'undefined') {
-        this.probe = document.createElement('span');
-        this.ro = new ResizeObserver(() => {
-          this.cutoff = performance.now();
+        this.#probe = document.createElement('span');
+        this.#ro = new ResizeObserver(() => {
+          this.#cutoff = performance.now();
         });
       }
     } catch {
-      this.ro = null;
+      this.#ro = null;
     }
-    this._onFrame = (frameStart) => {
-      this.frame = frameStart;
-      this.cutoff = NaN;
-      if (this.ro) {
+    this.#onFrame = (frameStart) => {
+      this.#frame = frameStart;
+      this.#cutoff = NaN;
+      if (this.#ro) {
         try {
-          this.ro.unobserve(this.probe);
-          this.ro.observe(this.probe);
+          this.#ro.unobserve(this.#probe);
+          this.#ro.observe(this.#probe);
         } catch {
           /* no cutoff for this frame */
         }
       }
-      this.post();
+      this.#post();
     };
   }
 
   /** A commit happened: bracket the frames until it (and any that follow) are painted. */
   request() {
     if (!this.available) return;
-    this.idle = 0;
-    if (!this.running) {
-      this.running = true;
-      requestAnimationFrame(this._onFrame);
+    this.#idle = 0;
+    if (!this.#running) {
+      this.#running = true;
+      requestAnimationFrame(this.#onFrame);
     }
   }
 
-  _afterPaint() {
+  #afterPaint() {
     if (!this.available) return;
     const after = performance.now();
     let painted = 0;
     try {
-      painted = this.onPaint(this.frame, this.cutoff, after, this.since) || 0;
+      painted = this.#onPaint(this.#frame, this.#cutoff, after, this.#since) || 0;
     } catch {
       /* never into the page */
     }
-    if (painted === 0) this.idle += 1;
-    if (this.idle >= IDLE_FRAMES) {
-      this.running = false;
-      this.since = NaN;
+    if (painted === 0) this.#idle += 1;
+    if (this.#idle >= IDLE_FRAMES) {
+      this.#running = false;
+      this.#since = NaN;
     } else {
-      this.since = after;
-      requestAnimationFrame(this._onFrame);
+      this.#since = after;
+      requestAnimationFrame(this.#onFrame);
     }
   }
 
   /** Lets the clock run down (it restarts on the next `request`). */
   stop() {
-    this.idle = IDLE_FRAMES;
+    this.#idle = IDLE_FRAMES;
   }
 
   /** Stops the clock for good: the profiler is closed. */
   close() {
-    if (this.channel) {
-      this.channel.port1.onmessage = null;
-      this.channel.port1.close();
+    if (this.#channel) {
+      this.#channel.port1.onmessage = null;
+      this.#channel.port1.close();
     }
-    if (this.ro) this.ro.disconnect();
+    if (this.#ro) this.#ro.disconnect();
     this.available = false;
-    this.running = false;
+    this.#running = false;
   }
 }

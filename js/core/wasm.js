@@ -5,7 +5,7 @@
 // the module broken (a trapped instance cannot be trusted), and every later call returns its
 // fallback: the page goes on, unprofiled.
 
-import initWasm, { Core, __tokenpaint_reinstantiate as reinstantiate } from '../pkg/tokenpaint_core.js';
+import initWasm, { Core, __tokenpaint_reinstantiate as reinstantiate } from '../../pkg/tokenpaint_core.js';
 
 let loaded = false;
 let loading = null;

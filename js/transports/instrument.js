@@ -7,7 +7,7 @@
 // Socket.IO over WebSocket is read too, but socket.io-client keeps the WebSocket constructor it
 // finds when it loads: instrument before it loads, or use `track(socket)`.
 
-import { urlOf, fullUrlOf } from './stream.js';
+import { urlOf, fullUrlOf } from '../core/url.js';
 import { tapXhr, tapEventSource } from './transports.js';
 import { tapSocket, tapPolling, sentAt } from './sockets.js';
 
@@ -59,7 +59,7 @@ function constructorLike(Original, tap) {
   return Patched;
 }
 
-export function instrument(p, o = {}) {
+export function instrument(p, o = {}, profiledFetch) {
   if (installed) return installed.undo;
   const g = globalThis;
   // A library may have kept a patched function (socket.io-client keeps the WebSocket it found):
@@ -82,7 +82,7 @@ export function instrument(p, o = {}) {
         /* not a URL tokenpaint can read */
       }
       if (!url || !matches(url)) return original.call(this, input, init);
-      return p._profiledFetch(input, init, o.label !== undefined ? String(o.label) : p.options.label, original);
+      return profiledFetch(input, init, o.label !== undefined ? String(o.label) : p.options.label, original);
     });
   }
   if (typeof g.XMLHttpRequest === 'function') {

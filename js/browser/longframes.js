@@ -8,11 +8,14 @@ const KEEP = 200; // long frames kept (oldest dropped first)
 const SCRIPTS = 5; // scripts kept per frame, longest first
 
 export class LongFrames {
+  #frames;
+  #seq;
+
   constructor() {
-    this.frames = [];
+    this.#frames = [];
     this.supported = false;
     this.observer = null;
-    this.seq = 0; // frames seen so far; each frame carries its number
+    this.#seq = 0; // frames seen so far; each frame carries its number
     this.connect();
   }
 
@@ -23,8 +26,8 @@ export class LongFrames {
       const types = (globalThis.PerformanceObserver && PerformanceObserver.supportedEntryTypes) || [];
       if (!types.includes('long-animation-frame')) return;
       this.observer = new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) this.frames.push(summarize(e, ++this.seq));
-        if (this.frames.length > KEEP) this.frames.splice(0, this.frames.length - KEEP);
+        for (const e of list.getEntries()) this.#frames.push(summarize(e, ++this.#seq));
+        if (this.#frames.length > KEEP) this.#frames.splice(0, this.#frames.length - KEEP);
       });
       // Frames from before the first connect are useful; on a reconnect they are already kept.
       this.observer.observe({ type: 'long-animation-frame', buffered: !this.supported });
@@ -36,14 +39,14 @@ export class LongFrames {
 
   /** The frames numbered after `seq`, oldest first. */
   since(seq) {
-    return this.frames.filter((f) => f.seq > seq);
+    return this.#frames.filter((f) => f.seq > seq);
   }
 
   /** Puts each late frame's scripts in place of its number (`seq`) in a report's `latePaints`. */
   expand(late) {
     if (!late || !Array.isArray(late.frames)) return;
     for (const f of late.frames) {
-      const kept = this.frames.find((k) => k.seq === f.seq);
+      const kept = this.#frames.find((k) => k.seq === f.seq);
       f.scripts = kept ? kept.scripts : [];
       delete f.seq;
     }

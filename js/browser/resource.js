@@ -9,15 +9,19 @@ export const RESOURCE_WAIT_MS = 500;
 const PER_URL = 8;
 
 export class ResourceEntries {
+  #byUrl;
+  #wanted;
+  #waiters;
+
   constructor() {
-    this.byUrl = new Map(); // URL → recent entries, for the URLs of open streams
-    this.wanted = new Set();
-    this.waiters = new Set();
+    this.#byUrl = new Map(); // URL → recent entries, for the URLs of open streams
+    this.#wanted = new Set();
+    this.#waiters = new Set();
     this.observer = null;
     try {
       const types = (globalThis.PerformanceObserver && PerformanceObserver.supportedEntryTypes) || [];
       if (!types.includes('resource')) return;
-      this.observer = new PerformanceObserver((list) => this._add(list.getEntries()));
+      this.observer = new PerformanceObserver((list) => this.#add(list.getEntries()));
       this.observer.observe({ type: 'resource' });
     } catch {
       this.observer = null;
@@ -26,18 +30,18 @@ export class ResourceEntries {
 
   /** Keeps entries of `url` (a stream to it is open). */
   want(url) {
-    if (url) this.wanted.add(url);
+    if (url) this.#wanted.add(url);
   }
 
-  _add(entries) {
+  #add(entries) {
     for (const e of entries) {
-      if (!this.wanted.has(e.name)) continue;
-      const list = this.byUrl.get(e.name) || [];
+      if (!this.#wanted.has(e.name)) continue;
+      const list = this.#byUrl.get(e.name) || [];
       list.push(e);
       if (list.length > PER_URL) list.shift();
-      this.byUrl.set(e.name, list);
+      this.#byUrl.set(e.name, list);
     }
-    for (const w of [...this.waiters]) w();
+    for (const w of [...this.#waiters]) w();
   }
 
   /**
@@ -46,7 +50,7 @@ export class ResourceEntries {
    * ended nearest `end` among those that started before `before`. Null when there is none.
    */
   find(url, start, end, before = Infinity) {
-    let candidates = this.byUrl.get(url) || [];
+    let candidates = this.#byUrl.get(url) || [];
     try {
       if (url && globalThis.performance && performance.getEntriesByName) {
         candidates = candidates.concat(performance.getEntriesByName(url, 'resource'));
@@ -63,19 +67,19 @@ export class ResourceEntries {
     const check = (final) => {
       const entry = this.find(url, start, end);
       if (!entry && !final) return;
-      this.waiters.delete(check);
+      this.#waiters.delete(check);
       clearTimeout(timer);
       done(entry);
     };
-    this.waiters.add(check);
+    this.#waiters.add(check);
     timer = setTimeout(() => check(true), RESOURCE_WAIT_MS);
   }
 
   /** Forgets `url` once no open stream uses it. */
   release(url, stillOpen) {
     if (!stillOpen) {
-      this.wanted.delete(url);
-      this.byUrl.delete(url);
+      this.#wanted.delete(url);
+      this.#byUrl.delete(url);
     }
   }
 

@@ -6,7 +6,7 @@
 // - OpenAI chat.completion.chunk JSON per message (an answer per `id`), fed to the core as the
 //   SSE events they would be.
 
-import { feed } from './stream.js';
+import { feed } from '../core/stream.js';
 import { stampOf, bytesOf } from './transports.js';
 
 /** When each socket last sent a message (WebSocket.prototype.send, patched by instrument()). */

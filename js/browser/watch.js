@@ -1,0 +1,244 @@
+// The DOM watch: which element shows each stream's answer, and what changed in it. A change in
+// an observed element (or in an open shadow root found in it) is matched against each open
+// stream: the first element whose text starts like the answer claims the stream (dom.js), and
+// each later change is read (only the appended part when the page appends) and queued for the
+// core with its time. The watch owns the observers and, per stream, the element that shows it
+// and the text it showed last.
+
+import { touched, changes, resumeAt, appendedText, leadingText } from './dom.js';
+import { eachShadowRoot, addedElements, whyUnseen } from './shadow.js';
+import { FLUSH_MS } from '../core/link.js';
+
+export const OBSERVE = { childList: true, subtree: true, characterData: true };
+
+export class DomWatch {
+  #streams;
+  #link;
+  #committed;
+  #shadows;
+  #lastShadowScan;
+  #views;
+  #changed;
+
+  /**
+   * `streams`: the open streams (iterable); `link`: the core link (calls and the queue);
+   * `committed()`: the page showed new text (the paint clock is asked for a frame).
+   */
+  constructor({ streams, link, committed }) {
+    this.#streams = streams;
+    this.#link = link;
+    this.#committed = committed;
+    // Observed elements: element → MutationObserver.
+    this.roots = new Map();
+    // Open shadow roots found inside observed elements: shadow root → { mo, owner }.
+    this.#shadows = new Map();
+    this.#lastShadowScan = 0;
+    // Per stream: { scope (the element showing it), text (what it showed last), limit (the
+    // furthest offset the core can resume a re-render from), mo (the observer of a target given
+    // with the stream) }.
+    this.#views = new WeakMap();
+    // The page changed since the last frame (the paint clock's idle count reads it).
+    this.#changed = false;
+  }
+
+  /** Whether anything is observed for `s`: its own target, or observed elements. */
+  watching(s) {
+    return !!(s.target || this.roots.size > 0);
+  }
+
+  #view(s) {
+    let v = this.#views.get(s);
+    if (!v) this.#views.set(s, (v = { scope: null, text: '', limit: 0, mo: null }));
+    return v;
+  }
+
+  /** Whether the page changed since this was last asked. */
+  takeChanged() {
+    const c = this.#changed;
+    this.#changed = false;
+    return c;
+  }
+
+  observe(element) {
+    if (this.roots.has(element) || typeof MutationObserver !== 'function') return false;
+    const mo = new MutationObserver((records) => this.#onMutations(records, element, null));
+    mo.observe(element, OBSERVE);
+    this.roots.set(element, mo);
+    this.#findShadows(element, element);
+    return true;
+  }
+
+  unobserve(element) {
+    const mo = this.roots.get(element);
+    if (mo) mo.disconnect();
+    this.roots.delete(element);
+    for (const [root, w] of this.#shadows) {
+      if (w.owner === element) {
+        w.mo.disconnect();
+        this.#shadows.delete(root);
+      }
+    }
+  }
+
+  disconnect() {
+    for (const mo of this.roots.values()) mo.disconnect();
+    this.roots.clear();
+    for (const w of this.#shadows.values()) w.mo.disconnect();
+    this.#shadows.clear();
+  }
+
+  /** A stream with a target of its own: that element is observed for it alone. */
+  watchTarget(s) {
+    if (!s.target || typeof MutationObserver !== 'function') return;
+    const v = this.#view(s);
+    v.mo = new MutationObserver((records) => this.#onMutations(records, s.target, s));
+    v.mo.observe(s.target, OBSERVE);
+  }
+
+  /** `s` is reported: its observer goes. */
+  forget(s) {
+    const v = this.#views.get(s);
+    if (v && v.mo) v.mo.disconnect();
+    this.#views.delete(s);
+  }
+
+  /** The core lost step with the page's text for `s`: the next change reads the whole text. */
+  outOfStep(s) {
+    this.#view(s).text = '';
+  }
+
+  /** Why no answer text was found for `s`, when none was; null when it was. */
+  unseen(s) {
+    const v = this.#views.get(s);
+    if ((v && v.scope) || s.lastCommit) return null;
+    const roots = s.target ? [s.target] : [...this.roots.keys(), ...this.#shadows.keys()];
+    return roots.length ? whyUnseen(roots) : 'not-observed';
+  }
+
+  // Observes the open shadow roots in `node` (under the observed element `owner`) not yet
+  // observed; text they already show is read as if it had just been added.
+  #findShadows(node, owner) {
+    eachShadowRoot(node, (root) => {
+      if (this.#shadows.has(root)) return false;
+      const mo = new MutationObserver((records) => this.#onMutations(records, root, null));
+      mo.observe(root, OBSERVE);
+      this.#shadows.set(root, { mo, owner });
+      if (root.childNodes.length && this.#streams.size) {
+        this.#onMutations([{ target: root, type: 'childList', addedNodes: [...root.childNodes], removedNodes: [] }], root, null);
+      }
+      return true;
+    });
+  }
+
+  // A stream with text but no element yet: shadow roots attached without a DOM change the
+  // observers saw (a component that attaches its root late) are looked for, at most every
+  // 250 ms.
+  rescanShadows(s) {
+    if (s.target || this.#view(s).scope) return;
+    const now = performance.now();
+    if (now - this.#lastShadowScan < FLUSH_MS) return;
+    this.#lastShadowScan = now;
+    for (const root of this.roots.keys()) this.#findShadows(root, root);
+  }
+
+  /** Reads what the page already shows for a stream opened late, as committed at `t`. */
+  catchUp(s, t) {
+    let commits = 0;
+    if (s.target) commits = this.#read(s, s.target, t);
+    else {
+      for (const root of this.roots.keys()) {
+        const all = { target: root, type: 'childList', addedNodes: [...root.childNodes], removedNodes: [] };
+        this.#onMutations([all], root, null, t);
+      }
+    }
+    if (commits > 0) this.#committed();
+  }
+
+  // DOM: find each stream's element, read its text when it changed, time the commit.
+  #onMutations(records, root, only, at) {
+    try {
+      const t = at === undefined ? performance.now() : at;
+      // Elements added here may bring open shadow roots (a chat component's own tree).
+      const owner = this.roots.has(root) ? root : this.#shadows.has(root) ? this.#shadows.get(root).owner : null;
+      const added = owner && addedElements(records);
+      if (added) for (const el of added) this.#findShadows(el, owner);
+      let commits = 0;
+      let candidates = null;
+      for (const s of only ? [only] : this.#streams) {
+        if (s.done || (!only && s.target)) continue;
+        if (only) {
+          commits += this.#read(s, s.target, t, records);
+          continue;
+        }
+        const v = this.#view(s);
+        if (v.scope && !v.scope.isConnected) {
+          v.scope = null; // replaced by the app: find the new one
+          v.text = '';
+        }
+        if (!v.scope) {
+          candidates = candidates || touched(records, root);
+          v.scope = this.#claim(s, candidates);
+          if (v.scope) commits += this.#read(s, v.scope, t);
+        } else {
+          commits += this.#read(s, v.scope, t, records);
+        }
+      }
+      if (commits > 0) this.#committed();
+    } catch {
+      /* never into the page */
+    }
+  }
+
+  // The first of `candidates` whose text starts like `s`'s answer, and that no other stream
+  // shows; null when none does.
+  #claim(s, candidates) {
+    for (const el of candidates) {
+      if (this.#claimedByOther(el, s)) continue;
+      const text = leadingText(el);
+      if (this.#link.call((c) => c.claims(s.id, text), false, s)) return el;
+    }
+    return null;
+  }
+
+  #claimedByOther(el, s) {
+    for (const o of this.#streams) {
+      if (o === s || o.done) continue;
+      const v = this.#views.get(o);
+      if ((v && v.scope === el) || o.target === el) return true;
+    }
+    return false;
+  }
+
+  // Reads `el`'s change for stream `s`; `records` (when a mutation batch caused it) tell whether
+  // `el` changed at all, and whether only nodes were added at its end. One call into the core at
+  // most: appends wait in the queue, and a re-render crosses once, from the last checkpoint the
+  // core gave (out of step, it returns -1 and the next change sends the whole text).
+  #read(s, el, t, records) {
+    const v = this.#view(s);
+    const prev = v.text;
+    // Nodes added at the end: only they are read (the whole text is not). Nothing in `el`
+    // changed: '' as well.
+    const added = prev && records ? appendedText(records, el) : null;
+    if (added !== null) {
+      if (!added) return 0;
+      v.text = prev + added;
+      this.#link.defer({ s, text: added, from: prev.length, t });
+      this.#changed = true;
+      return 1; // commits are counted when the queue is flushed; the frame is watched meanwhile
+    }
+    if (records && !prev && !changes(records, el)) return 0;
+    const text = el.textContent || '';
+    if (text === prev) return 0;
+    v.text = text;
+    // Only the changed text crosses into the core: an append from the old end, a re-render
+    // from the checkpoint before the first change (see resumeAt in dom.js), no further back than
+    // the core can resume from.
+    const from = resumeAt(prev, text, v.limit);
+    const r = this.#link.call((c) => c.render(s.id, from ? text.slice(from) : text, from, t), 0, s);
+    const n = r < 0 ? -1 : r % 2 ** 32;
+    v.limit = r < 0 ? 0 : Math.floor(r / 2 ** 32);
+    if (n > 0) this.#changed = true;
+    s.committed(n, t);
+    return n > 0 ? n : 0;
+  }
+}

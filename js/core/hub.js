@@ -1,0 +1,256 @@
+// The inside of one Profiler: the parts that each own their state, and the wiring between them.
+//
+// Data flows one way: the tap stamps body chunks (transports/), the DOM watch stamps commits
+// (browser/watch.js), the paint clock stamps frames (browser/paint.js); all of it waits in the
+// core link's queue (link.js) and goes into the wasm core, which owns the timeline and writes the
+// report. A stream's life, from its response to its report, is stream.js; the reports and their
+// listeners, reports.js. Every call into the core is guarded (wasm.js): whatever happens inside
+// tokenpaint, the app's fetch, body and DOM behave exactly as without it.
+
+import { load } from './wasm.js';
+import { CoreLink } from './link.js';
+import { Reports } from './reports.js';
+import { PaintClock, timerResolution, IDLE_FRAMES } from '../browser/paint.js';
+import { LongFrames } from '../browser/longframes.js';
+import { ResourceEntries } from '../browser/resource.js';
+import { DomWatch } from '../browser/watch.js';
+import { Visibility } from '../browser/visibility.js';
+import { devtoolsTracks } from '../export/devtools.js';
+import { LazyExporter } from '../export/exporter.js';
+import { sloSpec, thresholdSpec } from '../ratings.js';
+import { whenIdle } from '../sample.js';
+
+/** The shortest time between two progress deliveries (ms). */
+export const PROGRESS_MS = 100;
+
+const known = (x) => (typeof x === 'number' && !Number.isNaN(x) ? x : null);
+
+export class Hub {
+  #quiet;
+  #watchedLast;
+  #progressAt;
+  #idleTimer;
+
+  /**
+   * `rate`: the share of streams profiled (both sample rates multiplied); `fetchFn`: the fetch
+   * the profiled fetch calls.
+   */
+  constructor(options, rate, streamSampleRate, fetchFn) {
+    const o = (this.options = options);
+    this.rate = rate;
+    this.streamSampleRate = streamSampleRate;
+    this.fetchFn = fetchFn;
+    this.streams = new Set();
+    this.closedForGood = false;
+    this.disconnecting = false;
+    this.#idleTimer = null;
+    this.reports = new Reports(this);
+    this.frames = new LongFrames();
+    this.resources = new ResourceEntries();
+    this.paint = new PaintClock((frame, cutoff, after, since) => this.#onPaint(frame, cutoff, after, since));
+    // The OTLP exporter (the page's own OpenTelemetry SDK when it has one, else a collector at
+    // `url`), and the DevTools track: chunks of their own, imported only when asked for.
+    this.otlp = null;
+    if (o.otlp && typeof o.otlp === 'object' && (o.otlp.url || o.otlp.useGlobal !== false)) {
+      try {
+        this.otlp = new LazyExporter(o.otlp);
+      } catch {
+        this.otlp = null;
+      }
+    }
+    this.measure = o.devtools ? import('../export/perftrack.js').then((m) => m.measure) : null;
+    // The opt-in arrival clock (a service worker the app registered, js/arrival-sw.js): a chunk
+    // of its own. Until it has loaded, the worker's messages wait (startMessages), and so do
+    // the reads it stamped (link.js).
+    this.arrival = null;
+    if (o.arrivalClock) {
+      import('../browser/arrival.js')
+        .then((m) => {
+          if (m.listenForArrivals()) this.arrival = m;
+        })
+        .catch(() => {});
+    }
+    this.link = new CoreLink({
+      configure: () => this.#configuration(),
+      arrival: () => this.arrival,
+      beforeChunk: (s) => this.watch.rescanShadows(s),
+    });
+    this.watch = new DomWatch({ streams: this.streams, link: this.link, committed: () => this.paint.request() });
+    this.visibility = new Visibility((since, t) => this.link.call((c) => c.hidden(since, t)));
+    this.visibility.listen();
+    // Live progress (onProgress): its subscribers, and when it was last delivered.
+    this.progress = new Set();
+    this.#progressAt = -Infinity;
+    this.progressFrames = 0;
+    // Frames since the page last changed, and whether the last frame was handed to the core.
+    this.#quiet = Infinity;
+    this.#watchedLast = false;
+    // The wasm is fetched and compiled (streaming) off the critical path: once the page is idle,
+    // or at the first stream if that comes first (stream.js); `await init()` loads it at once.
+    whenIdle(() => load().catch(() => {}));
+  }
+
+  // The arguments of the core's `configure`: what this engine gives, and how figures are rated.
+  #configuration() {
+    const { stallMs, maxTokenDetail, lateMs, slo, thresholds } = this.options;
+    const stall = typeof stallMs === 'number' ? stallMs : 100;
+    const detail = Number.isInteger(maxTokenDetail) && maxTokenDetail > 0 ? maxTokenDetail : 0;
+    const late = Number.isFinite(lateMs) ? lateMs : 50;
+    return [stall, Math.min(detail, 2 ** 31), sloSpec(slo) || '', late, this.frames.supported, this.paint.available, thresholdSpec(thresholds), timerResolution(), !!this.measure && !devtoolsTracks(), this.rate];
+  }
+
+  observe(element) {
+    if (this.closedForGood || !element) return;
+    if (this.watch.observe(element)) {
+      this.frames.connect();
+      this.visibility.listen();
+    }
+  }
+
+  /** A stream opened. */
+  opened(s) {
+    this.streams.add(s);
+    if (this.progress.size) this.paint.request();
+    this.resources.want(s.fullUrl);
+    this.#watchIdle();
+    this.watch.watchTarget(s);
+  }
+
+  /** A stream is done (reported or discarded). */
+  closed(s) {
+    if (s.arrival && this.arrival) this.arrival.forgetArrivals(s.arrival);
+    this.watch.forget(s);
+    this.streams.delete(s);
+  }
+
+  /** Whether an open stream still wants `url`'s Resource Timing entries. */
+  streamsOf(url) {
+    for (const s of this.streams) if (s.fullUrl === url) return true;
+    return false;
+  }
+
+  /** A finished report for the exporters, which only read it. */
+  exported(report, trace) {
+    try {
+      if (this.measure) this.measure.then((measure) => measure(report)).catch(() => {});
+      if (this.otlp) this.otlp.add(report, trace);
+    } catch {
+      /* an exporter's failure is not the report's */
+    }
+  }
+
+  // A stream that nobody reads any more (the app stopped without cancelling) is reported as
+  // incomplete after `idleMs` without a chunk; its bytes keep flowing to the app untouched.
+  #watchIdle() {
+    const idleMs = this.options.idleMs;
+    if (this.#idleTimer || !(idleMs > 0)) return;
+    const every = Math.max(50, Math.min(5000, idleMs / 4));
+    this.#idleTimer = setInterval(() => {
+      const now = performance.now();
+      for (const s of [...this.streams]) {
+        if (!s.ended && now - s.lastActivity > idleMs) s.finish();
+      }
+      if (this.streams.size === 0) this.#stopIdle();
+    }, every);
+    // In Node, do not keep the process alive for it.
+    if (this.#idleTimer && typeof this.#idleTimer.unref === 'function') this.#idleTimer.unref();
+  }
+
+  #stopIdle() {
+    if (this.#idleTimer) clearInterval(this.#idleTimer);
+    this.#idleTimer = null;
+  }
+
+  /** A painted frame; returns 1 to keep the clock running. */
+  #onPaint(frame, cutoff, after, since) {
+    // The frame waits in the queue with the commits before it. The clock keeps running while
+    // the page keeps changing.
+    const changed = this.watch.takeChanged();
+    // A frame the clock watches only for live progress (the page unchanged for IDLE_FRAMES) is
+    // not handed to the core: the report sees the frames it would see with no subscriber, so
+    // that watching never changes a figure (the share of late frames, above all).
+    const watched = changed || this.#quiet < IDLE_FRAMES;
+    this.#quiet = changed ? 0 : this.#quiet + 1;
+    // A frame after one the core did not see: without a subscriber the clock had rested, so the
+    // time since that frame says nothing of the main thread.
+    if (watched) this.link.defer({ s: null, frame, cutoff, after, since: this.#watchedLast ? since : NaN });
+    this.#watchedLast = watched;
+    // Live progress keeps the clock running while a stream is open, and is read at most every
+    // PROGRESS_MS: enough to watch, and the batch still crosses into the core in few flushes.
+    let live = false;
+    if (this.progress.size > 0 && this.streams.size > 0) {
+      live = true;
+      if (!(after - this.#progressAt < PROGRESS_MS)) {
+        this.#progressAt = after;
+        this.#deliverProgress(after);
+      }
+    }
+    for (const s of this.streams) {
+      if (s.ended) {
+        for (const e of [...this.streams]) if (e.ended) e.checkSettled();
+        break;
+      }
+    }
+    return changed || live ? 1 : 0;
+  }
+
+  // Hands each open stream's figures so far to the progress subscribers.
+  #deliverProgress(now) {
+    this.progressFrames++;
+    for (const s of this.streams) {
+      if (s.done) continue;
+      let v = null;
+      try {
+        v = JSON.parse(this.link.call((c) => c.progress(s.id, now), '', s) || 'null');
+      } catch {
+        /* no figures for this frame */
+      }
+      if (!v || v.length < 6) continue;
+      // What is on screen is known only where tokenpaint watches the page and can take paints:
+      // elsewhere nothing painted is not zero painted.
+      const seen = this.watch.watching(s) && this.paint.available;
+      const info = {
+        id: s.id,
+        url: s.url,
+        t: known(now - s.start),
+        arrived: v[0],
+        painted: seen ? v[1] : null,
+        backlog: seen ? v[0] - v[1] : null,
+        ttft: known(v[2]),
+        ttftPerceived: seen ? known(v[3]) : null,
+        lag: seen ? known(v[4]) : null,
+        waiting: seen ? v[5] : null,
+        ended: !!s.ended,
+      };
+      for (const cb of [...this.progress]) {
+        try {
+          cb(info);
+        } catch (e) {
+          if (typeof reportError === 'function') reportError(e);
+        }
+      }
+    }
+  }
+
+  /** Stops observing; streams still open are reported with what was measured. */
+  disconnect() {
+    this.disconnecting = true;
+    this.link.flushSoon();
+    this.watch.disconnect();
+    for (const s of [...this.streams]) s.finish();
+    this.paint.stop();
+    this.frames.disconnect();
+    this.#stopIdle();
+    if (this.otlp) this.otlp.flush();
+    this.visibility.stop();
+    this.disconnecting = false;
+  }
+
+  close() {
+    this.disconnect();
+    this.closedForGood = true;
+    this.paint.close();
+    this.resources.disconnect();
+    if (this.otlp) this.otlp.close();
+  }
+}

@@ -1,0 +1,82 @@
+// Reports: the core writes each finished stream's report; the shell puts back the browser's own
+// strings, keeps the last `maxReports`, and hands it to the exporters and the app's listeners.
+
+import { failure } from './wasm.js';
+import { entryStrings } from '../browser/resource.js';
+import { metricsOf } from '../ratings.js';
+import { FAILED_NULL } from '../schema.js';
+
+// The app's callbacks: an exception is reported as the browser reports a throwing listener,
+// without stopping the other callbacks.
+function each(listeners, value) {
+  for (const cb of [...listeners]) {
+    try {
+      cb(value);
+    } catch (e) {
+      if (typeof reportError === 'function') reportError(e);
+    }
+  }
+}
+
+export class Reports {
+  #hub;
+
+  constructor(hub) {
+    this.#hub = hub;
+    this.list = [];
+    this.listeners = new Set();
+    this.metricListeners = new Set();
+  }
+
+  /** The last report, if any. */
+  last() {
+    return this.list[this.list.length - 1];
+  }
+
+  /** Reports stream `id` (`s`: its Stream, or `{ url, start }` for a request that never had a response). */
+  emit(id, s) {
+    const hub = this.#hub;
+    const link = hub.link;
+    // Still hidden: what is not painted yet could not be.
+    const hidden = hub.visibility.hiddenSince;
+    if (hidden !== null) link.call((c) => c.hidden(hidden, Infinity));
+    const stream = typeof s.beforeReport === 'function' ? s : null;
+    if (stream) stream.beforeReport();
+    const timeline = hub.options.timeline !== false;
+    const json = link.call((c) => c.finish(id, timeline), '', stream);
+    let report = null;
+    if (json) {
+      try {
+        report = JSON.parse(json);
+      } catch {
+        report = null;
+      }
+    }
+    if (!report) {
+      const reason = failure();
+      if (!reason) return;
+      // The core failed: say so rather than stay silent, with every figure unknown.
+      report = { id, url: s.url, transport: s.transport, status: 'failed', error: { kind: 'internal', code: null, message: reason }, diagnosis: [], unavailable: ['report'] };
+      for (const k of FAILED_NULL) report[k] = null;
+      report.sampleRate = hub.rate;
+    } else {
+      // The share of page loads profiled, so that figures merged from many pages can be weighed.
+      report.sampleRate = hub.rate;
+      // The core decided every figure; the shell only puts back the browser's own strings it
+      // kept (the scripts of long frames, the entry's protocol and Server-Timing).
+      try {
+        hub.frames.expand(report.latePaints);
+        if (report.resourceTiming) Object.assign(report.resourceTiming, entryStrings(stream && stream.entry));
+      } catch {
+        /* the figures stand without them */
+      }
+      hub.exported(report, stream && stream.trace);
+    }
+    this.list.push(report);
+    if (this.list.length > hub.options.maxReports) this.list.shift();
+    each(this.listeners, report);
+    if (this.metricListeners.size && report.status !== 'failed') {
+      for (const m of metricsOf(report)) each(this.metricListeners, m);
+    }
+  }
+}

@@ -1,0 +1,302 @@
+// The life of one stream: opened when its response arrives (or replayed once the module has
+// loaded, for a stream that began before), its chunks noted by the tap, ended by the body, settled
+// once its text is painted (or the page is quiet), then reported: the shell hands the core what
+// only the browser knows, the core writes the report, and the listeners get it (reports.js).
+
+import { load, ready, generationOf } from './wasm.js';
+import { feedRead } from './link.js';
+import { HEADERS } from '../schema.js';
+import { tap } from '../transports/tap.js';
+
+// Chunks kept for a stream that started before the module loaded.
+const MAX_EARLY = 4096;
+const MAX_EARLY_BYTES = 4 * 1024 * 1024;
+
+/** Whether a new stream is left out of the sample (`streamSampleRate`, one draw per stream). */
+function leftOut(hub) {
+  return hub.streamSampleRate < 1 && !(Math.random() < hub.streamSampleRate);
+}
+
+/** The response the app reads: `res` passed through the tap, or `res` itself unprofiled. */
+export function wrap(hub, res, o) {
+  try {
+    if (!res || !res.body) return res;
+    // Passed through the opt-in arrival clock (js/arrival-sw.js): its stamps name the stream.
+    const arrival = hub.options.arrivalClock && res.headers && res.headers.get('x-tokenpaint-arrival');
+    if (arrival) o = { ...o, arrival };
+    const f = feed(hub, res, o);
+    if (!f) return res;
+    const out = tap(res, f);
+    if (out === res) f.discard();
+    return out;
+  } catch {
+    return res;
+  }
+}
+
+/**
+ * The sink of one stream, whatever carries it (the fetch tap, XHR, EventSource, a socket, the
+ * push handle): `chunk(bytes, t)`, `end(kind, t, message)` (kind 0 done, 1 aborted, 2 failed),
+ * `discard()`. `res` gives the status and headers (a Response, or `{ status, headers }`). Null
+ * when the core cannot open it. Before the module has loaded (a stream started right after the
+ * page did), the chunks and the end are kept with their times and replayed once it is ready.
+ */
+export function feed(hub, res, o) {
+  // A stream left out of the sample (streamSampleRate): nothing is opened, nothing wrapped.
+  if (leftOut(hub)) return null;
+  // The stub (lazy.js) hands over a stream that began before the profiler loaded, with the
+  // time its headers came.
+  const headersAt = typeof o.headersAt === 'number' ? o.headersAt : performance.now();
+  // An answer on a socket whose request was not seen: its start is unknown (not the first
+  // message's time), and so is everything measured from it.
+  if (o.startUnknown) o = { ...o, start: NaN };
+  let s = ready() ? Stream.open(hub, res, o, headersAt) : undefined;
+  if (s === null) return null;
+  const early = [];
+  let earlyBytes = 0;
+  // Bytes read so far: where each chunk ends, for the arrival clock's stamps.
+  let end = 0;
+  if (s === undefined) {
+    load().then(
+      () => {
+        if (s !== undefined) return;
+        s = (ready() && Stream.open(hub, res, o, headersAt)) || null;
+        for (const [bytes, t, kind, message] of s ? early : []) {
+          if (bytes) hub.link.call((c) => feedRead(c, s.id, bytes, t), undefined, s);
+          else s.end(kind, t, message);
+        }
+        early.length = 0;
+        // Text the page showed in the meantime: read it now (its commits are late by the
+        // wait, at most, and the report says so).
+        if (s) s.catchUp();
+      },
+      () => {
+        s = null;
+        early.length = 0;
+      },
+    );
+  }
+  return {
+    chunk(bytes, t) {
+      end += bytes.byteLength;
+      if (s) {
+        s.lastActivity = t;
+        // A copy: the app may transfer or reuse its buffer before the queue is flushed.
+        hub.link.defer({ s, bytes: hub.link.copy(bytes), t, end });
+      } else if (s === undefined) {
+        earlyBytes += bytes.byteLength;
+        if (early.length < MAX_EARLY && earlyBytes <= MAX_EARLY_BYTES) early.push([bytes.slice(), t]);
+        else {
+          s = null; // the module takes too long: this stream goes unprofiled
+          early.length = 0;
+        }
+      }
+    },
+    end(kind, t, message) {
+      if (s) s.end(kind, t, message);
+      else if (s === undefined) early.push([null, t, kind, message]);
+    },
+    discard() {
+      if (s) s.discard();
+      s = null;
+      early.length = 0;
+    },
+    // Handed over late by the stub (its chunks replayed): the text the page showed meanwhile
+    // is read now, and the report says those commits are late by the wait, at most.
+    late() {
+      if (s) s.catchUp();
+    },
+  };
+}
+
+/** A request that failed before any response: reported at once, with what is known. */
+export function failedBeforeResponse(hub, url, start, e) {
+  if (leftOut(hub)) return;
+  const id = hub.link.call((c) => c.open(hub.options.format, '', '', url, start, NaN, 0), 0);
+  if (!id) return;
+  const aborted = e && e.name === 'AbortError';
+  hub.link.call((c) => c.end(id, aborted ? 1 : 2, performance.now(), String((e && e.message) || e)));
+  hub.reports.emit(id, { url, start });
+}
+
+export class Stream {
+  #hub;
+
+  // Opens the core's session for a response; null when the core cannot.
+  static open(hub, res, o, headersAt) {
+    try {
+      const contentType = (res.headers && res.headers.get('content-type')) || '';
+      const format = o.format || hub.options.format || 'auto';
+      let hints = headerHints(res.headers);
+      // The app's own mapping of its server's timings (headers it controls).
+      if (typeof hub.options.serverTiming === 'function') {
+        try {
+          hints += serverTimingLine(hub.options.serverTiming(res));
+        } catch {
+          /* the app's mapping failed: go on without it */
+        }
+      }
+      const id = hub.link.call((c) => c.open(format, contentType, hints, o.url, o.start, headersAt, res.status), 0);
+      if (!id) return null;
+      hub.link.call((c) => c.describe(id, o.label || '', o.transport || '', o.resumedFrom || '', hub.options.includeText === true, !!o.startUnknown));
+      const s = new Stream(hub, id, o, headersAt);
+      hub.opened(s);
+      return s;
+    } catch {
+      return null;
+    }
+  }
+
+  constructor(hub, id, o, headersAt) {
+    this.#hub = hub;
+    this.id = id;
+    // The module's generation the stream's session lives in (a trap starts a new one).
+    this.gen = generationOf();
+    this.transport = o.transport || 'fetch';
+    this.url = o.url;
+    this.fullUrl = o.fullUrl;
+    // OpenTelemetry: the requested model, and the trace sent in `traceparent`, if any.
+    this.trace = o.trace || null;
+    this.start = o.start;
+    this.headersAt = headersAt;
+    // The arrival clock's name for the stream (its stamps), if it passed through it.
+    this.arrival = o.arrival || null;
+    // The element the app said will show it, if any.
+    this.target = o.target;
+    this.ended = false;
+    this.endKind = 0;
+    this.endedAt = 0;
+    this.timer = 0;
+    this.done = false;
+    // When its text last changed on the page (0: never).
+    this.lastCommit = 0;
+    this.lastActivity = performance.now();
+    // The Resource Timing entry the report was made with (undefined until looked for).
+    this.entry = undefined;
+  }
+
+  call(fn, fallback) {
+    return this.#hub.link.call(fn, fallback, this);
+  }
+
+  /** The body ended at `t`: 0 read to its end, 1 aborted, 2 failed (`message`). */
+  end(kind, t, message) {
+    if (this.ended) return;
+    this.ended = true;
+    this.endKind = kind;
+    this.endedAt = t;
+    this.call((c) => c.end(this.id, kind, t, message || ''));
+    this.checkSettled();
+  }
+
+  /** The core took `n` tokens of the page's text at `t` (-1: it lost step with the page). */
+  committed(n, t) {
+    if (n < 0) this.#hub.watch.outOfStep(this);
+    if (n > 0) {
+      this.lastCommit = t;
+      if (this.ended) this.armSettle();
+    }
+  }
+
+  /** Reads what the page already shows (a stream opened after its text was there). */
+  catchUp() {
+    try {
+      const t = performance.now();
+      this.call((c) => c.caught_up(this.id, t));
+      this.#hub.watch.catchUp(this, t);
+      if (this.ended) this.checkSettled();
+    } catch {
+      /* never into the page */
+    }
+  }
+
+  // A report is taken once the stream ended and all its text is painted, or once the page has
+  // been quiet for settleMs after the end (text never rendered, a hidden page), at most
+  // maxSettleMs after the end.
+  checkSettled() {
+    if (this.done) return;
+    if (!this.#hub.watch.watching(this) || this.call((c) => c.settled(this.id), true)) this.finish();
+    else this.armSettle();
+  }
+
+  armSettle() {
+    clearTimeout(this.timer);
+    const o = this.#hub.options;
+    const quietUntil = Math.max(this.endedAt, this.lastCommit) + o.settleMs;
+    const deadline = this.endedAt + o.maxSettleMs;
+    const wait = Math.max(0, Math.min(quietUntil, deadline) - performance.now());
+    this.timer = setTimeout(() => this.finish(), wait);
+  }
+
+  // What only the browser can tell, handed to the core before the report is made: why the
+  // answer's element was not found, the request's Resource Timing entry (and from it the start
+  // of a tracked response), and the long animation frames seen since the last report.
+  beforeReport() {
+    const hub = this.#hub;
+    try {
+      const reason = hub.watch.unseen(this);
+      if (reason) this.call((c) => c.dom_reason(this.id, reason));
+      const e = this.entry !== undefined ? this.entry : hub.resources.find(this.fullUrl, this.start, this.endedAt, this.headersAt);
+      if (e) {
+        if (Number.isNaN(this.start)) {
+          this.start = e.startTime;
+          this.call((c) => c.set_start(this.id, e.startTime));
+        }
+        const args = [e.startTime, e.domainLookupStart, e.domainLookupEnd, e.connectStart, e.connectEnd, e.requestStart, e.responseStart, e.responseEnd];
+        this.call((c) => c.resource(this.id, ...args));
+      }
+      hub.link.sendFrames(hub.frames);
+    } catch {
+      /* the report goes without */
+    }
+  }
+
+  /** Nobody reads it: it goes without a report. */
+  discard() {
+    this.done = true;
+    this.#hub.closed(this);
+    this.call((c) => c.finish(this.id, false), '');
+  }
+
+  /** Reported: once the Resource Timing entry is there, or at once where none will come. */
+  finish() {
+    if (this.done) return;
+    this.done = true;
+    clearTimeout(this.timer);
+    const hub = this.#hub;
+    hub.closed(this);
+    const emit = (entry) => {
+      this.entry = entry;
+      hub.reports.emit(this.id, this);
+      hub.resources.release(this.fullUrl, hub.streamsOf(this.fullUrl));
+    };
+    // The Resource Timing entry comes in a task of its own after the body's end: a stream read
+    // to its end waits for it, within a bound (a cancelled or failed one may never get one).
+    const complete = this.ended && this.endKind === 0;
+    const entry = hub.resources.find(this.fullUrl, this.start, this.endedAt, this.headersAt);
+    if (entry || !complete || !hub.resources.observer || hub.disconnecting) emit(entry);
+    else hub.resources.wait(this.fullUrl, this.start, this.endedAt, emit);
+  }
+}
+
+// The response headers the core reads (js/schema.js, generated from src/read/mod.rs), as
+// `name: value` lines. Only these are passed: nothing else leaves the page's JS objects.
+function headerHints(headers) {
+  if (!headers || typeof headers.get !== 'function') return '';
+  let out = '';
+  for (const name of HEADERS) {
+    const v = headers.get(name);
+    if (v !== null) out += `${name}: ${v}\n`;
+  }
+  return out;
+}
+
+/** `{ queue: 12, prefill: 80 }` (ms) → a Server-Timing line the core reads. */
+function serverTimingLine(t) {
+  if (!t || typeof t !== 'object') return '';
+  const parts = [];
+  for (const [name, dur] of Object.entries(t)) {
+    if (/^[a-zA-Z]+$/.test(name) && Number.isFinite(dur)) parts.push(`${name};dur=${dur}`);
+  }
+  return parts.length ? `server-timing: ${parts.join(', ')}\n` : '';
+}
