@@ -8,13 +8,17 @@
 //!   JSON scanner, [`find`]) are the crate `tokenpaint-scan` (`crates/scan`), re-exported here:
 //!   every chunk goes through them, so the wasm module compiles them for speed and the rest for
 //!   size.
+//! - [`stats`]: samples, quantiles and the mergeable [`stats::sketch`], which everything above
+//!   uses.
 //! - [`timeline`]: one stream's arrivals, DOM commits and paints. [`timeline::session`] keeps
-//!   them, [`timeline::align`] and [`timeline::visible`] match rendered text to arrived text.
+//!   them, [`timeline::align`] and [`timeline::visible`] match rendered text to arrived text,
+//!   [`timeline::entries`] holds what the browser told (Resource Timing, long frames).
 //! - [`figures`]: every figure of a stream, computed once ([`figures::StreamFigures`]), from
-//!   [`figures::delivery`], [`figures::phases`], [`figures::diagnosis`] and what the browser
-//!   told ([`figures::browser`]); [`figures::report`] writes them out.
-//! - [`aggregate`]: [`aggregate::summary`] of many streams, with [`aggregate::sketch`] and
-//!   [`aggregate::stats`].
+//!   [`figures::delivery`], [`figures::phases`], [`figures::diagnosis`] and the engine's
+//!   thresholds ([`figures::browser`]); [`figures::report`] writes them out.
+//! - [`summary`]: many streams, on top of the figures.
+//!
+//! Each layer uses only the layers listed before it.
 //!
 //! For Rust apps: [`types`] (feature `serde`) reads reports and summaries into Rust types, and
 //! `web` (feature `web`, wasm32) is a typed API over the npm package's browser shell, with guards
@@ -49,11 +53,12 @@ mod prelude {
 
 mod float;
 
-pub mod aggregate;
 pub mod figures;
 pub use tokenpaint_scan::find;
 pub mod jsonwrite;
 pub mod read;
+pub mod stats;
+pub mod summary;
 pub mod timeline;
 
 #[cfg(feature = "serde")]

@@ -6,10 +6,11 @@ use crate::prelude::*;
 
 use wasm_bindgen::prelude::*;
 
-use crate::aggregate::summary::Summary;
-use crate::figures::browser::{LongFrame, LongFrames, ResourceEntry, Shell};
+use crate::figures::browser::Shell;
 use crate::figures::report::{self, Meta};
 use crate::read::utf8::prefix;
+use crate::summary::Summary;
+use crate::timeline::entries::{LongFrame, LongFrames, ResourceEntry};
 use crate::timeline::session::{EndKind, FramePace, Session};
 
 struct Open {
@@ -140,8 +141,7 @@ impl Core {
         if stall_ms.is_finite() && stall_ms > 0.0 {
             self.stall_ms = stall_ms;
         }
-        self.summary
-            .set_slos(crate::aggregate::summary::parse_slos(slo));
+        self.summary.set_slos(crate::summary::parse_slos(slo));
         self.summary.set_rate(sample_rate);
         // +Infinity: the page's clock never moved while the shell measured it, so it is coarse
         // and its step unknown (the report lists fine-timer and writes timerMs null); 0 or NaN:

@@ -7,9 +7,10 @@
 
 use serde_json::Value;
 use std::path::Path;
-use tokenpaint::aggregate::summary::{parse_slos, Summary as CoreSummary};
-use tokenpaint::figures::browser::{LongFrame, LongFrames, ResourceEntry, Shell};
+use tokenpaint::figures::browser::Shell;
 use tokenpaint::figures::report::{write_with, Meta};
+use tokenpaint::summary::{parse_slos, Summary as CoreSummary};
+use tokenpaint::timeline::entries::{LongFrame, LongFrames, ResourceEntry};
 use tokenpaint::timeline::session::{EndKind, Session};
 use tokenpaint::types::{Report, Status, Summary};
 

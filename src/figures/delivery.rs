@@ -13,7 +13,7 @@
 
 use crate::prelude::*;
 
-use crate::aggregate::stats::quantile_sorted;
+use crate::stats::quantile_sorted;
 use crate::timeline::session::DeltaRecord;
 
 /// A time when text waited without a paint.
@@ -200,7 +200,7 @@ fn steady_rate(batches: &[(f64, u64)]) -> Option<f64> {
 
 fn median(v: &[f64]) -> f64 {
     let mut s = v.to_vec();
-    crate::aggregate::stats::sort(&mut s);
+    crate::stats::sort(&mut s);
     quantile_sorted(&s, 0.5).unwrap_or(f64::NAN)
 }
 

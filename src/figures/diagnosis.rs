@@ -373,12 +373,12 @@ mod tests {
         let ttft = t[0].arrived;
         let e2e = t[n - 1].arrived;
         let mut gaps: Vec<f64> = t.windows(2).map(|w| w[1].arrived - w[0].arrived).collect();
-        crate::aggregate::stats::sort(&mut gaps);
+        crate::stats::sort(&mut gaps);
         Facts {
             ttft: Some(ttft),
             tpot: Some((e2e - ttft) / (n - 1) as f64),
-            itl_p50: crate::aggregate::stats::quantile_sorted(&gaps, 0.5),
-            itl_p95: itl_p95.or(crate::aggregate::stats::quantile_sorted(&gaps, 0.95)),
+            itl_p50: crate::stats::quantile_sorted(&gaps, 0.5),
+            itl_p95: itl_p95.or(crate::stats::quantile_sorted(&gaps, 0.95)),
             lag_p50: Some(t[0].painted - t[0].arrived),
             deltas: n,
             observed: true,

@@ -1,5 +1,5 @@
 //! The figures of one finished stream, computed once from its [`Timeline`] and typed: the
-//! report ([`crate::figures::report`]) only writes them out, and the summary ([`crate::aggregate::summary`])
+//! report ([`crate::figures::report`]) only writes them out, and the summary ([`crate::summary`])
 //! aggregates the same values by field. Every time is in ms from the request start; what
 //! tokenpaint could not know is `None`, never zero.
 
@@ -12,11 +12,12 @@ pub mod diagnosis;
 pub mod phases;
 pub mod report;
 
-use crate::aggregate::stats::{Samples, Spread};
-use crate::figures::browser::{LongFrames, Shell};
+use crate::figures::browser::Shell;
 use crate::figures::delivery::{Pattern, Stall};
 use crate::figures::diagnosis::{Facts, Verdict};
 use crate::figures::phases::Breakdown;
+use crate::stats::{Samples, Spread};
+use crate::timeline::entries::LongFrames;
 use crate::timeline::session::{DeltaRecord, EndKind, Timeline};
 
 /// How the stream turned out.

@@ -398,8 +398,8 @@ pub fn arrival_stall(tokens: &[DeltaRecord], blocked: &Blocked) -> Option<Arriva
         }
     }
     let (from, to) = (gs[longest?].3, gs[longest? + 1].3);
-    crate::aggregate::stats::sort(&mut gaps);
-    let step = crate::aggregate::stats::quantile_sorted(&gaps, 0.5)?;
+    crate::stats::sort(&mut gaps);
+    let step = crate::stats::quantile_sorted(&gaps, 0.5)?;
     let ms = to - from;
     (ms >= STALL_MIN_MS && ms >= STALL_STEPS * step).then(|| ArrivalStall {
         start: from,

@@ -7,11 +7,12 @@
 
 use crate::prelude::*;
 
-use crate::aggregate::stats::Spread;
-use crate::figures::browser::{LongFrames, Shell};
+use crate::figures::browser::Shell;
 use crate::figures::delivery::Pattern;
 use crate::figures::{BrowserFigures, Context, StreamFigures, RESOURCE_FIGURES};
 use crate::jsonwrite::JsonWriter;
+use crate::stats::Spread;
+use crate::timeline::entries::LongFrames;
 use crate::timeline::session::{DeltaRecord, Reasoning, Timeline};
 
 /// What the shell tells about a stream besides its timeline (`..Meta::default()` for the rest).

@@ -2,5 +2,6 @@
 
 pub mod align;
 pub mod blocked;
+pub mod entries;
 pub mod session;
 pub mod visible;

@@ -15,12 +15,12 @@
 
 use crate::prelude::*;
 
-use crate::aggregate::sketch::Sketch;
 use crate::read::lines::{LineFramer, LineItem};
 use crate::read::sse::{SseError, SseFramer, SseItem};
 use crate::read::utf8::Utf8Decoder;
 use crate::read::wire::{self, Adapter, Detected, Format, Framing, ServerTimings, StreamError};
 use crate::read::wire::{Usage, Wire};
+use crate::stats::sketch::Sketch;
 use crate::timeline::align::Aligner;
 #[allow(unused_imports)] // for the doc link
 use crate::timeline::align::CHECKPOINT;
@@ -222,7 +222,7 @@ pub struct Timeline {
     /// up to then carry that time, not their own.
     pub caught_up: Option<f64>,
     /// The request's Resource Timing entry, when the shell found it.
-    pub resource: Option<crate::figures::browser::ResourceEntry>,
+    pub resource: Option<crate::timeline::entries::ResourceEntry>,
     /// A `Server-Timing` header reached the page (same origin, or exposed by CORS).
     pub server_timing_header: bool,
     /// The server's token counts.
@@ -619,7 +619,7 @@ impl Session {
     }
 
     /// The request's Resource Timing entry.
-    pub fn resource(&mut self, entry: crate::figures::browser::ResourceEntry) {
+    pub fn resource(&mut self, entry: crate::timeline::entries::ResourceEntry) {
         self.tl.resource = Some(entry);
     }
 

@@ -4,10 +4,10 @@
 
 use crate::prelude::*;
 
-use crate::aggregate::sketch::Sketch;
 use crate::figures::{Metric, Status, StreamFigures};
 use crate::jsonwrite::JsonWriter;
 use crate::read::jsonscan::{Result as JsonResult, Scanner};
+use crate::stats::sketch::Sketch;
 
 /// Distinct names kept per grouping (format, URL, label); later ones are counted as `other`.
 const MAX_GROUPS: usize = 32;
@@ -627,7 +627,7 @@ mod tests {
             ttft: Some(ttft),
             ttft_perceived: Some((ttft + 5.0, ttft + 10.0)),
             tpot: Some(tpot),
-            lag: crate::aggregate::stats::Samples::Exact(vec![5.0, 15.0]),
+            lag: crate::stats::Samples::Exact(vec![5.0, 15.0]),
             breakdown: Some(Breakdown {
                 phases,
                 unknown: [None; 6],

@@ -261,7 +261,7 @@ pub fn unit(q: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::aggregate::stats::quantile_sorted;
+    use crate::stats::quantile_sorted;
 
     struct Rng(u64);
     impl Rng {

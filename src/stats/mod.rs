@@ -1,4 +1,7 @@
-//! Exact percentiles over one stream's samples.
+//! Samples and their percentiles: exact over one stream's samples, and the mergeable [`sketch`]
+//! past the detail cap and across streams.
+
+pub mod sketch;
 
 use crate::float;
 use crate::prelude::*;
@@ -14,7 +17,7 @@ pub fn quantile_sorted(sorted: &[f64], q: f64) -> Option<f64> {
     Some(sorted[lo] + (sorted[hi] - sorted[lo]) * frac)
 }
 
-pub use crate::aggregate::sketch::unit;
+pub use crate::stats::sketch::unit;
 
 /// p50, p95 and max of a set of samples.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -43,14 +46,14 @@ impl Spread {
 }
 
 /// Per-token samples of one stream (gaps between deltas, delivery lag): exact while the
-/// stream keeps per-token detail, sketched (within [`crate::aggregate::sketch::ALPHA`]) once it was
+/// stream keeps per-token detail, sketched (within [`crate::stats::sketch::ALPHA`]) once it was
 /// decimated.
 #[derive(Debug, Clone)]
 pub enum Samples {
     /// Every sample.
     Exact(Vec<f64>),
     /// A sketch of every sample.
-    Sketched(crate::aggregate::sketch::Sketch),
+    Sketched(crate::stats::sketch::Sketch),
 }
 
 impl Default for Samples {
@@ -86,7 +89,7 @@ impl Samples {
     }
 
     /// Adds every sample to `sketch`.
-    pub fn add_to(&self, sketch: &mut crate::aggregate::sketch::Sketch) {
+    pub fn add_to(&self, sketch: &mut crate::stats::sketch::Sketch) {
         match self {
             Samples::Exact(v) => v.iter().for_each(|&x| sketch.add(x)),
             Samples::Sketched(s) => sketch.merge(s),
