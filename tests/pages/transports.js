@@ -4,7 +4,7 @@
 // and without tokenpaint) and its own truth: when it got each delta and when it committed it.
 import init, { Profiler, wasmMemoryBytes } from '/js/index.js';
 import { SSE } from '/vendor/sse.js';
-import { median } from '/tests/pages/deltas.js';
+import { median, paintTruth } from '/tests/pages/deltas.js';
 
 await init();
 
@@ -20,13 +20,17 @@ function view(host, delay) {
   const el = document.createElement('div');
   host.append(el);
   const lags = [];
+  // The page's own paint truth: on a loaded machine the paint can come frames after the commit.
+  const painted = paintTruth();
   const append = (text, t) => {
     el.append(text);
     lags.push(performance.now() - t);
+    painted.mark(t);
   };
   return {
     el,
     lags,
+    painted,
     show(text, t) {
       if (delay === null) append(text, t);
       else setTimeout(() => append(text, t), delay);
@@ -85,7 +89,7 @@ window.runSseJs = async ({ query = 'ttft_ms=50&token_ms=20&tokens=40', instrumen
   const reports = instrumented ? await Promise.race([all, sleep(5000).then(() => [])]) : [];
   if (undo) undo();
   profiler.close();
-  return { report: reports[0] || null, truth: median(v.lags), received, shown: v.el.textContent };
+  return { report: reports[0] || null, truth: median(v.lags), paintTruth: { p50: v.painted.median() }, received, shown: v.el.textContent };
 };
 
 /** A native EventSource on the simulator's GET endpoint; the app closes it at [DONE]. */
@@ -116,7 +120,7 @@ window.runEventSource = async ({ query = 'ttft_ms=50&token_ms=20&tokens=40', pro
   const reports = profile ? await Promise.race([all, sleep(5000).then(() => [])]) : [];
   if (undo) undo();
   profiler.close();
-  return { report: reports[0] || null, reports: reports.map((r) => ({ ...r, timeline: undefined })), truth: median(v.lags), received, shown: v.el.textContent, isNative: es instanceof originals.EventSource };
+  return { report: reports[0] || null, reports: reports.map((r) => ({ ...r, timeline: undefined })), truth: median(v.lags), paintTruth: { p50: v.painted.median() }, received, shown: v.el.textContent, isNative: es instanceof originals.EventSource };
 };
 
 /**
@@ -171,6 +175,7 @@ window.runSocket = async ({ asks = [{ id: 'a1', tokens: 40, token_ms: 20 }], pro
   return {
     reports: (reports || []).map((r) => ({ ...r, timeline: undefined })),
     truths: Object.fromEntries([...views].map(([id, v]) => [id, median(v.lags)])),
+    paints: Object.fromEntries([...views].map(([id, v]) => [id, v.painted.median()])),
     shown: Object.fromEntries([...views].map(([id, v]) => [id, v.el.textContent])),
     received,
     isNative: ws instanceof originals.WebSocket,
@@ -202,7 +207,7 @@ window.runPush = async ({ query = 'ttft_ms=50&token_ms=20&tokens=40', delay = 20
   handle.end();
   const reports = await Promise.race([all, sleep(5000).then(() => [])]);
   profiler.close();
-  return { report: reports[0] || null, truth: median(v.lags), shown: v.el.textContent };
+  return { report: reports[0] || null, truth: median(v.lags), paintTruth: { p50: v.painted.median() }, shown: v.el.textContent };
 };
 
 /**
@@ -275,6 +280,7 @@ window.runSocketIo = async ({ asks = [{ id: 'm1', tokens: 40, token_ms: 20 }], p
     count: profiler.reports().length,
     reports: reports.map((r) => ({ ...r, timeline: undefined })),
     truths: Object.fromEntries([...views].map(([id, v]) => [id, median(v.lags)])),
+    paints: Object.fromEntries([...views].map(([id, v]) => [id, v.painted.median()])),
     shown: Object.fromEntries([...views].map(([id, v]) => [id, v.el.textContent])),
     received,
   };
