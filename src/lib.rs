@@ -16,7 +16,8 @@
 //! - [`figures`]: every figure of a stream, computed once ([`figures::StreamFigures`]), from
 //!   [`figures::delivery`], [`figures::phases`], [`figures::diagnosis`] and the engine's
 //!   thresholds ([`figures::browser`]); [`figures::report`] writes them out.
-//! - [`summary`]: many streams, on top of the figures.
+//! - [`summary`]: many streams, on top of the figures; [`streams`]: a profiler's registry of
+//!   open streams and its summary, which the JavaScript binding only converts to and from.
 //!
 //! Each layer uses only the layers listed before it.
 //!
@@ -58,6 +59,7 @@ pub use tokenpaint_scan::find;
 pub mod jsonwrite;
 pub mod read;
 pub mod stats;
+pub mod streams;
 pub mod summary;
 pub mod timeline;
 

@@ -43,12 +43,12 @@ fn a_stream_through_the_binding_gives_a_report_the_browser_parses() {
     // Split inside the emoji of the second event, as a network may.
     let cut = body.find('😀').unwrap() + 2;
     core.chunk(id, &bytes[..cut], 1010.0, false, f64::NAN);
-    assert_eq!(core.rendered(id, "Hé", 0, 1012.0), 1);
+    assert_eq!(core.render(id, "Hé", 0, 1012.0), 1.0);
     core.chunk(id, &bytes[cut..], 1030.0, false, f64::NAN);
-    assert_eq!(core.rendered(id, "Héllo 😀", 0, 1031.0), 1);
+    assert_eq!(core.render(id, "Héllo 😀", 0, 1031.0), 1.0);
     assert_eq!(
-        core.rendered(id, "!", 5, 1032.0),
-        -1,
+        core.render(id, "!", 5, 1032.0),
+        -1.0,
         "5 is neither the end nor a checkpoint"
     );
     assert_eq!(core.painted(1033.0, 1034.0, 1036.0, f64::NAN), 2);

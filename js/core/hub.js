@@ -90,13 +90,26 @@ export class Hub {
     whenIdle(() => load().catch(() => {}));
   }
 
-  // The arguments of the core's `configure`: what this engine gives, and how figures are rated.
+  // The core's configuration, one value (`Config` in src/streams.rs): what this engine gives,
+  // and how figures are rated. The core ignores what does not read.
   #configuration() {
-    const { stallMs, maxTokenDetail, lateMs, slo, thresholds } = this.options;
-    const stall = typeof stallMs === 'number' ? stallMs : 100;
-    const detail = Number.isInteger(maxTokenDetail) && maxTokenDetail > 0 ? maxTokenDetail : 0;
-    const late = Number.isFinite(lateMs) ? lateMs : 50;
-    return [stall, Math.min(detail, 2 ** 31), sloSpec(slo) || '', late, this.frames.supported, this.paint.available, thresholdSpec(thresholds), timerResolution(), !!this.measure && !devtoolsTracks(), this.rate];
+    const o = this.options;
+    const flag = (b) => (b ? 1 : 0);
+    const lines = {
+      stall: o.stallMs,
+      detail: Number.isInteger(o.maxTokenDetail) && o.maxTokenDetail > 0 ? o.maxTokenDetail : 0,
+      slo: sloSpec(o.slo),
+      late: o.lateMs,
+      longFrames: flag(this.frames.supported),
+      paint: flag(this.paint.available),
+      thresholds: thresholdSpec(o.thresholds),
+      timer: timerResolution(),
+      noDevtoolsTrack: flag(!!this.measure && !devtoolsTracks()),
+      sampleRate: this.rate,
+    };
+    return Object.entries(lines)
+      .map(([k, v]) => `${k}=${String(v).replace(/\n/g, ' ')}`)
+      .join('\n');
   }
 
   observe(element) {

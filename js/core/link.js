@@ -77,8 +77,8 @@ export class CoreLink {
   #stageAt;
 
   /**
-   * `configure()` gives the arguments of the core's `configure` (what this engine gives, and
-   * how figures are rated); `arrival()` the arrival clock's page side once it has loaded (or
+   * `configure()` gives the core's configuration, one value (what this engine gives, and how
+   * figures are rated); `arrival()` the arrival clock's page side once it has loaded (or
    * null); `beforeChunk(stream)` runs before a stream's chunk is handed over (the DOM watch's
    * look for late shadow roots).
    */
@@ -119,7 +119,7 @@ export class CoreLink {
     if (this.core === null) {
       this.core = createCore();
       this.#gen = generationOf();
-      if (this.core) callCore(this.core, (c) => c.configure(...this.#configure()));
+      if (this.core) callCore(this.core, (c) => c.configure(this.#configure()));
       this.#framesSent = 0;
     }
     return callCore(this.core, fn, fallback);
@@ -192,7 +192,8 @@ export class CoreLink {
         const seen = s.arrival && clock ? op.seen || clock.seenIn(s.arrival, start, op.end) : null;
         this.callNow((c) => feedRead(c, s.id, op.bytes, op.t, seen, start), undefined, s);
       } else if (!s.done) {
-        s.committed(this.callNow((c) => c.rendered(s.id, op.text, op.from, op.t), 0, s), op.t);
+        const r = this.callNow((c) => c.render(s.id, op.text, op.from, op.t), 0, s);
+        s.committed(r < 0 ? -1 : r % 2 ** 32, op.t);
       }
     }
   }

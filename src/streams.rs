@@ -1,0 +1,462 @@
+//! A profiler's streams: the registry the JavaScript binding (`src/wasm.rs`) converts to and
+//! from, kept here so that it is tested natively. Sessions by numeric id, the summary they feed,
+//! and the configuration the shell gives once ([`Config`]).
+
+use crate::prelude::*;
+
+use crate::figures::browser::Shell;
+use crate::figures::report::{self, Meta};
+use crate::read::utf8::prefix;
+use crate::summary::Summary;
+use crate::timeline::entries::{LongFrame, LongFrames, ResourceEntry};
+use crate::timeline::session::{EndKind, FramePace, Progress, Session};
+
+/// What the shell gives once, when a profiler's core is made: one value, written
+/// `name=value` lines (unknown names and values that do not read are ignored):
+/// - `stall`: paint-less waits longer than this (ms) are stalls; `detail`: per-token records
+///   kept per stream before neighbours merge (0: the default);
+/// - `slo`: targets, `metric quantile max; …` (e.g. `ttftPerceived 0.95 1000`);
+/// - `late`: the late-paint threshold (ms); `longFrames`, `paint`: what the engine gives (`1`);
+///   `thresholds`: rating thresholds, `metric good poor; …`; `timer`: the timer's resolution
+///   measured at start (ms; `Infinity` when the clock never moved, so it is coarse with its step
+///   unknown); `noDevtoolsTrack`: the DevTools track was asked for in an engine whose DevTools
+///   ignore it;
+/// - `sampleRate`: the share of page loads profiled, which the summary and its export carry.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Config<'a> {
+    /// The stall threshold (ms).
+    pub stall_ms: Option<f64>,
+    /// Per-token records kept per stream.
+    pub detail_cap: Option<usize>,
+    /// SLO targets.
+    pub slo: &'a str,
+    /// The late-paint threshold (ms).
+    pub late_ms: Option<f64>,
+    /// The engine reports long animation frames.
+    pub long_frames: bool,
+    /// Paint brackets can be taken.
+    pub paint: bool,
+    /// Rating thresholds.
+    pub thresholds: &'a str,
+    /// The timer's resolution (ms).
+    pub timer_ms: Option<f64>,
+    /// The DevTools track was asked for where it cannot show.
+    pub no_devtools_track: bool,
+    /// The share of page loads profiled.
+    pub sample_rate: Option<f64>,
+}
+
+impl<'a> Config<'a> {
+    /// Reads `name=value` lines.
+    pub fn parse(spec: &'a str) -> Config<'a> {
+        let mut c = Config::default();
+        for line in spec.lines() {
+            let Some((name, value)) = line.split_once('=') else {
+                continue;
+            };
+            let value = value.trim();
+            let num = || number(value);
+            let flag = value == "1" || value == "true";
+            match name.trim() {
+                "stall" => c.stall_ms = num().filter(|v| v.is_finite() && *v > 0.0),
+                "detail" => {
+                    c.detail_cap = num()
+                        .filter(|v| *v >= 1.0 && *v <= 2_147_483_648.0)
+                        .map(|v| v as usize)
+                }
+                "slo" => c.slo = value,
+                "late" => c.late_ms = num().filter(|v| v.is_finite() && *v >= 0.0),
+                "longFrames" => c.long_frames = flag,
+                "paint" => c.paint = flag,
+                "thresholds" => c.thresholds = value,
+                "timer" => c.timer_ms = num().filter(|v| *v > 0.0),
+                "noDevtoolsTrack" => c.no_devtools_track = flag,
+                "sampleRate" => c.sample_rate = num(),
+                _ => {}
+            }
+        }
+        c
+    }
+}
+
+/// A number as JavaScript writes it (`Infinity` too), read by the scanner's number reader:
+/// `str::parse::<f64>` would link the standard float parser (about 20 KB of wasm).
+#[inline(never)]
+fn number(value: &str) -> Option<f64> {
+    match value {
+        "Infinity" => Some(f64::INFINITY),
+        v => crate::read::jsonscan::number_in(v),
+    }
+}
+
+struct Open {
+    /// Test hook: the next chunk panics (see [`Streams::arm_test_trap`]).
+    trap: bool,
+    id: u32,
+    url: String,
+    label: String,
+    transport: String,
+    resumed_from: String,
+    end_message: String,
+    session: Session,
+}
+
+/// All streams of one profiler.
+pub struct Streams {
+    open: Vec<Open>,
+    next_id: u32,
+    summary: Summary,
+    stall_ms: f64,
+    detail_cap: usize,
+    shell: Shell,
+    frames: LongFrames,
+}
+
+impl Default for Streams {
+    fn default() -> Self {
+        Streams {
+            open: Vec::new(),
+            next_id: 0,
+            summary: Summary::default(),
+            stall_ms: 100.0,
+            detail_cap: crate::timeline::session::DEFAULT_DETAIL_CAP,
+            shell: Shell {
+                resource_timing: true,
+                ..Shell::default()
+            },
+            frames: LongFrames::default(),
+        }
+    }
+}
+
+impl Streams {
+    /// Configures the registry once, when it is made.
+    pub fn configure(&mut self, c: &Config<'_>) {
+        if let Some(cap) = c.detail_cap {
+            self.detail_cap = cap;
+        }
+        if let Some(stall) = c.stall_ms {
+            self.stall_ms = stall;
+        }
+        self.summary.set_slos(crate::summary::parse_slos(c.slo));
+        self.summary.set_rate(c.sample_rate.unwrap_or(f64::NAN));
+        self.shell.timer_ms = c.timer_ms;
+        self.shell.no_devtools_track = c.no_devtools_track;
+        if let Some(late) = c.late_ms {
+            self.shell.late_ms = late;
+        }
+        self.shell.long_frames = c.long_frames;
+        self.shell.paint = c.paint;
+        self.shell.set_thresholds(c.thresholds);
+    }
+
+    /// A long animation frame the page had.
+    pub fn long_frame(&mut self, frame: LongFrame) {
+        self.frames.push(frame);
+    }
+
+    /// The Resource Timing entry of stream `id`'s request.
+    pub fn resource(&mut self, id: u32, entry: ResourceEntry) {
+        if let Some(o) = self.get(id) {
+            o.session.resource(entry);
+        }
+    }
+
+    /// The summary in a compact form another profiler (tab, page, user) can merge.
+    pub fn export_summary(&self) -> String {
+        self.summary.export()
+    }
+
+    /// Merges an exported summary; `false` if it cannot be read (nothing changes then).
+    pub fn merge_summary(&mut self, exported: &str) -> bool {
+        self.summary.merge_json(exported)
+    }
+
+    /// The page was hidden from `start` to `end` (infinite: still hidden): applies to every
+    /// open stream.
+    pub fn hidden(&mut self, start: f64, end: f64) {
+        for o in &mut self.open {
+            o.session.hidden(start, end);
+        }
+    }
+
+    fn get(&mut self, id: u32) -> Option<&mut Open> {
+        self.open.iter_mut().find(|o| o.id == id)
+    }
+
+    /// Opens a stream; returns its id (never 0). `headers`: the response headers tokenpaint
+    /// reads, as `name: value` lines with lower-case names.
+    #[allow(clippy::too_many_arguments)]
+    pub fn open(
+        &mut self,
+        format: &str,
+        content_type: &str,
+        headers: &str,
+        url: &str,
+        start: f64,
+        headers_at: f64,
+        http_status: u16,
+    ) -> u32 {
+        self.next_id = self.next_id.wrapping_add(1).max(1);
+        let id = self.next_id;
+        let mut session = Session::new(
+            format,
+            content_type,
+            headers,
+            start,
+            headers_at,
+            http_status,
+        );
+        session.tl.stall_ms = self.stall_ms;
+        session.tl.detail_cap = self.detail_cap;
+        self.open.push(Open {
+            trap: false,
+            id,
+            url: url.into(),
+            label: String::new(),
+            transport: String::new(),
+            resumed_from: String::new(),
+            end_message: String::new(),
+            session,
+        });
+        id
+    }
+
+    /// What the shell knows of stream `id` when it opens: its label, what carried it (`fetch`
+    /// when empty), the last event id it resumed from, whether to keep its text, and whether no
+    /// request start can be known for it.
+    pub fn describe(
+        &mut self,
+        id: u32,
+        label: &str,
+        transport: &str,
+        resumed_from: &str,
+        keep_text: bool,
+        start_unknown: bool,
+    ) {
+        if let Some(o) = self.get(id) {
+            o.label = prefix(label, 64).into();
+            if !transport.is_empty() {
+                o.transport = prefix(transport, 16).into();
+            }
+            o.resumed_from = prefix(resumed_from, 256).into();
+            if keep_text {
+                o.session.keep_text();
+            }
+            if start_unknown {
+                o.session.start_unknown();
+            }
+        }
+    }
+
+    /// A body chunk read at `t` (`net`: when the arrival clock saw it, else NaN), or with
+    /// `more`, the next part of the chunk read last.
+    pub fn chunk(&mut self, id: u32, bytes: &[u8], t: f64, more: bool, net: f64) {
+        if let Some(o) = self.get(id) {
+            if o.trap {
+                panic!("tokenpaint test trap");
+            }
+            o.session.chunk_seen(bytes, t, net, more);
+        }
+    }
+
+    /// Test hook for the fault-isolation tests: the next chunk of stream `id` panics inside the
+    /// core, as a bug would.
+    pub fn arm_test_trap(&mut self, id: u32) {
+        if let Some(o) = self.get(id) {
+            o.trap = true;
+        }
+    }
+
+    /// The body of stream `id` ended at `t`; `message` says why.
+    pub fn end(&mut self, id: u32, kind: EndKind, t: f64, message: &str) {
+        if let Some(o) = self.get(id) {
+            o.end_message = prefix(message, crate::read::wire::MAX_MESSAGE).into();
+            o.session.end(kind, t);
+        }
+    }
+
+    /// The answer's element changed at `t` (see [`Session::rendered`]): the tokens committed,
+    /// and the furthest offset the next re-render can resume from; `None` when the whole text
+    /// is needed; `Some((0, 0))` without the stream.
+    pub fn rendered(&mut self, id: u32, text: &str, from: u32, t: f64) -> Option<(u32, u32)> {
+        match self.get(id) {
+            Some(o) => o
+                .session
+                .rendered(text, from, t)
+                .map(|n| (n, o.session.resume_limit())),
+            None => Some((0, 0)),
+        }
+    }
+
+    /// Why the page's element for stream `id` could not be read.
+    pub fn dom_reason(&mut self, id: u32, reason: &str) {
+        if let Some(o) = self.get(id) {
+            o.session.dom_reason(reason);
+        }
+    }
+
+    /// Stream `id` began before the module loaded: the page's text was read at `t`.
+    pub fn caught_up(&mut self, id: u32, t: f64) {
+        if let Some(o) = self.get(id) {
+            o.session.caught_up(t);
+        }
+    }
+
+    /// The request start of stream `id`, learned late.
+    pub fn set_start(&mut self, id: u32, start: f64) {
+        if let Some(o) = self.get(id) {
+            o.session.set_start(start);
+        }
+    }
+
+    /// Whether an element's text shows the start of stream `id`'s answer.
+    pub fn claims(&mut self, id: u32, text: &str) -> bool {
+        self.get(id).is_some_and(|o| o.session.claims(text))
+    }
+
+    /// A frame painted, for every open stream (see [`Session::painted`]); `since`: the
+    /// after-paint time of the frame before when the clock asked for this one then, else NaN.
+    /// A frame that took much longer than a frame since it was asked for tells that the main
+    /// thread was blocked. Returns how many tokens got a paint bracket.
+    pub fn painted(&mut self, frame: f64, cutoff: f64, after: f64, since: f64) -> u32 {
+        let late = since.is_finite() && after - since > FramePace::ON_TIME;
+        self.open
+            .iter_mut()
+            .map(|o| {
+                if late {
+                    o.session.blocked(since, after);
+                }
+                o.session.painted(frame, cutoff, after)
+            })
+            .sum()
+    }
+
+    /// Stream `id` so far, at `now` (the live view).
+    pub fn progress(&mut self, id: u32, now: f64) -> Option<Progress> {
+        self.get(id).map(|o| o.session.progress(now))
+    }
+
+    /// Whether stream `id` has ended and all its visible text is painted.
+    pub fn settled(&mut self, id: u32) -> bool {
+        self.get(id).is_some_and(|o| o.session.settled())
+    }
+
+    /// Closes stream `id` and returns its report as JSON (`None` if there is no such stream).
+    pub fn finish(&mut self, id: u32, timeline: bool) -> Option<String> {
+        let i = self.open.iter().position(|o| o.id == id)?;
+        let o = self.open.swap_remove(i);
+        let meta = Meta {
+            id,
+            url: &o.url,
+            end_message: &o.end_message,
+            timeline,
+            label: &o.label,
+            transport: &o.transport,
+            resumed_from: &o.resumed_from,
+        };
+        let (json, metrics) =
+            report::write_with(&o.session.tl, &meta, Some(&self.shell), Some(&self.frames));
+        self.summary.add(&metrics);
+        Some(json)
+    }
+
+    /// Percentiles over finished streams, as JSON.
+    pub fn summary(&self) -> String {
+        self.summary.to_json()
+    }
+
+    /// Number of open streams.
+    pub fn active(&self) -> usize {
+        self.open.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_configuration_is_one_value_and_bad_entries_are_ignored() {
+        let c = Config::parse(
+            "stall=250\ndetail=64\nslo=ttftPerceived 0.95 1000\nlate=40\nlongFrames=1\npaint=0\n\
+             thresholds=ttft 500 900\ntimer=Infinity\nnoDevtoolsTrack=true\nsampleRate=0.25\n\
+             detail=-3\nnonsense=1\nno equals sign",
+        );
+        assert_eq!(c.stall_ms, Some(250.0));
+        assert_eq!(
+            c.detail_cap, None,
+            "the last detail= did not read: none kept"
+        );
+        assert_eq!(c.slo, "ttftPerceived 0.95 1000");
+        assert_eq!(
+            (c.late_ms, c.long_frames, c.paint),
+            (Some(40.0), true, false)
+        );
+        assert_eq!(c.thresholds, "ttft 500 900");
+        assert_eq!(c.timer_ms, Some(f64::INFINITY));
+        assert!(c.no_devtools_track);
+        assert_eq!(c.sample_rate, Some(0.25));
+        assert_eq!(
+            Config::parse("stall=0\ntimer=0\nlate=NaN\nstall=undefined"),
+            Config::default()
+        );
+        let mut s = Streams::default();
+        s.configure(&Config::parse(
+            "stall=250\nthresholds=ttft 500 900\ntimer=1",
+        ));
+        assert_eq!(s.stall_ms, 250.0);
+        assert_eq!(s.shell.thresholds[0], (500.0, 900.0));
+        assert_eq!(s.shell.timer_ms, Some(1.0));
+    }
+
+    #[test]
+    fn streams_by_id_from_open_to_report_and_unknown_ids_are_harmless() {
+        let mut s = Streams::default();
+        s.configure(&Config::parse("paint=1"));
+        let a = s.open(
+            "openai-chat",
+            "text/event-stream",
+            "",
+            "/v1",
+            1000.0,
+            1005.0,
+            200,
+        );
+        let b = s.open(
+            "openai-chat",
+            "text/event-stream",
+            "",
+            "/v1",
+            1000.0,
+            1005.0,
+            200,
+        );
+        assert!(a != 0 && b != 0 && a != b);
+        assert_eq!(s.active(), 2);
+        let chunk = |text: &str| {
+            format!(
+                "data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"{text}\"}}}}]}}\n\n"
+            )
+        };
+        s.chunk(a, chunk("Hello").as_bytes(), 1100.0, false, f64::NAN);
+        s.chunk(a, chunk(" world").as_bytes(), 1120.0, false, f64::NAN);
+        assert_eq!(s.rendered(a, "Hello world", 0, 1125.0), Some((2, 0)));
+        assert_eq!(s.painted(1130.0, f64::NAN, 1134.0, f64::NAN), 2);
+        s.end(a, EndKind::Complete, 1140.0, "");
+        assert!(s.settled(a));
+        let p = s.progress(b, 1200.0).unwrap();
+        assert_eq!(p.arrived, 0);
+        let report = s.finish(a, false).unwrap();
+        assert!(report.contains("\"status\":\"ok\""), "{report}");
+        assert!(report.contains("\"ttft\":100"), "{report}");
+        assert_eq!(s.finish(a, false), None, "a finished stream is gone");
+        // Calls for a stream that is not there do nothing and give the fallback.
+        s.chunk(999, b"data: {}\n\n", 1.0, false, f64::NAN);
+        s.end(999, EndKind::Failed, 1.0, "x");
+        assert_eq!(s.rendered(999, "x", 0, 1.0), Some((0, 0)));
+        assert!(s.progress(999, 1.0).is_none() && !s.settled(999) && !s.claims(999, "x"));
+        assert_eq!(s.active(), 1);
+        assert!(s.summary().contains("\"count\":1"), "{}", s.summary());
+    }
+}
