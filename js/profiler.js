@@ -262,7 +262,7 @@ export function sinkOf(p, res, o, input) {
 /** A Response that came after this profiler was there: wrapped as usual. */
 export function adopt(p, res, o, input) {
   const hub = hubs.get(p);
-  return hub ? wrap(hub, res, early(hub, res, o, input), tap) : res;
+  return hub ? wrap(hub, res, early(hub, res, o, input)) : res;
 }
 
 /** A request that failed before any response. */

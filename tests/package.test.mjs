@@ -80,8 +80,13 @@ async function runIn(url) {
   const page = await env.browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  // The console's errors (a missing favicon among them) only explain a page that never reports.
+  const logged = [];
+  page.on('console', (m) => m.type() === 'error' && logged.push(m.text()));
   await page.goto(`${url}?api=${encodeURIComponent(env.url)}`);
-  await page.waitForFunction(() => window.report, null, { timeout: 20000 });
+  await page.waitForFunction(() => window.report, null, { timeout: 20000 }).catch((e) => {
+    throw new Error(`${e.message}; the page's errors: ${[...errors, ...logged].join(' | ') || 'none'}`);
+  });
   const r = await page.evaluate(() => window.report);
   await page.close();
   assert.deepEqual(errors, []);

@@ -130,6 +130,13 @@ for (const [name, extra] of [
     // The server's own stamps: the read gap is the stall plus the pace around it, read on
     // this page within what the page's reads can move (the read before and after it).
     assert.ok(v.evidence.stallMs >= truth.ms - 5 && v.evidence.stallMs <= truth.ms + 5 + 2 * v.evidence.stepMs, `${v.evidence.stallMs} vs ${truth.ms}`);
-    if (extra.includes('llamacpp')) assert.equal(r.intermediary.matchesServer, true);
+    // The server's decode span is the page's, as far as the page read on time: on a page whose
+    // main thread was seen blocked, the two may differ by that much (a first or last token
+    // read late), and matchesServer then says no.
+    if (extra.includes('llamacpp') && r.arrivals.blockedMs === 0) assert.equal(r.intermediary.matchesServer, true);
+    if (extra.includes('llamacpp')) {
+      const span = r.e2e - r.ttft;
+      assert.ok(Math.abs(r.serverTimings.decode - span) <= 5 + r.arrivals.blockedMs, `server decode ${r.serverTimings.decode} vs the page's span ${span}, blocked ${r.arrivals.blockedMs}`);
+    }
   });
 }

@@ -49,6 +49,19 @@ for (const entry of ['lazy', 'full']) {
   });
 }
 
+test('lazy entry: a fetch begun before the profiler loaded whose response comes after is handed over and profiled', async (t) => {
+  const { page } = await open('entry=lazy&rate=1&adopt=1');
+  const r = await page.evaluate(() => window.earlyRun);
+  t.diagnostic(`status ${r.report && r.report.status}, deltas ${r.report && r.report.deltas}, matched ${r.report && r.report.matchedPct}%`);
+  assert.equal(r.early, true, 'the stream began before the profiler was loaded');
+  assert.equal(r.identical, false, 'the response was wrapped');
+  assert.equal(r.sameBytes, true, 'byte-identical');
+  assert.equal(r.report.status, 'ok');
+  assert.equal(r.report.deltas, 30);
+  assert.ok(r.report.matchedPct >= 99, `matched ${r.report.matchedPct}`);
+  await page.close();
+});
+
 test('sampleRate 1 (lazy entry): a stream that starts before the profiler loaded is profiled in full', async (t) => {
   const { page, requests } = await open('entry=lazy&rate=1&early=1');
   // Started as the page loaded: the stub has not loaded the profiler yet (it waits for idle or

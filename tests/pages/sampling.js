@@ -7,11 +7,15 @@ const entry = q.get('entry') || 'lazy';
 const host = document.getElementById('app');
 
 let appResponses = [];
-const appFetch = (input, init) =>
-  fetch(input, init).then((r) => {
-    appResponses.push(r);
-    return r;
-  });
+// ?adopt=1: the app's fetch answers only once the stub has loaded the profiler, so that the
+// response reaches a stub whose profiler is there (it hands the response over as it is).
+let stubReady = null;
+const appFetch = async (input, init) => {
+  if (q.get('adopt') && stubReady) await stubReady;
+  const r = await fetch(input, init);
+  appResponses.push(r);
+  return r;
+};
 
 let profiler;
 // Whether the stub has handed over to the profiler it loads (its `ready` resolved).
@@ -20,6 +24,7 @@ if (entry === 'lazy') {
   const { start } = await import('/js/lazy.js');
   profiler = start({ sampleRate: rate, fetch: appFetch, settleMs: 300 });
   profiler.ready.then(() => (loaded = true));
+  stubReady = profiler.ready;
 } else {
   const { Profiler } = await import('/js/index.js');
   const srate = q.get('srate');
@@ -110,5 +115,5 @@ window.loaded = () => ({
 window.idle = () => new Promise((r) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => setTimeout(r, 200)) : setTimeout(r, 500)));
 window.readyProfiler = async () => !!(await profiler.ready);
 // ?early=1: an answer starts as the page loads, before the page is idle.
-if (q.get('early')) window.earlyRun = window.runAnswer({ via: 'fetch' });
+if (q.get('early') || q.get('adopt')) window.earlyRun = window.runAnswer({ via: 'fetch' });
 window.samplingReady = true;
