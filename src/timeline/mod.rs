@@ -3,5 +3,7 @@
 pub mod align;
 pub mod blocked;
 pub mod entries;
+pub mod record;
 pub mod session;
+pub mod state;
 pub mod visible;
