@@ -515,9 +515,10 @@ fn browser(w: &mut JsonWriter, b: &BrowserFigures) {
     match &b.resource {
         Some(r) => {
             w.open_object();
-            w.opt_nums(&core::array::from_fn::<_, 7, _>(|i| {
-                (RESOURCE_FIGURES[i], r[i])
-            }));
+            for (k, v) in RESOURCE_FIGURES.iter().zip(r) {
+                w.key(k);
+                w.opt_num(*v);
+            }
             // `protocol` and `serverTiming`, the entry's own strings, are added by the shell.
             w.close_object();
         }
