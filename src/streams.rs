@@ -50,28 +50,27 @@ impl<'a> Config<'a> {
     /// Reads `name=value` lines.
     pub fn parse(spec: &'a str) -> Config<'a> {
         let mut c = Config::default();
-        for line in spec.lines() {
+        for line in spec.split('\n') {
             let Some((name, value)) = line.split_once('=') else {
                 continue;
             };
-            let value = value.trim();
-            let num = || number(value);
+            let num = number(value);
             let flag = value == "1" || value == "true";
-            match name.trim() {
-                "stall" => c.stall_ms = num().filter(|v| v.is_finite() && *v > 0.0),
+            match name {
+                "stall" => c.stall_ms = num.filter(|v| v.is_finite() && *v > 0.0),
                 "detail" => {
-                    c.detail_cap = num()
+                    c.detail_cap = num
                         .filter(|v| *v >= 1.0 && *v <= 2_147_483_648.0)
                         .map(|v| v as usize)
                 }
                 "slo" => c.slo = value,
-                "late" => c.late_ms = num().filter(|v| v.is_finite() && *v >= 0.0),
+                "late" => c.late_ms = num.filter(|v| v.is_finite() && *v >= 0.0),
                 "longFrames" => c.long_frames = flag,
                 "paint" => c.paint = flag,
                 "thresholds" => c.thresholds = value,
-                "timer" => c.timer_ms = num().filter(|v| *v > 0.0),
+                "timer" => c.timer_ms = num.filter(|v| *v > 0.0),
                 "noDevtoolsTrack" => c.no_devtools_track = flag,
-                "sampleRate" => c.sample_rate = num(),
+                "sampleRate" => c.sample_rate = num,
                 _ => {}
             }
         }

@@ -26,20 +26,24 @@ const MARKDOWN = 'content=markdown&ttft_ms=30&token_ms=15';
 // and a MessageChannel hop. Over three full runs the largest gap was one frame + 5.7 ms, in the
 // throttled cases.
 const SLACK = 10;
+// On a loaded machine the frame that paints a long document can itself come late (the commit
+// truth was 1,461 ms, the paint 1,508, in one CI run of react-markdown buffered): the bound is
+// then the page's own paint truth (the next frame's rAF, then a task after it) plus a frame.
+const upper = (truth, paint) => Math.max(truth + FRAME + SLACK, paint.p50 !== null ? paint.p50 + FRAME : -Infinity);
 
 for (const renderer of ['text', 'escaped', 'marked', 'markdown-it', 'react-markdown']) {
   test(`${renderer}: a 60 ms render delay is measured within one frame`, async (t) => {
-    const { report: r } = await run({ renderer, strategy: 'per-token', query: MARKDOWN, delay: 60 });
-    t.diagnostic(`lag p50 ${r.lag.p50} ms, matched ${r.matchedPct}%`);
+    const { report: r, paintTruth } = await run({ renderer, strategy: 'per-token', query: MARKDOWN, delay: 60, paintTruth: true });
+    t.diagnostic(`lag p50 ${r.lag.p50} ms, the page's paint ${paintTruth.p50}, matched ${r.matchedPct}%`);
     assert.ok(r.matchedPct >= 99, `matched ${r.matchedPct}`);
-    assert.ok(r.lag.p50 >= 60 && r.lag.p50 <= 60 + FRAME + SLACK, `lag p50 ${r.lag.p50}`);
+    assert.ok(r.lag.p50 >= 60 && r.lag.p50 <= upper(60, paintTruth), `lag p50 ${r.lag.p50}, the page's paint ${paintTruth.p50}`);
   });
   for (const strategy of ['throttled', 'smoothed', 'buffered']) {
     test(`${renderer} ${strategy}: all text found, median lag within one frame of the app's truth`, async (t) => {
-      const { report: r, truth } = await run({ renderer, strategy, query: MARKDOWN, interval: 50, cps: 300 });
-      t.diagnostic(`lag p50 ${r.lag.p50} ms, truth ${truth.toFixed(1)} ms, matched ${r.matchedPct}%`);
+      const { report: r, truth, paintTruth } = await run({ renderer, strategy, query: MARKDOWN, interval: 50, cps: 300, paintTruth: true });
+      t.diagnostic(`lag p50 ${r.lag.p50} ms, truth ${truth.toFixed(1)} ms, the page's paint ${paintTruth.p50}, matched ${r.matchedPct}%`);
       assert.ok(r.matchedPct >= 99, `matched ${r.matchedPct}`);
-      assert.ok(r.lag.p50 >= truth - SLACK && r.lag.p50 <= truth + FRAME + SLACK, `lag p50 ${r.lag.p50} vs truth ${truth}`);
+      assert.ok(r.lag.p50 >= truth - SLACK && r.lag.p50 <= upper(truth, paintTruth), `lag p50 ${r.lag.p50} vs truth ${truth}, the page's paint ${paintTruth.p50}`);
       // Everything the page and the stream give is measured. The Resource Timing entry is the
       // exception: the browser adds it in a task of its own after the body's end and a report
       // never waits for it, so it is sometimes not there yet (seen once in CI, a smoothed run).
