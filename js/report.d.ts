@@ -97,6 +97,8 @@ export interface StreamReport {
   phases: Phase[] | null;
   /** What the phases add up to (`ms`, `of`) and the part no known phase explains (`unattributed`). */
   phasesTotal: PhasesTotal | null;
+  /** The first answer token's path to the screen: `queue`, `prefill`, `network`, `reasoning` (decoding before the answer), `intermediary` (its hold of the first token) and `client` (arrived to painted), each null when unknown, and the `unattributed` rest of perceived TTFT (null when nothing was painted). */
+  firstToken: FirstToken | null;
   /** Arrivals compared with steady decoding: what an intermediary (or the page's late reads) held. */
   intermediary: Intermediary | null;
   /** Which part is slow, most important first, with evidence and fix (see docs/diagnosis.md). */
@@ -306,6 +308,24 @@ export interface PhasesTotal {
   of: 'e2ePerceived' | 'e2e';
   /** The part no known phase explains. */
   unattributed: number;
+}
+
+/** The first answer token's path to the screen (ms); the known parts and `unattributed` add up to perceived TTFT. */
+export interface FirstToken {
+  /** The server's queue (model loading included). */
+  queue: number | null;
+  /** The server's prefill. */
+  prefill: number | null;
+  /** The rest of the time before the first token arrived. */
+  network: number | null;
+  /** Decoding of reasoning before the first answer token. */
+  reasoning: number | null;
+  /** What an intermediary held the first token (null when its hold cannot be measured). */
+  intermediary: number | null;
+  /** From the first token's arrival to its paint. */
+  client: number | null;
+  /** The part of perceived TTFT no known part explains. */
+  unattributed: number | null;
 }
 
 /** Arrivals compared with steady decoding. */
@@ -626,4 +646,4 @@ export type FailedReport = Pick<StreamReport, 'id' | 'sampleRate' | 'url' | 'tra
 export type Report = StreamReport | FailedReport;
 
 /** The keys a failed report sets to null. */
-export type FailedNull = 'label' | 'resumedFrom' | 'format' | 'httpStatus' | 'startTime' | 'headers' | 'ttfb' | 'ttfc' | 'ttft' | 'e2e' | 'bodyEnd' | 'ttftPerceived' | 'e2ePerceived' | 'tpot' | 'itl' | 'pace' | 'arrivals' | 'tokens' | 'tokensSource' | 'tokensCountedBecause' | 'deltas' | 'detail' | 'chars' | 'bytes' | 'chunks' | 'usage' | 'reasoning' | 'refusal' | 'toolCalls' | 'toolCallSpan' | 'choices' | 'finishReason' | 'serverTimings' | 'lag' | 'backlogPeak' | 'matchedPct' | 'delivery' | 'stalls' | 'phases' | 'phasesTotal' | 'intermediary' | 'hidden' | 'doneMarker' | 'truncated' | 'malformed' | 'domReason' | 'startSource' | 'caughtUp';
+export type FailedNull = 'label' | 'resumedFrom' | 'format' | 'httpStatus' | 'startTime' | 'headers' | 'ttfb' | 'ttfc' | 'ttft' | 'e2e' | 'bodyEnd' | 'ttftPerceived' | 'e2ePerceived' | 'tpot' | 'itl' | 'pace' | 'arrivals' | 'tokens' | 'tokensSource' | 'tokensCountedBecause' | 'deltas' | 'detail' | 'chars' | 'bytes' | 'chunks' | 'usage' | 'reasoning' | 'refusal' | 'toolCalls' | 'toolCallSpan' | 'choices' | 'finishReason' | 'serverTimings' | 'lag' | 'backlogPeak' | 'matchedPct' | 'delivery' | 'stalls' | 'phases' | 'phasesTotal' | 'firstToken' | 'intermediary' | 'hidden' | 'doneMarker' | 'truncated' | 'malformed' | 'domReason' | 'startSource' | 'caughtUp';

@@ -39,8 +39,12 @@ export const BUDGET = 40 * 1024;
  * unknown, the stall verdicts, the report's pace and arrivals, and the arrival clock's second
  * stamp per read (wasm +3.4 KB, shell +0.4 KB; the clock's page side is a lazy chunk). Issue 33
  * moves verdict texts out of the module.
+ * Raised to 86.5 KB for issue 31: the first token's path (`firstToken`: queue, prefill, network,
+ * reasoning, intermediary, client) is computed in the core, not in the lab's page (0.35 KB gzip
+ * of wasm); the refactor itself (one schema, a registry out of wasm.rs, the split modules) is
+ * 0.36 KB of wasm and JS, side by side against 40833af.
  */
-export const CEILING = 86 * 1024;
+export const CEILING = 86.5 * 1024;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => readFileSync(path.join(root, p));

@@ -635,6 +635,7 @@ mod tests {
                 perceived: false,
                 unattributed: 0.0,
                 intermediary: None,
+                first: [None; 7],
             }),
             format,
             url: "http://x/v1/chat/completions".into(),

@@ -151,6 +151,11 @@ pub struct Report {
     /// What the phases add up to (`ms`, `of`) and the part no known phase explains
     /// (`unattributed`).
     pub phases_total: Option<PhasesTotal>,
+    /// The first answer token's path to the screen: `queue`, `prefill`, `network`, `reasoning`
+    /// (decoding before the answer), `intermediary` (its hold of the first token) and `client`
+    /// (arrived to painted), each null when unknown, and the `unattributed` rest of perceived
+    /// TTFT (null when nothing was painted).
+    pub first_token: Option<FirstToken>,
     /// Arrivals compared with steady decoding: what an intermediary (or the page's late reads)
     /// held.
     pub intermediary: Option<Intermediary>,
@@ -454,6 +459,27 @@ pub struct PhasesTotal {
     pub of: String,
     /// The part no known phase explains.
     pub unattributed: f64,
+}
+
+/// The first answer token's path to the screen (ms); the known parts and `unattributed` add
+/// up to perceived TTFT.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct FirstToken {
+    /// The server's queue (model loading included).
+    pub queue: Option<f64>,
+    /// The server's prefill.
+    pub prefill: Option<f64>,
+    /// The rest of the time before the first token arrived.
+    pub network: Option<f64>,
+    /// Decoding of reasoning before the first answer token.
+    pub reasoning: Option<f64>,
+    /// What an intermediary held the first token (null when its hold cannot be measured).
+    pub intermediary: Option<f64>,
+    /// From the first token's arrival to its paint.
+    pub client: Option<f64>,
+    /// The part of perceived TTFT no known part explains.
+    pub unattributed: Option<f64>,
 }
 
 /// Arrivals compared with steady decoding.

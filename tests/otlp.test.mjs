@@ -130,6 +130,22 @@ test('GenAI client metrics as the conventions define them (names, units in s, bu
   await page.close();
 });
 
+test('once detail is decimated, no gaps between runs are exported as chunk times', async () => {
+  const page = await env.harness();
+  received.length = 0;
+  const r = await page.evaluate(
+    (url) => window.runStream({ query: 'ttft_ms=40&token_ms=2&tokens=200', options: { maxTokenDetail: 64, otlp: { url, intervalMs: 60000 } } }),
+    collectorUrl,
+  );
+  await waitFor(() => received.some((x) => x.path === '/v1/metrics'));
+  assert.ok(r.detail.decimated, 'the detail was decimated');
+  const all = metricsIn(received.filter((x) => x.path === '/v1/metrics').map((m) => m.body));
+  assert.ok(all.find((x) => x.name === 'gen_ai.client.operation.duration'), 'the stream was exported');
+  const chunks = all.find((x) => x.name === 'gen_ai.client.operation.time_per_output_chunk');
+  assert.ok(!chunks || chunks.histogram.dataPoints.every((p) => Number(p.count) === 0), `gaps between runs exported: ${JSON.stringify(chunks?.histogram.dataPoints.map((p) => p.count))}`);
+  await page.close();
+});
+
 test('two pages export, one merges the other summary: the collector counts each stream once', async () => {
   received.length = 0;
   const run = (page, n) =>

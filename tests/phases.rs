@@ -280,6 +280,17 @@ proptest! {
         }
         prop_assert!(known <= e2e + 1.0, "known {} > E2E {}: {:?}", known, e2e, b);
         prop_assert!(b.unattributed >= 0.0 && (known + b.unattributed - b.total).abs() <= 1.0 + 1e-6);
+        // The first token's path: never negative, and with what is left, perceived TTFT.
+        let first: f64 = b.first[..6].iter().flatten().sum();
+        prop_assert!(b.first.iter().flatten().all(|&ms| ms >= 0.0), "{:?}", b.first);
+        match (f.ttft_perceived, b.first[6]) {
+            (Some((_, painted)), Some(rest)) => {
+                prop_assert!(rest >= 0.0 && first <= painted + 1.0, "{:?} vs {}", b.first, painted);
+                prop_assert!((first + rest - painted).abs() <= 1.0 + 1e-6, "{:?} + {} vs {}", b.first, rest, painted);
+            }
+            (None, None) => prop_assert!(b.first[5].is_none()),
+            (p, r) => prop_assert!(false, "perceived TTFT {:?} but unattributed {:?}", p, r),
+        }
         // A stall in a stream read one event at a time is never an intermediary's hold.
         if matches!(c.hold, Hold::None) && c.read_late.iter().all(|&l| l == 0.0) && c.cuts.is_empty() {
             if let Some(i) = b.intermediary {

@@ -511,23 +511,23 @@ function drawWaterfall(r) {
   }
 }
 
-// The first token's path, to the moment it was painted: queue and prefill (the server's figures),
-// the rest of the way until it arrived, what an intermediary held it, and the page. Buffering
-// shows here: it delays the first tokens, not the last.
+// The first token's path, to the moment it was painted, as the report splits it
+// (firstToken): queue and prefill (the server's figures), the rest of the way until it arrived,
+// reasoning before the answer, what an intermediary held it, and the page. Buffering shows here:
+// it delays the first tokens, not the last.
 function drawFirstToken(r) {
   const el = $('firstToken');
   el.replaceChildren();
-  if (r.ttft === null || r.ttft === undefined) return;
-  const phase = (name) => r.phases?.find((p) => p.name === name)?.ms ?? null;
-  const queue = phase('queue') ?? 0;
-  const prefill = phase('prefill') ?? 0;
-  const held = Math.max(0, Math.min(r.intermediary?.heldFirstMs ?? 0, r.ttft - queue - prefill));
+  const f = r.firstToken;
+  if (!f) return;
   const parts = [
-    { name: 'queue', ms: phase('queue') },
-    { name: 'prefill', ms: phase('prefill') },
-    { name: 'network', ms: Math.max(0, r.ttft - queue - prefill - held), label: 'network and the rest' },
-    { name: 'intermediary', ms: r.intermediary ? held : null, label: 'held by an intermediary' },
-    { name: 'client', ms: r.ttftPerceived ? Math.max(0, r.ttftPerceived.painted - r.ttft) : null, label: 'page (arrived to painted)' },
+    { name: 'queue', ms: f.queue },
+    { name: 'prefill', ms: f.prefill },
+    { name: 'network', ms: f.network, label: 'network and the rest' },
+    ...(f.reasoning ? [{ name: 'decode', ms: f.reasoning, label: 'reasoning' }] : []),
+    { name: 'intermediary', ms: f.intermediary, label: 'held by an intermediary' },
+    { name: 'client', ms: f.client, label: 'page (arrived to painted)' },
+    ...(f.unattributed ? [{ name: 'unattributed', ms: f.unattributed, label: 'not attributed' }] : []),
   ];
   const total = parts.reduce((n, p) => n + (p.ms || 0), 0) || 1;
   const bar = document.createElement('div');

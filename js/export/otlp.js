@@ -19,9 +19,14 @@ const TOKENS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 41
 const sec = (ms) => (typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 ? ms / 1000 : null);
 const one = (v, extra) => (v === null || v === undefined ? [] : [[v, extra]]);
 
-/** The per-chunk gaps after the first (s), from the report's per-token arrivals. */
+/**
+ * The per-chunk gaps after the first (s): the core's inter-token latency samples, which are the
+ * differences of the report's per-token arrivals. Once detail was decimated a record stands for
+ * a run of deltas whose own gaps are not kept (the core sketched them): nothing is exported then,
+ * rather than the gaps between runs.
+ */
 function gaps(r) {
-  const at = (r.timeline && r.timeline.arrived) || [];
+  const at = (r.timeline && !r.timeline.count && r.timeline.arrived) || [];
   const out = [];
   let last = null;
   for (const t of at) {

@@ -161,6 +161,11 @@ pub struct Breakdown {
     pub unattributed: f64,
     /// The intermediary analysis, when there are enough deltas (3 or more).
     pub intermediary: Option<Intermediary>,
+    /// The first answer token's path to the screen (ms): queue, prefill, network, reasoning
+    /// (decoding before the answer), intermediary (its hold of the first token), client (first
+    /// arrival to first paint), each `None` when unknown; then the part of perceived TTFT none
+    /// of them explains (never negative; `None` when nothing was painted).
+    pub first: [Option<f64>; 7],
 }
 
 /// The breakdown of a stream, or `None` without content. Times in `tokens` and
@@ -224,6 +229,22 @@ pub fn breakdown(
     // Before the first answer token: queue, prefill, network.
     let before = (first - reasoning - held_first).max(0.0);
     let [queue, prefill, mut network] = fit_before(queue, prefill, before, &mut unknown);
+    let first_painted = tokens
+        .iter()
+        .find(|t| t.visible > 0)
+        .map(|t| t.painted - start)
+        .filter(|p| p.is_finite() && *p >= first);
+    let mut first_path = [
+        queue,
+        prefill,
+        network,
+        Some(reasoning),
+        step_known.then_some(held_first),
+        first_painted.map(|p| p - first),
+        None,
+    ];
+    let first_known: f64 = first_path.iter().flatten().sum();
+    first_path[6] = first_painted.map(|p| (p - first_known).max(0.0));
     // From the first answer token to the last: decode, then what an intermediary added.
     let span = (last - first + reasoning + held_first).max(0.0);
     // The server decodes while its first token travels: a decode longer than the arrivals'
@@ -284,6 +305,7 @@ pub fn breakdown(
     let total = painted.filter(|&p| p >= last).unwrap_or(last);
     let known: f64 = phases.iter().filter_map(|p| p.ms).sum();
     Some(Breakdown {
+        first: first_path,
         phases,
         unknown,
         total,

@@ -336,6 +336,17 @@ fn stalls(w: &mut JsonWriter, f: &StreamFigures) {
     w.close_object();
 }
 
+/// The parts of the first token's path, in the order of `Breakdown::first`.
+const FIRST_TOKEN: [&str; 7] = [
+    "queue",
+    "prefill",
+    "network",
+    "reasoning",
+    "intermediary",
+    "client",
+    "unattributed",
+];
+
 /// The phases, what they add up to, and the intermediary analysis.
 fn phases(w: &mut JsonWriter, f: &StreamFigures) {
     let b = f.breakdown.as_ref();
@@ -369,6 +380,18 @@ fn phases(w: &mut JsonWriter, f: &StreamFigures) {
             w.str(if b.perceived { "e2ePerceived" } else { "e2e" });
             w.key("unattributed");
             w.num(b.unattributed);
+            w.close_object();
+        }
+        None => w.null(),
+    }
+    w.key("firstToken");
+    match b {
+        Some(b) => {
+            w.open_object();
+            for (k, v) in FIRST_TOKEN.iter().zip(b.first) {
+                w.key(k);
+                w.opt_num(v);
+            }
             w.close_object();
         }
         None => w.null(),
