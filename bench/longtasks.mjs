@@ -6,7 +6,7 @@
 // than half of the frame.
 import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/demo-server.mjs';
-import { CHROMIUM, ARGS } from '../tests/helpers.mjs';
+import { CHROMIUM, ARGS } from '../tests/support/helpers.mjs';
 import { ours } from './attribution.mjs';
 
 

@@ -3,13 +3,13 @@
 //   pages, without and with tokenpaint. At the end of the body, before the report, the JS heap
 //   after a garbage collection (CDP Runtime.getHeapUsage) is compared, and the wasm memory's
 //   growth over the stream is read (wasm memory never shrinks: that is the peak).
-// - In the core: live heap bytes counted by an allocator wrapper (tests/memory.rs).
+// - In the core: live heap bytes counted by an allocator wrapper (tests/native/memory.rs).
 // - The 200 MB stream: an app reads a 200 MB answer it never renders; wasm memory and the JS
 //   heap are sampled along it.
 import { execSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/demo-server.mjs';
-import { CHROMIUM, ARGS } from '../tests/helpers.mjs';
+import { CHROMIUM, ARGS } from '../tests/support/helpers.mjs';
 
 async function heap(cdp) {
   await cdp.send('HeapProfiler.collectGarbage');

@@ -9,7 +9,7 @@
 // performance.now() has 5 µs resolution), in the page without tokenpaint.
 import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/demo-server.mjs';
-import { CHROMIUM, ARGS } from '../tests/helpers.mjs';
+import { CHROMIUM, ARGS } from '../tests/support/helpers.mjs';
 import { attribute, openChat } from './longtasks.mjs';
 import { attribute as attributeProfile, underProfiler } from './attribution.mjs';
 

@@ -199,7 +199,7 @@ tokenpaint / reference: **${f2(p.ratio)}x** (target: at least 2x).
   report (the page without tokenpaint is the baseline): JS heap after GC +${mem.with.heap - mem.without.heap} B
   (**${f1(mem.jsPerToken)} B per token**), wasm memory growth ${mem.with.wasm} B (**${f1(mem.wasmPerToken)} B per token**; wasm memory
   never shrinks, so this is also the peak). ${mem.with.report.records} per-token records kept (\`detail.decimated\`: ${mem.with.report.records < mem.tokens}).
-${mem.native ? `- **Core alone** (native, live heap bytes counted by an allocator wrapper, \`tests/memory.rs\`): ${mem.native.bytes} B
+${mem.native ? `- **Core alone** (native, live heap bytes counted by an allocator wrapper, \`tests/native/memory.rs\`): ${mem.native.bytes} B
   after a 100,000-token answer, **${f1(mem.native.perToken)} B per token**. An answer nobody renders, after 0.5, 1, 1.5, 2 and
   2.5 million deltas: ${mem.native.rounds.map((b) => mib(b)).join(' / ')} MiB.` : '- Core alone: the native measurement failed.'}
 - **${Math.round(mem.soak.bytes / 1e6)} MB stream** read by an app that never renders it (${mem.soak.events.toLocaleString('en')} events, ${f1(mem.soak.seconds)} s, report \`${mem.soak.report.status}\`,

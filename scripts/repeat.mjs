@@ -9,8 +9,8 @@
 //                and a 400 ms busy loop (ITL max and the measured late read against the page's
 //                own record), each with and without the clock
 import assert from 'node:assert/strict';
-import { setup, FRAME } from '../tests/helpers.mjs';
-import { bundleRenderers } from '../tests/bundle.mjs';
+import { setup, FRAME } from '../tests/support/helpers.mjs';
+import { bundleRenderers } from '../tests/support/bundle.mjs';
 
 const n = Number(process.argv[2]) || 20;
 const wanted = process.argv.slice(3);

@@ -8,7 +8,7 @@
 // - the report table of `docs/report.md` (between its `schema:report` markers).
 //
 // `node scripts/schema.mjs` rewrites them; `--check` fails, naming the file, when one is not
-// current (`tests/schema.test.mjs` runs it in `npm test`). Conventions read from the docs:
+// current (`tests/repo/schema.test.mjs` runs it in `npm test`). Conventions read from the docs:
 // - "One of `a`, `b` or `c`" (values in parentheses are explanations) makes a string a union of
 //   those literals;
 // - "Null only in a failed report." makes an `Option` non-null in a stream's report;

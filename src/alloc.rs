@@ -19,7 +19,7 @@
 //! Audit notes (the only `unsafe` in the crate):
 //! - One thread: wasm32 without the `atomics` feature has no threads, so the state lives in
 //!   `Cell`s behind an `unsafe impl Sync` that is true there. Natively the module exists only for
-//!   its tests (`tests/alloc.rs`), which give each instance a memory of its own.
+//!   its tests (`tests/native/alloc.rs`), which give each instance a memory of its own.
 //! - A block of class `k` is `2^k` bytes (8 at least), a function of the layout's size alone, so
 //!   `dealloc` and `realloc` know the block from the layout `GlobalAlloc` hands back. A free block
 //!   holds its link in its first word, which is aligned (blocks are 8-aligned at least).

@@ -2,7 +2,7 @@
 //! profiler gives them: [`Report`] for one finished stream, [`Summary`] over many.
 //!
 //! The core writes its reports without serde ([`crate::figures::report`]), to keep the wasm module
-//! small; these types read that JSON back. A native test (`tests/typed.rs`) reads the core's
+//! small; these types read that JSON back. A native test (`tests/native/typed.rs`) reads the core's
 //! report of every fixture and summary into them and writes them out again: every field the core
 //! writes must come back unchanged, so the two cannot drift apart. Times are milliseconds from the
 //! request's start; `None` means unknown, never zero.

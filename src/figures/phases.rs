@@ -229,22 +229,13 @@ pub fn breakdown(
     // Before the first answer token: queue, prefill, network.
     let before = (first - reasoning - held_first).max(0.0);
     let [queue, prefill, mut network] = fit_before(queue, prefill, before, &mut unknown);
-    let first_painted = tokens
-        .iter()
-        .find(|t| t.visible > 0)
-        .map(|t| t.painted - start)
-        .filter(|p| p.is_finite() && *p >= first);
-    let mut first_path = [
-        queue,
-        prefill,
-        network,
-        Some(reasoning),
+    let first_path = first_token(
+        tokens,
+        start,
+        [queue, prefill, network],
+        reasoning,
         step_known.then_some(held_first),
-        first_painted.map(|p| p - first),
-        None,
-    ];
-    let first_known: f64 = first_path.iter().flatten().sum();
-    first_path[6] = first_painted.map(|p| (p - first_known).max(0.0));
+    );
     // From the first answer token to the last: decode, then what an intermediary added.
     let span = (last - first + reasoning + held_first).max(0.0);
     // The server decodes while its first token travels: a decode longer than the arrivals'
@@ -277,18 +268,7 @@ pub fn breakdown(
         }
         Some(_) => Some(held_last.min((span - decode.unwrap_or(0.0)).max(0.0))),
     };
-    let client = match painted {
-        Some(p) if p >= last => Some(p - last),
-        Some(_) => {
-            // The last delta carried nothing visible and arrived after the last paint.
-            unknown[5] = Some("last-delta-invisible");
-            None
-        }
-        None => {
-            unknown[5] = Some("not-painted");
-            None
-        }
-    };
+    let client = client_phase(painted, last, &mut unknown[5]);
     let phase = |name, ms: Option<f64>, source| Phase {
         name,
         ms,
@@ -313,6 +293,52 @@ pub fn breakdown(
         unattributed: (total - known).max(0.0),
         intermediary: inter,
     })
+}
+
+/// From the last content's arrival (`last`) to its paint, or why that is unknown.
+fn client_phase(painted: Option<f64>, last: f64, why: &mut Option<&'static str>) -> Option<f64> {
+    match painted {
+        Some(p) if p >= last => Some(p - last),
+        Some(_) => {
+            // The last delta carried nothing visible and arrived after the last paint.
+            *why = Some("last-delta-invisible");
+            None
+        }
+        None => {
+            *why = Some("not-painted");
+            None
+        }
+    }
+}
+
+/// The first answer token's path (see [`Breakdown::first`]): `before` is queue, prefill and
+/// network as fitted, `held` the hold of the first token when the step is known.
+fn first_token(
+    tokens: &[DeltaRecord],
+    start: f64,
+    before: [Option<f64>; 3],
+    reasoning: f64,
+    held: Option<f64>,
+) -> [Option<f64>; 7] {
+    let first = tokens[0].arrived - start;
+    let painted = tokens
+        .iter()
+        .find(|t| t.visible > 0)
+        .map(|t| t.painted - start)
+        .filter(|p| p.is_finite() && *p >= first);
+    let [queue, prefill, network] = before;
+    let mut path = [
+        queue,
+        prefill,
+        network,
+        Some(reasoning),
+        held,
+        painted.map(|p| p - first),
+        None,
+    ];
+    let known: f64 = path.iter().flatten().sum();
+    path[6] = painted.map(|p| (p - known).max(0.0));
+    path
 }
 
 /// A server figure the arrivals cannot hold.

@@ -1,6 +1,6 @@
 // A page that registered its own OpenTelemetry SDK (the real @opentelemetry/sdk-trace-web and
 // @opentelemetry/sdk-metrics, with in-memory exporters), as an instrumented app does before
-// tokenpaint starts. Bundled by tests/otlp.test.mjs; tokenpaint is loaded from /js/ as users do.
+// tokenpaint starts. Bundled by tests/browser/otlp.test.mjs; tokenpaint is loaded from /js/ as users do.
 import { metrics } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { WebTracerProvider } from '@opentelemetry/sdk-trace-web';

@@ -1,0 +1,146 @@
+// The last mile with real renderers in real Chromium: marked, markdown-it and react-markdown
+// (React 19) rendering a markdown answer, HTML-escaped text, and plain text nodes; delivered per
+// token, throttled (50 ms, as the AI SDK's throttle), by a typewriter slower than arrival, or
+// all at the end. The app records its own truth (when each piece arrived in it and when the DOM
+// update that showed it was committed); tokenpaint must find all the text on screen and measure
+// a median lag between that commit truth and one frame (+ the after-paint hop) later.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, FRAME } from '../support/helpers.mjs';
+import { bundleRenderers } from '../support/bundle.mjs';
+
+let env;
+let page;
+before(async () => {
+  await bundleRenderers();
+  env = await setup();
+  page = await env.page('/tests/pages/renderers.html');
+  await page.waitForFunction(() => window.renderersReady === true, null, { timeout: 15000 });
+});
+after(() => env.close());
+
+const run = (args) => page.evaluate((a) => window.runRenderer(a), args);
+const MARKDOWN = 'content=markdown&ttft_ms=30&token_ms=15';
+// The truth is the app's commit; the paint comes up to a frame later, and the after-paint mark
+// follows that frame's own style, layout and paint work (a few ms for a long markdown document)
+// and a MessageChannel hop. Over three full runs the largest gap was one frame + 5.7 ms, in the
+// throttled cases.
+const SLACK = 10;
+// On a loaded machine the frame that paints a long document can itself come late (the commit
+// truth was 1,461 ms, the paint 1,508, in one CI run of react-markdown buffered): the bound is
+// then the page's own paint truth (the next frame's rAF, then a task after it) plus a frame.
+const upper = (truth, paint) => Math.max(truth + FRAME + SLACK, paint.p50 !== null ? paint.p50 + FRAME : -Infinity);
+
+for (const renderer of ['text', 'escaped', 'marked', 'markdown-it', 'react-markdown']) {
+  test(`${renderer}: a 60 ms render delay is measured within one frame`, async (t) => {
+    const { report: r, paintTruth } = await run({ renderer, strategy: 'per-token', query: MARKDOWN, delay: 60, paintTruth: true });
+    t.diagnostic(`lag p50 ${r.lag.p50} ms, the page's paint ${paintTruth.p50}, matched ${r.matchedPct}%`);
+    assert.ok(r.matchedPct >= 99, `matched ${r.matchedPct}`);
+    assert.ok(r.lag.p50 >= 60 && r.lag.p50 <= upper(60, paintTruth), `lag p50 ${r.lag.p50}, the page's paint ${paintTruth.p50}`);
+  });
+  for (const strategy of ['throttled', 'smoothed', 'buffered']) {
+    test(`${renderer} ${strategy}: all text found, median lag within one frame of the app's truth`, async (t) => {
+      const { report: r, truth, paintTruth } = await run({ renderer, strategy, query: MARKDOWN, interval: 50, cps: 300, paintTruth: true });
+      t.diagnostic(`lag p50 ${r.lag.p50} ms, truth ${truth.toFixed(1)} ms, the page's paint ${paintTruth.p50}, matched ${r.matchedPct}%`);
+      assert.ok(r.matchedPct >= 99, `matched ${r.matchedPct}`);
+      assert.ok(r.lag.p50 >= truth - SLACK && r.lag.p50 <= upper(truth, paintTruth), `lag p50 ${r.lag.p50} vs truth ${truth}, the page's paint ${paintTruth.p50}`);
+      // Everything the page and the stream give is measured. The Resource Timing entry is the
+      // exception: the browser adds it in a task of its own after the body's end and a report
+      // never waits for it, so it is sometimes not there yet (seen once in CI, a smoothed run).
+      assert.deepEqual(r.unavailable.filter((u) => u !== 'resource-timing'), []);
+    });
+  }
+}
+
+test('the answer element replaced mid-stream is found again', async () => {
+  for (const renderer of ['escaped', 'marked']) {
+    const { report: r, truth } = await run({ renderer, strategy: 'per-token', query: MARKDOWN, delay: 20, replaceAt: 80 });
+    assert.ok(r.matchedPct >= 99, `${renderer}: matched ${r.matchedPct}`);
+    assert.ok(r.lag.p50 <= truth + FRAME + SLACK, `${renderer}: lag ${r.lag.p50} vs ${truth}`);
+  }
+});
+
+test('two concurrent streams into one container are each attributed to their own element', async () => {
+  const results = await page.evaluate(() => window.runConcurrent({ n: 2, delay: 30 }));
+  assert.equal(results.length, 2);
+  for (const { length, report } of results) {
+    assert.ok(report, `a report for the stream of ${length} characters`);
+    assert.equal(report.matchedPct, 100);
+    assert.ok(report.lag.p50 >= 30 && report.lag.p50 <= 30 + FRAME + SLACK, `lag ${report.lag.p50}`);
+  }
+  assert.notEqual(results[0].length, results[1].length);
+});
+
+// A busy main thread also delays arrival stamps (reader.read() resolves on the main thread), so
+// the tokens it delays are those that arrived before it and were waiting to render: the app
+// renders 50 ms after arrival, and late means more than 100 ms.
+test('a 200 ms busy loop is named as the cause of the late paints it caused', async (t) => {
+  const { report: r } = await run({ renderer: 'text', strategy: 'per-token', query: 'ttft_ms=20&token_ms=15&tokens=60', delay: 50, busyAt: 300, busyMs: 200, options: { lateMs: 100 } });
+  const lp = r.latePaints;
+  t.diagnostic(JSON.stringify(lp.frames[0] ?? null));
+  assert.ok(lp.tokens >= 2, `${lp.tokens} late tokens`);
+  assert.equal(lp.attributed, lp.tokens, 'every late token overlaps a long frame');
+  const frame = lp.frames[0];
+  assert.ok(frame.duration >= 200, `frame of ${frame.duration} ms`);
+  assert.ok(
+    frame.scripts.some((s) => s.sourceFunctionName === 'busyLoop' && s.duration >= 190),
+    JSON.stringify(frame.scripts),
+  );
+  assert.ok(r.stalls.count >= 1 && r.stalls.longest >= 150, JSON.stringify(r.stalls));
+});
+
+// Headless Chromium here never hides a page: a second page brought to front, a new tab, a
+// minimised window (also headful under Xvfb, without Playwright's anti-backgrounding flags)
+// all leave visibilityState 'visible' and rAF running. So the test drives the
+// visibilitychange event itself: what it checks is that samples overlapping a hidden interval
+// are left out of the lag figures and counted, not that rAF stops.
+test('samples from an interval when the page was hidden are left out of lag, and the report says so', async () => {
+  await page.evaluate(() => window.hideFor(300, 400));
+  const { report: r } = await run({ renderer: 'text', strategy: 'per-token', query: 'ttft_ms=20&token_ms=15&tokens=60', delay: 10 });
+  assert.equal(r.hidden.intervals, 1);
+  assert.ok(r.hidden.ms >= 390 && r.hidden.ms <= 450, `hidden ${r.hidden.ms} ms`);
+  assert.ok(r.hidden.excludedSamples >= 20, `${r.hidden.excludedSamples} excluded`);
+  assert.equal(r.lag.count + r.hidden.excludedSamples, r.deltas);
+});
+
+test('delivery patterns are classified, with the throttle interval and typewriter rate within 10%', async (t) => {
+  const q = 'content=markdown&ttft_ms=30&token_ms=15';
+  const per = (await run({ renderer: 'marked', strategy: 'per-token', query: q, delay: 30 })).report;
+  const thr = (await run({ renderer: 'marked', strategy: 'throttled', query: q, interval: 50 })).report;
+  const smo = (await run({ renderer: 'text', strategy: 'smoothed', query: q, cps: 150 })).report;
+  const buf = (await run({ renderer: 'markdown-it', strategy: 'buffered', query: q })).report;
+  t.diagnostic(JSON.stringify([per.delivery, thr.delivery, smo.delivery, buf.delivery]));
+  assert.equal(per.delivery.pattern, 'per-token');
+  assert.equal(thr.delivery.pattern, 'throttled');
+  assert.ok(Math.abs(thr.delivery.interval - 50) <= 5, `interval ${thr.delivery.interval}`);
+  assert.equal(smo.delivery.pattern, 'smoothed');
+  assert.ok(Math.abs(smo.delivery.rate - 150) <= 15, `rate ${smo.delivery.rate}`);
+  assert.equal(buf.delivery.pattern, 'buffered-until-end');
+});
+
+// Issue 30: a page that re-renders and re-highlights the whole answer on every delta (markdown-it
+// with highlight.js, a code block growing past 200 lines) falls seconds behind, and its reads
+// bunch up: the same arrivals as a proxy's bursts. The server is steady and direct. The page is
+// the cause, never an intermediary, and the lag is the page's own paint truth within a frame.
+export async function heavyRerender() {
+  return run({ renderer: 'markdown-hljs', strategy: 'per-token', query: 'content=code&lines=205&ttft_ms=30&token_ms=5', paintTruth: true });
+}
+
+export function checkHeavyRerender(r, paintTruth) {
+  const verdicts = r.diagnosis.map((v) => v.verdict);
+  assert.equal(verdicts[0], 'client-render-bound', verdicts.join());
+  assert.ok(!verdicts.some((v) => /buffered/.test(v)), verdicts.join());
+  assert.notEqual(r.intermediary?.heldBy, 'intermediary', JSON.stringify(r.intermediary));
+  assert.ok(r.matchedPct >= 99, `matched ${r.matchedPct}`);
+  for (const q of ['p50', 'p95']) {
+    assert.ok(Math.abs(r.lag[q] - paintTruth[q]) <= FRAME, `lag ${q} ${r.lag[q]} vs the page's ${paintTruth[q]}`);
+  }
+}
+
+test('a whole-answer re-render with a real highlighter is the page, not a proxy, and its lag is the page\'s', async (t) => {
+  const { report: r, paintTruth } = await heavyRerender();
+  t.diagnostic(JSON.stringify({ verdicts: r.diagnosis.map((v) => v.verdict), lag: r.lag, paintTruth, intermediary: r.intermediary, arrivals: r.arrivals, pace: r.pace, deltas: r.deltas, chunks: r.chunks }));
+  checkHeavyRerender(r, paintTruth);
+});
+
+test('no page errors', () => assert.deepEqual(page.errors, []));

@@ -1,0 +1,22 @@
+// Bundles the renderer test app (real marked, markdown-it, React, react-markdown from
+// node_modules) with esbuild; tokenpaint itself stays external, loaded from /js/ as users do.
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+export async function bundleRenderers(name = 'renderers') {
+  await build({
+    entryPoints: [path.join(here, '..', `pages/${name}.jsx`)],
+    outfile: path.join(here, '..', `pages/${name}.bundle.js`),
+    bundle: true,
+    format: 'esm',
+    target: 'es2022',
+    jsx: 'automatic',
+    external: ['/js/index.js'],
+    define: { 'process.env.NODE_ENV': '"production"' },
+    logLevel: 'error',
+    minify: false, // keep function names: late-paint attribution names them
+  });
+}

@@ -1,7 +1,0 @@
-// The page, profiler, formats and last-mile tests in WebKitGTK (Debian's MiniBrowser under Xvfb,
-// driven over WebDriver by WebKitWebDriver): tests/engines.mjs. WebKit has no long animation
-// frames, and its timer has a resolution of 1 ms.
-import { engineTests } from './engines.mjs';
-import { setupWebKit } from './helpers.mjs';
-
-engineTests({ name: 'WebKit', setup: setupWebKit, lacks: ['long-animation-frame', 'fine-timer'], xhrProgressMs: 50 });
