@@ -388,6 +388,18 @@ export interface Verdict {
   place?: 'server' | 'proxy' | 'cdn' | 'compression' | 'unknown' | 'page' | null;
   /** Buffering verdicts: the response header that says so. */
   placeHeader?: string | null;
+  /** What fixing it would gain the user, estimated: perceived TTFT and E2E sooner (ms) and the `basis` of the estimate (see docs/diagnosis.md); null for `healthy`, `insufficient-evidence`, or when what the estimate needs is unknown. */
+  gain: Gain | null;
+}
+
+/** What fixing a verdict's cause would gain the user, estimated. */
+export interface Gain {
+  /** Perceived TTFT sooner (ms). */
+  ttftPerceived: number;
+  /** Perceived E2E sooner (ms). */
+  e2ePerceived: number;
+  /** How the estimate is made: one of `paint-on-arrival`, `paint-on-arrival-server-pace`, `no-hold`, `stall-at-pace`, `no-queue`, `sent-at-once` or `at-threshold`. */
+  basis: 'paint-on-arrival' | 'paint-on-arrival-server-pace' | 'no-hold' | 'stall-at-pace' | 'no-queue' | 'sent-at-once' | 'at-threshold';
 }
 
 /** When the page was hidden during the stream. */
@@ -614,6 +626,20 @@ export interface SummaryGroup {
   verdicts: Record<string, number>;
   /** Tokens painted late. */
   latePaintTokens: number;
+  /** Every verdict with an estimated gain, over all the group's streams, the fix worth most first (perceived TTFT and E2E gained together). */
+  gains: GroupGain[];
+}
+
+/** What fixing one verdict's cause would gain over a group's streams, estimated. */
+export interface GroupGain {
+  /** The verdict. */
+  verdict: string;
+  /** Streams that got it. */
+  streams: number;
+  /** Perceived TTFT gained, summed over them (ms). */
+  ttftPerceived: number;
+  /** Perceived E2E gained, summed over them (ms). */
+  e2ePerceived: number;
 }
 
 /** The summary: overall, and by format, URL and label. */

@@ -43,8 +43,11 @@ export const BUDGET = 40 * 1024;
  * reasoning, intermediary, client) is computed in the core, not in the lab's page (0.35 KB gzip
  * of wasm); the refactor itself (one schema, a registry out of wasm.rs, the split modules) is
  * 0.36 KB of wasm and JS, side by side against 40833af.
+ * Raised to 88 KB for issue 32: every verdict's estimated gain (perceived TTFT and E2E, and
+ * its basis) and the summary's gains per verdict, summed, ranked, exported and merged (1.6 KB
+ * gzip of wasm). Issue 33 brings the whole down.
  */
-export const CEILING = 86.5 * 1024;
+export const CEILING = 88 * 1024;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => readFileSync(path.join(root, p));

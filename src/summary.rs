@@ -56,6 +56,9 @@ pub struct Group {
     verdicts: Vec<(String, u64)>,
     /// Tokens painted late, over all streams.
     late_tokens: u64,
+    /// Every verdict with an estimated gain: (name, streams, perceived TTFT and E2E gained in
+    /// all, ms), at most [`MAX_GROUPS`] names.
+    gains: Vec<(String, u64, f64, f64)>,
 }
 
 impl Group {
@@ -84,8 +87,26 @@ impl Group {
         }
     }
 
+    fn count_gain(&mut self, name: &str, n: u64, ttft: f64, e2e: f64) {
+        let full = self.gains.len() >= MAX_GROUPS;
+        match self.gains.iter_mut().find(|g| g.0 == name) {
+            Some(g) => {
+                g.1 += n;
+                g.2 += ttft;
+                g.3 += e2e;
+            }
+            None if !full => self.gains.push((name.into(), n, ttft, e2e)),
+            None => {}
+        }
+    }
+
     fn add(&mut self, f: &StreamFigures, slos: &[Slo]) {
         self.statuses[f.status as usize] += 1;
+        for v in &f.verdicts {
+            if let Some(g) = v.gain {
+                self.count_gain(v.verdict, 1, g.ttft, g.e2e);
+            }
+        }
         // The same headline verdict and late paints the stream's report says.
         if let Some(v) = f.verdicts.first() {
             self.count_verdict(v.verdict, 1);
@@ -134,11 +155,19 @@ impl Group {
         for s in &mut self.sketches {
             s.scale(k);
         }
+        for g in &mut self.gains {
+            g.1 *= k;
+            g.2 *= k as f64;
+            g.3 *= k as f64;
+        }
     }
 
     fn merge(&mut self, other: &Group) {
         for (v, n) in &other.verdicts {
             self.count_verdict(v, *n);
+        }
+        for (v, n, t, e) in &other.gains {
+            self.count_gain(v, *n, *t, *e);
         }
         self.late_tokens += other.late_tokens;
         for i in 0..4 {
@@ -245,7 +274,43 @@ impl Group {
         w.close_object();
         w.key("latePaintTokens");
         w.uint(self.late_tokens);
+        self.write_gains(w);
         w.close_object();
+    }
+
+    /// The verdicts' gains, the fix worth most first: perceived TTFT and E2E gained over all
+    /// streams.
+    fn write_gains(&self, w: &mut JsonWriter) {
+        w.key("gains");
+        w.open_array();
+        // A selection, not a sort: there are few, and a sort would link its code into the wasm.
+        let mut done = 0u64;
+        for _ in &self.gains {
+            let Some((i, (v, n, t, e))) = self
+                .gains
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| done & (1 << i) == 0)
+                .reduce(|a, b| {
+                    if b.1 .2 + b.1 .3 > a.1 .2 + a.1 .3 {
+                        b
+                    } else {
+                        a
+                    }
+                })
+            else {
+                break;
+            };
+            done |= 1 << i;
+            w.open_object();
+            w.key("verdict");
+            w.str(v);
+            w.key("streams");
+            w.uint(*n);
+            w.nums(&[("ttftPerceived", *t), ("e2ePerceived", *e)]);
+            w.close_object();
+        }
+        w.close_array();
     }
 
     /// Verdicts over many streams: a tail problem (p95/p99 poor while p50 is good) and
@@ -313,6 +378,16 @@ impl Group {
         }
         w.close_array();
         w.uint(self.late_tokens);
+        w.open_array();
+        for (v, n, t, e) in &self.gains {
+            w.open_array();
+            w.str(v);
+            w.uint(*n);
+            w.num(*t);
+            w.num(*e);
+            w.close_array();
+        }
+        w.close_array();
         w.close_array();
     }
 
@@ -346,6 +421,21 @@ impl Group {
             } else if i == 8 {
                 g.late_tokens = sc.number()?.max(0.0) as u64;
                 Ok(())
+            } else if i == 9 {
+                // Gains (absent from exports made before they were estimated).
+                sc.array(&mut |sc, _| {
+                    let (mut name, mut n) = (String::new(), [0f64; 3]);
+                    sc.array(&mut |sc, j| match j {
+                        0 => sc.string_or_skip(&mut name).map(drop),
+                        1..=3 => {
+                            n[j - 1] = sc.number()?.max(0.0);
+                            Ok(())
+                        }
+                        _ => sc.skip(),
+                    })?;
+                    g.count_gain(&name, n[0] as u64, n[1], n[2]);
+                    Ok(())
+                })
             } else {
                 sc.skip()
             }
@@ -599,6 +689,7 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::figures::diagnosis::{Gain, Verdict};
 
     fn stream(
         ttft: f64,
@@ -790,6 +881,52 @@ mod tests {
         assert!(d.to_json().ends_with(r#""sampleRate":1,"weighted":false}"#));
     }
 
+    /// Verdicts with gains, two kinds by turns (whole milliseconds, so sums are exact).
+    fn gained(i: u32) -> Vec<Verdict> {
+        let v = |verdict, ttft: f64, e2e: f64| Verdict {
+            verdict,
+            evidence: Vec::new(),
+            fix: "",
+            missing: Vec::new(),
+            place: None,
+            gain: Some(Gain {
+                ttft,
+                e2e,
+                basis: "no-hold",
+            }),
+        };
+        match i % 3 {
+            0 => vec![v("client-render-bound", 40.0, 900.0)],
+            1 => vec![
+                v("intermediary-buffered", 2000.0, 0.0),
+                v("decode-stall", 0.0, 500.0),
+            ],
+            _ => Vec::new(),
+        }
+    }
+
+    #[test]
+    fn gains_add_up_over_streams_and_the_fix_worth_most_comes_first() {
+        let mut s = Summary::new();
+        for i in 0..6 {
+            let mut m = stream(100.0, 10.0, None, "tgi", "");
+            m.verdicts = gained(i);
+            s.add(&m);
+        }
+        let j = s.to_json();
+        let at = |v: &str| {
+            j.find(&format!("{{\"verdict\":\"{v}\",\"streams\""))
+                .unwrap_or_else(|| panic!("{v} in {j}"))
+        };
+        assert!(
+            at("intermediary-buffered") < at("client-render-bound"),
+            "{j}"
+        );
+        assert!(at("client-render-bound") < at("decode-stall"), "{j}");
+        assert!(j.contains(r#"{"verdict":"intermediary-buffered","streams":2,"ttftPerceived":4000,"e2ePerceived":0}"#), "{j}");
+        assert!(j.contains(r#"{"verdict":"client-render-bound","streams":2,"ttftPerceived":80,"e2ePerceived":1800}"#), "{j}");
+    }
+
     #[test]
     fn an_export_merges_exactly() {
         let (mut a, mut b, mut whole) = (Summary::new(), Summary::new(), Summary::new());
@@ -801,6 +938,8 @@ mod tests {
                 if i % 3 == 0 { "ollama" } else { "tgi" },
                 "l\"1",
             );
+            let mut m = m;
+            m.verdicts = gained(i);
             if i % 2 == 0 {
                 a.add(&m)
             } else {

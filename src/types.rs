@@ -563,6 +563,23 @@ pub struct Verdict {
     /// Buffering verdicts: the response header that says so.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub place_header: Option<String>,
+    /// What fixing it would gain the user, estimated: perceived TTFT and E2E sooner (ms) and
+    /// the `basis` of the estimate (see docs/diagnosis.md); null for `healthy`,
+    /// `insufficient-evidence`, or when what the estimate needs is unknown.
+    pub gain: Option<Gain>,
+}
+
+/// What fixing a verdict's cause would gain the user, estimated.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Gain {
+    /// Perceived TTFT sooner (ms).
+    pub ttft_perceived: f64,
+    /// Perceived E2E sooner (ms).
+    pub e2e_perceived: f64,
+    /// How the estimate is made: one of `paint-on-arrival`, `paint-on-arrival-server-pace`,
+    /// `no-hold`, `stall-at-pace`, `no-queue`, `sent-at-once` or `at-threshold`.
+    pub basis: String,
 }
 
 /// When the page was hidden during the stream.
@@ -825,6 +842,23 @@ pub struct SummaryGroup {
     pub verdicts: BTreeMap<String, u64>,
     /// Tokens painted late.
     pub late_paint_tokens: u64,
+    /// Every verdict with an estimated gain, over all the group's streams, the fix worth most
+    /// first (perceived TTFT and E2E gained together).
+    pub gains: Vec<GroupGain>,
+}
+
+/// What fixing one verdict's cause would gain over a group's streams, estimated.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct GroupGain {
+    /// The verdict.
+    pub verdict: String,
+    /// Streams that got it.
+    pub streams: u64,
+    /// Perceived TTFT gained, summed over them (ms).
+    pub ttft_perceived: f64,
+    /// Perceived E2E gained, summed over them (ms).
+    pub e2e_perceived: f64,
 }
 
 /// The summary: overall, and by format, URL and label.

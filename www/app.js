@@ -459,6 +459,29 @@ const VERDICTS = {
   'client-tail': 'Some tokens wait on the page',
 };
 
+// How each gain is estimated (docs/diagnosis.md).
+const GAIN_BASIS = {
+  'paint-on-arrival': 'each delta painted in the frame after it arrived',
+  'paint-on-arrival-server-pace': 'each delta read at the server’s pace and painted in the next frame',
+  'no-hold': 'nothing between server and page holds tokens',
+  'stall-at-pace': 'the stalled step at the stream’s usual pace',
+  'no-queue': 'no wait for a server slot',
+  'sent-at-once': 'the request sent without waiting in the browser',
+  'at-threshold': 'the phase brought down to where the verdict is no longer given',
+};
+
+/** The summary's fixes, worth most first: perceived time gained over all streams. */
+function showGains(list, gains) {
+  list.replaceChildren(
+    ...gains.map((g) => {
+      const li = document.createElement('li');
+      li.dataset.verdict = g.verdict;
+      li.textContent = `${VERDICTS[g.verdict] || g.verdict}: ${g.streams} stream${g.streams === 1 ? '' : 's'}, first text ${ms(g.ttftPerceived)} and whole answers ${ms(g.e2ePerceived)} sooner in all`;
+      return li;
+    }),
+  );
+}
+
 function showDiagnosis(list, verdicts) {
   list.replaceChildren(
     ...verdicts.map((v) => {
@@ -469,9 +492,15 @@ function showDiagnosis(list, verdicts) {
         .filter(([, x]) => x !== null)
         .map(([k, x]) => `${k} ${Math.round(x * 10) / 10}`)
         .join(' · ');
-      li.innerHTML = '<strong></strong><p class="fix"></p><p class="evidence"></p>';
+      li.innerHTML = '<strong></strong><p class="fix"></p><p class="gain"></p><p class="evidence"></p>';
       li.querySelector('strong').textContent = VERDICTS[v.verdict] || v.verdict;
       li.querySelector('.fix').textContent = v.fix;
+      const g = li.querySelector('.gain');
+      if (v.gain) {
+        g.dataset.ttft = String(v.gain.ttftPerceived);
+        g.dataset.e2e = String(v.gain.e2ePerceived);
+        g.textContent = `Fixed, the user would see the first text ${ms(v.gain.ttftPerceived)} sooner and the whole answer ${ms(v.gain.e2ePerceived)} sooner (an estimate: ${GAIN_BASIS[v.gain.basis] || v.gain.basis}).`;
+      } else g.remove();
       li.querySelector('.evidence').textContent = ev;
       return li;
     }),
@@ -558,6 +587,7 @@ function showSummary(s) {
   if (!s) return;
   $('runs').textContent = `(${s.count} streams${s.goodput ? `, goodput ${Math.round(100 * s.goodput.share)}%` : ''})`;
   showDiagnosis($('summaryDiagnosis'), s.diagnosis || []);
+  showGains($('summaryGains'), s.gains || []);
   const rows = [
     ['TTFT measured', s.ttft],
     ['TTFT perceived', s.ttftPerceived],

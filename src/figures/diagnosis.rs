@@ -23,9 +23,39 @@ pub struct Verdict {
     /// For buffering verdicts: where it most likely is (`server`, `proxy`, `cdn`,
     /// `compression`, `unknown`) and the header that says so; for stalls, `server` or `page`.
     pub place: Option<(&'static str, Option<&'static str>)>,
+    /// What fixing it would gain the user, estimated (`None` for `healthy`,
+    /// `insufficient-evidence`, or when what the estimate needs is unknown).
+    pub gain: Option<Gain>,
+}
+
+/// An estimate of what the user would see sooner if a verdict's cause were fixed: the perceived
+/// TTFT and E2E gained (ms, never negative), and how the estimate is made.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Gain {
+    /// Perceived TTFT gained (ms).
+    pub ttft: f64,
+    /// Perceived E2E gained (ms).
+    pub e2e: f64,
+    /// How: `paint-on-arrival` (the page paints each delta in the frame after it arrives),
+    /// `paint-on-arrival-server-pace` (and the page reads at the server's pace, where it read
+    /// late), `no-hold` (nothing between server and page holds tokens), `stall-at-pace` (the
+    /// stalled step takes the stream's usual step), `no-queue` (no wait for a slot),
+    /// `sent-at-once` (no wait in the browser), or `at-threshold` (the phase at the level
+    /// below which the verdict is not given).
+    pub basis: &'static str,
 }
 
 impl Verdict {
+    /// With an estimated gain (none when either figure is unknown).
+    fn gained(mut self, ttft: f64, e2e: f64, basis: &'static str) -> Self {
+        self.gain = (ttft.is_finite() && e2e.is_finite()).then_some(Gain {
+            ttft: ttft.max(0.0),
+            e2e: e2e.max(0.0),
+            basis,
+        });
+        self
+    }
+
     fn new(verdict: &'static str, evidence: Vec<(&'static str, f64)>, fix: &'static str) -> Self {
         Verdict {
             verdict,
@@ -33,6 +63,7 @@ impl Verdict {
             fix,
             missing: Vec::new(),
             place: None,
+            gain: None,
         }
     }
 }
@@ -92,6 +123,15 @@ pub struct Facts {
     /// The longest time the main thread was seen blocked while the answer streamed: (start
     /// from the request start, ms).
     pub blocked_longest: Option<(f64, f64)>,
+    /// Measured E2E (ms).
+    pub e2e: Option<f64>,
+    /// Perceived TTFT and E2E: the first and last answer text painted (ms).
+    pub shown: (Option<f64>, Option<f64>),
+    /// The server's decode time (ms), when it said it.
+    pub server_decode: Option<f64>,
+    /// The page read the stream late: its own clock stamped the arrivals and its main thread
+    /// was seen blocked.
+    pub read_late: bool,
 }
 
 /// Thresholds (ms unless said otherwise).
@@ -132,7 +172,10 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
     };
     let ttft = f.ttft.unwrap_or(f64::NAN);
 
-    out.extend(page(f));
+    out.extend(page(f).map(|v| {
+        let (t, e, basis) = paint_gain(f);
+        v.gained(t, e, basis)
+    }));
     // A page verdict already explains its waits for paint (render cost, a typewriter, an
     // answer shown only at its end).
     let client = !out.is_empty();
@@ -152,17 +195,18 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
     let queue = phase("queue");
     let prefill = phase("prefill");
     if let Some(q) = queue.filter(|&q| q > QUEUE && q >= SHARE * ttft) {
-        out.push(Verdict::new("queue-bound", vec![("queueMs", q), ("ttft", ttft)], "Requests wait for a free slot: add capacity (replicas, memory for more concurrent sequences) or admission control. This is not a single-request fix."));
+        out.push(Verdict::new("queue-bound", vec![("queueMs", q), ("ttft", ttft)], "Requests wait for a free slot: add capacity (replicas, memory for more concurrent sequences) or admission control. This is not a single-request fix.").gained(q, q, "no-queue"));
     }
     if let Some(p) = prefill.filter(|&p| ttft > SLOW_TTFT && p >= SHARE * ttft) {
-        out.push(Verdict::new("prefill-bound", vec![("prefillMs", p), ("ttft", ttft)], "Reading the prompt dominates the wait: shorten it, enable prefix caching for shared prefixes, use chunked prefill."));
+        let g = p.min(ttft - SLOW_TTFT);
+        out.push(Verdict::new("prefill-bound", vec![("prefillMs", p), ("ttft", ttft)], "Reading the prompt dominates the wait: shorten it, enable prefix caching for shared prefixes, use chunked prefill.").gained(g, g, "at-threshold"));
     }
     if let Some(n) = phase("network").filter(|&n| n > NETWORK) {
         // A request that waited in the browser for a connection (6 per host over HTTP/1.1)
         // looks like network time: Resource Timing's queueing part tells them apart.
         match f.browser_queue.filter(|&q| q > 100.0 && q >= SHARE * n) {
-            Some(q) => out.push(Verdict::new("browser-queued", vec![("browserQueueMs", q), ("networkMs", n)], "The request waited in the browser before it was sent: browsers open at most 6 HTTP/1.1 connections per host. Serve the API over HTTP/2 or HTTP/3, or run fewer streams at once.")),
-            None => out.push(Verdict::new("network-bound", vec![("networkMs", n), ("ttft", ttft)], "The network adds the delay: serve closer to users, reuse connections (HTTP/2, keep-alive), remove extra hops.")),
+            Some(q) => out.push(Verdict::new("browser-queued", vec![("browserQueueMs", q), ("networkMs", n)], "The request waited in the browser before it was sent: browsers open at most 6 HTTP/1.1 connections per host. Serve the API over HTTP/2 or HTTP/3, or run fewer streams at once.").gained(q, q, "sent-at-once")),
+            None => out.push(Verdict::new("network-bound", vec![("networkMs", n), ("ttft", ttft)], "The network adds the delay: serve closer to users, reuse connections (HTTP/2, keep-alive), remove extra hops.").gained(n - NETWORK, n - NETWORK, "at-threshold")),
         }
     }
     let steady = b
@@ -171,7 +215,7 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
     let slow = f.tpot.is_some_and(|t| t > SLOW_TPOT);
     let jittery = matches!((f.itl_p50, f.itl_p95), (Some(p50), Some(p95)) if p95 > 100.0 && p95 > JITTER * p50.max(1.0));
     if steady && (slow || jittery) {
-        out.push(Verdict::new("decode-bound", vec![("tpot", f.tpot.unwrap_or(f64::NAN)), ("itlP50", f.itl_p50.unwrap_or(f64::NAN)), ("itlP95", f.itl_p95.unwrap_or(f64::NAN))], "Tokens come out slowly or unevenly: tune the engine (batch size, CUDA graphs, speculative decoding), quantize, or use faster hardware."));
+        out.push(Verdict::new("decode-bound", vec![("tpot", f.tpot.unwrap_or(f64::NAN)), ("itlP50", f.itl_p50.unwrap_or(f64::NAN)), ("itlP95", f.itl_p95.unwrap_or(f64::NAN))], "Tokens come out slowly or unevenly: tune the engine (batch size, CUDA graphs, speculative decoding), quantize, or use faster hardware.").gained(0.0, (f.tpot.unwrap_or(f64::NAN) - SLOW_TPOT) * f.deltas.saturating_sub(1) as f64, "at-threshold"));
     }
     let jittery_decode = out.iter().any(|v| v.verdict == "decode-bound");
     out.extend(stall(f, jittery_decode, client));
@@ -179,7 +223,8 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
         .reasoning_first
         .filter(|&r| ttft > SLOW_TTFT && ttft - r > SHARE * ttft)
     {
-        out.push(Verdict::new("reasoning-delay", vec![("firstReasoning", r), ("ttft", ttft)], "The model reasons before it answers: show the reasoning as it streams, or lower the reasoning effort."));
+        let g = (ttft - r).min(ttft - SLOW_TTFT);
+        out.push(Verdict::new("reasoning-delay", vec![("firstReasoning", r), ("ttft", ttft)], "The model reasons before it answers: show the reasoning as it streams, or lower the reasoning effort.").gained(g, g, "at-threshold"));
     }
     let slow_ttft = ttft > SLOW_TTFT;
     let server_known = queue.is_some() || prefill.is_some();
@@ -223,6 +268,23 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
         ));
     }
     out
+}
+
+/// A frame at 60 Hz (ms): the page that keeps up paints a delta in the frame after it arrives.
+const FRAME: f64 = 1000.0 / 60.0;
+
+/// The page painting each delta in the frame after it arrived: perceived TTFT and E2E gained,
+/// and the basis (NaN when the page's paints are unknown). Where the busy page read late, the
+/// last delta arrives at the server's pace.
+fn paint_gain(f: &Facts) -> (f64, f64, &'static str) {
+    let ttft = f.ttft.unwrap_or(f64::NAN);
+    let e2e = f.e2e.unwrap_or(f64::NAN);
+    let (last, basis) = match f.server_decode.filter(|_| f.read_late) {
+        Some(d) if ttft + d < e2e => (ttft + d, "paint-on-arrival-server-pace"),
+        _ => (e2e, "paint-on-arrival"),
+    };
+    let shown = |t: Option<f64>| t.unwrap_or(f64::NAN) - FRAME;
+    (shown(f.shown.0) - ttft, shown(f.shown.1) - last, basis)
 }
 
 /// The page's own verdict, if any: it shows the answer only at its end, reveals it slower than it
@@ -289,11 +351,19 @@ fn stall(f: &Facts, jittery_decode: bool, client: bool) -> Option<Verdict> {
     } else {
         ("decode-stall", "server", "One decode step took far longer than the rest, then the pace resumed: a shared server pauses decoding to prefill another prompt. Use chunked prefill (vLLM --enable-chunked-prefill, llama.cpp a smaller --ubatch-size) or cap concurrent prefills.")
     };
+    // The stalled step at the stream's own pace (a frame where the pace is unknown).
+    let extra = ms - if step.is_finite() { step } else { FRAME };
+    let first = if at < f.ttft.unwrap_or(f64::NAN) {
+        extra
+    } else {
+        0.0
+    };
     let mut v = Verdict::new(
         verdict,
         vec![("atMs", at), ("stallMs", ms), ("stepMs", step)],
         fix,
-    );
+    )
+    .gained(first, extra, "stall-at-pace");
     v.place = Some((place, None));
     Some(v)
 }
@@ -317,7 +387,7 @@ fn buffered(
         Some("proxy") | Some("cdn") => ("intermediary-buffered", "A proxy or CDN between server and page buffers the stream: turn off its buffering for this route (nginx: proxy_buffering off, or the X-Accel-Buffering: no header; a CDN: no caching or buffering of text/event-stream)."),
         _ => ("intermediary-buffered", "Something between the model and the page buffers the stream, and the response headers do not say where: check the server's streaming layer (flush after every event), any proxy (nginx: proxy_buffering off, or X-Accel-Buffering: no), and compression of text/event-stream."),
     };
-    let mut v = Verdict::new(verdict, evidence, fix);
+    let mut v = Verdict::new(verdict, evidence, fix).gained(i.held_first, i.held_last, "no-hold");
     v.place = Some(match hint {
         Some(h) => (h.place, Some(h.header)),
         None => ("unknown", None),
@@ -624,5 +694,69 @@ mod tests {
             assert!(!v.evidence.is_empty() && !v.fix.is_empty(), "{v:?}");
             assert!(v.evidence.iter().any(|(_, x)| x.is_finite()));
         }
+    }
+
+    /// The first verdict's gain: (perceived TTFT, perceived E2E, basis).
+    fn first_gain(f: &Facts, b: Option<&Breakdown>) -> Option<(f64, f64, &'static str)> {
+        diagnose(f, b)[0].gain.map(|g| (g.ttft, g.e2e, g.basis))
+    }
+
+    #[test]
+    fn a_page_verdict_gains_what_painting_on_arrival_would_show_sooner() {
+        // 40 tokens every 20 ms from 250 ms, painted 150 ms late: fixed, each paints in the
+        // next frame.
+        let t = timeline(40, 250.0, 20.0, 150.0, |_, a| a);
+        let mut f = facts(&t, None);
+        f.e2e = Some(1030.0);
+        f.shown = (Some(400.0), Some(1180.0));
+        let (ttft, e2e, basis) = first_gain(&f, None).expect("a gain");
+        assert_eq!(basis, "paint-on-arrival");
+        assert!((ttft - (150.0 - FRAME)).abs() < 1e-9 && (e2e - (150.0 - FRAME)).abs() < 1e-9);
+        // A busy page that read the last token late: the server's pace says when it came.
+        f.read_late = true;
+        f.server_decode = Some(700.0);
+        let (_, e2e, basis) = first_gain(&f, None).expect("a gain");
+        assert_eq!(basis, "paint-on-arrival-server-pace");
+        assert!((e2e - (1180.0 - 950.0 - FRAME)).abs() < 1e-9, "{e2e}");
+        // Nothing painted: no estimate.
+        f.shown = (None, None);
+        assert_eq!(diagnose(&f, None)[0].gain, None);
+    }
+
+    #[test]
+    fn stalls_queues_and_thresholds_gain_the_time_above_their_healthy_value() {
+        let t = timeline(20, 100.0, 20.0, 5.0, |_, a| a);
+        let mut f = facts(&t, None);
+        f.shown = (Some(105.0), Some(485.0));
+        f.arrival_stall = Some(crate::figures::phases::ArrivalStall {
+            start: 200.0,
+            ms: 620.0,
+            step: 20.0,
+            page: false,
+        });
+        assert_eq!(first_gain(&f, None), Some((0.0, 600.0, "stall-at-pace")));
+        let late = timeline(20, 1500.0, 20.0, 5.0, |_, a| a);
+        let queued = facts(&late, None);
+        let b = breakdown(
+            &late,
+            0.0,
+            &srv(Some(900.0), Some(100.0), None),
+            None,
+            0,
+            &Blocked::default(),
+        );
+        let v = diagnose(&queued, b.as_ref());
+        let q = v
+            .iter()
+            .find(|v| v.verdict == "queue-bound")
+            .expect("queue-bound");
+        assert_eq!(
+            q.gain.map(|g| (g.ttft, g.e2e, g.basis)),
+            Some((900.0, 900.0, "no-queue"))
+        );
+        // healthy and insufficient-evidence gain nothing.
+        let healthy = facts(&t, None);
+        assert_eq!(verdicts(&healthy, None), ["healthy"]);
+        assert_eq!(diagnose(&healthy, None)[0].gain, None);
     }
 }

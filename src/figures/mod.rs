@@ -426,5 +426,14 @@ fn facts(tl: &Timeline, f: &StreamFigures, blocked: &crate::timeline::blocked::B
                 .map(|s| (s.start, s.end - s.start))
                 .reduce(|a, b| if b.1 > a.1 { b } else { a })
         }),
+        e2e: f.e2e,
+        shown: (f.ttft_perceived.map(|p| p.1), f.e2e_perceived.map(|p| p.1)),
+        server_decode: f.breakdown.as_ref().and_then(|b| {
+            b.phases[3]
+                .ms
+                .filter(|_| b.phases[3].source == Some(crate::figures::phases::Source::Server))
+        }),
+        read_late: f.arrivals.clock == "page-read"
+            && f.arrivals.blocked_ms.is_some_and(|b| b > 0.0),
     }
 }

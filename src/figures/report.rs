@@ -457,6 +457,17 @@ fn diagnosis(w: &mut JsonWriter, f: &StreamFigures) {
             w.key("placeHeader");
             w.opt_str(header);
         }
+        w.key("gain");
+        match v.gain {
+            Some(g) => {
+                w.open_object();
+                w.nums(&[("ttftPerceived", g.ttft), ("e2ePerceived", g.e2e)]);
+                w.key("basis");
+                w.str(g.basis);
+                w.close_object();
+            }
+            None => w.null(),
+        }
         w.close_object();
     }
     w.close_array();
