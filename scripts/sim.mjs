@@ -40,6 +40,7 @@
 //   server_hold 1: the server's own streaming layer holds every token after the first until the
 //               end (as llama-cpp-python was seen to: the first token, a silence, the rest at
 //               once); no proxy header is sent, as from a server answering directly
+//   merge       this many tokens to a delta (default 1)
 //   headers_ms  wait this long before sending the response headers (servers that answer only
 //               once they have something to say)
 //   empty       1: a 200 text/event-stream response with no event at all (llama.cpp-based
@@ -91,6 +92,9 @@ def lag(painted, arrived):
 
 Done — naïve café 東京 😀, see ![chart](https://example.com/chart.png) and [the report](https://example.com/a/rather/long/url/to/the/full/report/that/nobody/reads).
 `;
+
+/** `n` tokens to a delta (a server that sends several tokens per event). */
+const merged = (tokens, n) => (n <= 1 ? tokens : Array.from({ length: Math.ceil(tokens.length / n) }, (_, i) => tokens.slice(i * n, i * n + n).join('')));
 
 /** A markdown answer with a code block of `lines` lines of JavaScript, deterministic. */
 export function codeAnswer(lines = 220) {
@@ -198,6 +202,7 @@ export function knobs(url, body) {
     serverHold: num('server_hold', 0) === 1,
     empty: num('empty', 0) === 1,
     headersMs: Math.max(0, num('headers_ms', 0)),
+    merge: Math.max(1, Math.floor(num('merge', 1))),
     garbage: num('garbage', 0) === 1,
     resume: Math.max(0, Math.floor(num('resume', 0))),
   };
@@ -279,7 +284,7 @@ export async function handleChat(req, res, url, body) {
     return;
   }
 
-  const tokens = k.content === 'markdown' ? tokenize(MARKDOWN, k.seed) : k.content === 'code' ? tokenize(codeAnswer(k.lines), k.seed) : answerTokens(k.tokens, k.seed);
+  const tokens = merged(k.content === 'markdown' ? tokenize(MARKDOWN, k.seed) : k.content === 'code' ? tokenize(codeAnswer(k.lines), k.seed) : answerTokens(k.tokens, k.seed), k.merge);
   const id = 'chatcmpl-sim';
   if (!stream) {
     await sleep(k.ttft + k.tokenMs * Math.max(0, tokens.length - 1));

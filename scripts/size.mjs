@@ -46,8 +46,10 @@ export const BUDGET = 40 * 1024;
  * Raised to 88 KB for issue 32: every verdict's estimated gain (perceived TTFT and E2E, and
  * its basis) and the summary's gains per verdict, summed, ranked, exported and merged (1.6 KB
  * gzip of wasm). Issue 33 brings the whole down.
+ * Raised to 89 KB for issue 32's client-render-growing: the page's cost per commit over the
+ * text shown, fitted through the medians of ten runs (0.6 KB gzip of wasm).
  */
-export const CEILING = 88 * 1024;
+export const CEILING = 89 * 1024;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => readFileSync(path.join(root, p));

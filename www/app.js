@@ -39,7 +39,7 @@ const lab = await (await fetch('/lab/config')).json();
 // --- scenarios: each a preset of the knobs, and the cause its diagnosis should name ----------
 
 const LONG_PROMPT = 'Summarise this document. ' + 'The quarterly report covers revenue, costs, hiring and risks in detail. '.repeat(90);
-const BASE = { ttft: 250, tokenMs: 20, jitter: 0, tokens: 80, reasoning: 0, stallEvery: 0, stallMs: 0, prefillPerToken: 0, slots: 0, format: 'openai', metrics: true, serverTiming: false, serverHold: false, empty: false, via: 'direct', coalesce: 0, flushMs: 0, gzip: false, render: 'append', throttle: 50, cps: 60, renderCost: 0 };
+const BASE = { ttft: 250, tokenMs: 20, jitter: 0, tokens: 80, reasoning: 0, stallEvery: 0, stallMs: 0, prefillPerToken: 0, slots: 0, format: 'openai', metrics: true, serverTiming: false, serverHold: false, empty: false, via: 'direct', coalesce: 0, flushMs: 0, gzip: false, render: 'append', throttle: 50, cps: 60, renderCost: 0, growCost: 0 };
 export const SCENARIOS = {
   healthy: { label: 'Healthy', expect: 'healthy', knobs: {} },
   queueing: { label: 'Queueing under load', expect: 'queue-bound', knobs: { slots: 1, tokens: 40 }, load: { n: 4, c: 4 } },
@@ -50,6 +50,7 @@ export const SCENARIOS = {
   serverHold: { label: 'Server holds its stream', expect: 'server-buffered', knobs: { serverHold: true, tokens: 60 } },
   empty: { label: 'Empty answer (prompt over context)', expect: 'insufficient-evidence', knobs: { empty: true } },
   markdown: { label: 'Slow markdown render', expect: 'client-render-bound', knobs: { render: 'markdown', renderCost: 40, tokens: 60 } },
+  growing: { label: 'Re-render that grows with the answer', expect: 'client-render-growing', knobs: { render: 'markdown', growCost: 5, tokens: 380, tokenMs: 10 } },
   throttled: { label: 'Throttled UI', expect: 'client-render-bound', knobs: { render: 'throttled', throttle: 300 } },
   buffered: { label: 'Client buffers whole answer', expect: 'client-buffers-whole-answer', knobs: { render: 'buffered' } },
   typing: { label: 'Typing slower than the stream', expect: 'client-smoothing', knobs: { render: 'typewriter', cps: 50, tokenMs: 20, tokens: 60 } },
@@ -356,7 +357,8 @@ function renderer(k, el) {
   const paint = (t) => {
     if (k.render === 'markdown') el.innerHTML = marked.parse(t);
     else el.textContent = t;
-    if (k.renderCost) busy(k.renderCost);
+    // A fixed cost, and one that grows with the text shown (a whole-message re-render).
+    if (k.renderCost || k.growCost) busy(k.renderCost + (k.growCost * t.length) / 1000);
   };
   switch (k.render) {
     case 'throttled': {
@@ -448,6 +450,7 @@ const VERDICTS = {
   'server-buffered': "The server's own streaming layer holds tokens back",
   'client-smoothing': 'The page types slower than text arrives',
   'client-render-bound': 'The page renders slowly',
+  'client-render-growing': 'The page re-renders more with every delta',
   'client-buffers-whole-answer': 'The page waits for the whole answer',
   'reasoning-delay': 'The model reasons before answering',
   'decode-stall': 'The server stalled: one decode step far longer than the rest',

@@ -11,7 +11,8 @@ use crate::figures::phases::{ArrivalPattern, Breakdown, HeldBy, STALL_MIN_MS};
 pub struct Verdict {
     /// `queue-bound`, `prefill-bound`, `decode-bound`, `network-bound`,
     /// `intermediary-buffered`, `client-render-bound`, `client-buffers-whole-answer`,
-    /// `reasoning-delay`, `decode-stall`, `page-stall`, `insufficient-evidence` or `healthy`.
+    /// `reasoning-delay`, `decode-stall`, `page-stall`, `client-render-growing`,
+    /// `insufficient-evidence` or `healthy`.
     pub verdict: &'static str,
     /// The figures it rests on: (name, value).
     pub evidence: Vec<(&'static str, f64)>,
@@ -123,6 +124,8 @@ pub struct Facts {
     /// The longest time the main thread was seen blocked while the answer streamed: (start
     /// from the request start, ms).
     pub blocked_longest: Option<(f64, f64)>,
+    /// How the page's render cost per delta grew with the text shown.
+    pub growth: Option<crate::figures::growth::Growth>,
     /// Measured E2E (ms).
     pub e2e: Option<f64>,
     /// Perceived TTFT and E2E: the first and last answer text painted (ms).
@@ -157,6 +160,9 @@ pub mod limits {
     pub const TAIL_LAG: f64 = 500.0;
     /// The share of the stream's time the main thread was blocked that makes a page busy.
     pub const BUSY: f64 = 0.25;
+    /// A render cost per delta at the end of the answer above this, grown from under half of
+    /// it, is a render that grows with the answer (half a frame).
+    pub const GROWN: f64 = 8.0;
     /// Below this share of the answer found on screen (%), the page's figures are not
     /// evidence.
     pub const MATCHED: f64 = 90.0;
@@ -172,10 +178,9 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
     };
     let ttft = f.ttft.unwrap_or(f64::NAN);
 
-    out.extend(page(f).map(|v| {
-        let (t, e, basis) = paint_gain(f);
-        v.gained(t, e, basis)
-    }));
+    let (gt, ge, basis) = paint_gain(f);
+    out.extend(page(f).map(|v| v.gained(gt, ge, basis)));
+    out.extend(growing(f).map(|v| v.gained(gt, ge, basis)));
     // A page verdict already explains its waits for paint (render cost, a typewriter, an
     // answer shown only at its end).
     let client = !out.is_empty();
@@ -285,6 +290,20 @@ fn paint_gain(f: &Facts) -> (f64, f64, &'static str) {
     };
     let shown = |t: Option<f64>| t.unwrap_or(f64::NAN) - FRAME;
     (shown(f.shown.0) - ttft, shown(f.shown.1) - last, basis)
+}
+
+/// A render cost per delta that grew with the answer to at least half a frame at its end, and
+/// to twice what it was at its start: the page re-renders the whole message on each delta.
+fn growing(f: &Facts) -> Option<Verdict> {
+    let g = f.growth.filter(|g| {
+        g.slope > 0.0
+            && g.end >= limits::GROWN
+            && g.end >= 2.0 * g.start.max(0.5)
+            && g.chars >= 2000.0
+    })?;
+    let mut v = Verdict::new("client-render-growing", vec![("slopeMsPer1kChars", g.slope), ("startMs", g.start), ("endMs", g.end), ("chars", g.chars)], "Each delta costs the page more than the last, so the answer slows down towards its end: the whole message is re-rendered on every delta. Render only the block that changed (split the markdown into blocks and memoize the finished ones), and highlight a code block once it is closed.");
+    v.place = Some(("page", None));
+    Some(v)
 }
 
 /// The page's own verdict, if any: it shows the answer only at its end, reveals it slower than it

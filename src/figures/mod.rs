@@ -12,6 +12,7 @@ mod catalog;
 mod counts;
 pub mod delivery;
 pub mod diagnosis;
+pub mod growth;
 mod page;
 pub mod phases;
 pub mod report;
@@ -426,6 +427,7 @@ fn facts(tl: &Timeline, f: &StreamFigures, blocked: &crate::timeline::blocked::B
                 .map(|s| (s.start, s.end - s.start))
                 .reduce(|a, b| if b.1 > a.1 { b } else { a })
         }),
+        growth: crate::figures::growth::render_growth(&tl.records, tl.decimated.is_some()),
         e2e: f.e2e,
         shown: (f.ttft_perceived.map(|p| p.1), f.e2e_perceived.map(|p| p.1)),
         server_decode: f.breakdown.as_ref().and_then(|b| {

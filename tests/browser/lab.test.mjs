@@ -44,6 +44,7 @@ const EXPECT = {
   serverHold: 'server-buffered',
   empty: 'insufficient-evidence',
   markdown: 'client-render-bound',
+  growing: 'client-render-growing',
   throttled: 'client-render-bound',
   buffered: 'client-buffers-whole-answer',
   typing: 'client-smoothing',

@@ -52,6 +52,26 @@ for (const renderer of ['text', 'escaped', 'marked', 'markdown-it', 'react-markd
   }
 }
 
+// A page that re-renders the whole answer on every delta (markdown-it with highlight.js over a
+// 10,000-character answer with a long code block) pays more for each delta than for the last
+// (issue 32). The page times its own render calls; the verdict's slope is within 25% of theirs.
+// The same answer appended delta by delta costs the same at its end as at its start.
+const LONG_CODE = 'content=code&lines=290&merge=4&ttft_ms=30&token_ms=5';
+test('a whole-message re-render that grows with the answer is named, with the slope the page measures; an append is not', async (t) => {
+  const grown = await run({ renderer: 'markdown-hljs', strategy: 'per-token', query: LONG_CODE });
+  const v = grown.report.diagnosis.find((d) => d.verdict === 'client-render-growing');
+  t.diagnostic(`re-render: ${grown.text} characters, ${grown.renders} renders, the page's slope ${grown.renderSlope.toFixed(3)} ms per 1,000 characters; verdicts ${grown.report.diagnosis.map((d) => d.verdict)}; evidence ${JSON.stringify(v?.evidence)}`);
+  assert.ok(grown.text >= 10000, `${grown.text} characters`);
+  assert.ok(v, 'client-render-growing');
+  assert.ok(Math.abs(v.evidence.slopeMsPer1kChars - grown.renderSlope) <= 0.25 * grown.renderSlope, `slope ${v.evidence.slopeMsPer1kChars} vs the page's ${grown.renderSlope}`);
+  assert.equal(v.place, 'page');
+  assert.ok(v.gain, 'a gain');
+  const appended = await run({ renderer: 'text', strategy: 'per-token', query: LONG_CODE });
+  t.diagnostic(`append: verdicts ${appended.report.diagnosis.map((d) => d.verdict)}, the page's slope ${appended.renderSlope.toFixed(3)}`);
+  assert.ok(appended.text >= 10000);
+  assert.ok(!appended.report.diagnosis.some((d) => d.verdict === 'client-render-growing'), appended.report.diagnosis.map((d) => d.verdict).join(','));
+});
+
 test('the answer element replaced mid-stream is found again', async () => {
   for (const renderer of ['escaped', 'marked']) {
     const { report: r, truth } = await run({ renderer, strategy: 'per-token', query: MARKDOWN, delay: 20, replaceAt: 80 });

@@ -185,6 +185,21 @@ const median = (v) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
+/** The least-squares slope of render cost over characters shown (ms per 1,000 characters). */
+const slope = (points) => {
+  const n = points.length;
+  if (n < 2) return null;
+  const mx = points.reduce((a, [x]) => a + x, 0) / n;
+  const my = points.reduce((a, [, y]) => a + y, 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  for (const [x, y] of points) {
+    sxy += (x - mx) * (y - my);
+    sxx += (x - mx) ** 2;
+  }
+  return sxx > 0 ? (1000 * sxy) / sxx : null;
+};
+
 /**
  * Streams one answer with `renderer` and `strategy`; resolves to { report, truth }: truth is the
  * app's own median of (commit time − arrival time) over the pieces of text.
@@ -232,7 +247,13 @@ window.runRenderer = async ({ renderer: kind, strategy: how, query, delay, inter
   if (!paintTruth) commit = (len) => commits.push([performance.now(), len, null]);
   let current = renderer(kind, out, commit);
   let el = out;
-  const s = strategy(how, (text) => current(text), { delay, interval, cps });
+  // The app's own cost of each render call: [characters shown, ms].
+  const renders = [];
+  const s = strategy(how, (text) => {
+    const t0 = performance.now();
+    current(text);
+    renders.push([text.length, performance.now() - t0]);
+  }, { delay, interval, cps });
   if (busyAt) setTimeout(function busyLoop() {
     const until = performance.now() + busyMs;
     while (performance.now() < until) { /* the page is busy */ }
@@ -268,7 +289,7 @@ window.runRenderer = async ({ renderer: kind, strategy: how, query, delay, inter
     const c = commits.find(([, shown]) => shown >= end);
     return c && c[2] !== null ? c[2] - t : null;
   });
-  return { report: r, truth: median(lags), paintTruth: { p50: quantile(painted, 0.5), p95: quantile(painted, 0.95) }, commits: commits.length, arrivals: arrivals.length, text: out.textContent.length, lastCommit: commits.length ? commits[commits.length - 1][0] - r.startTime : null, firstArrival: arrivals.length ? arrivals[0][0] - r.startTime : null };
+  return { report: r, truth: median(lags), renderSlope: slope(renders), renders: renders.length, paintTruth: { p50: quantile(painted, 0.5), p95: quantile(painted, 0.95) }, commits: commits.length, arrivals: arrivals.length, text: out.textContent.length, lastCommit: commits.length ? commits[commits.length - 1][0] - r.startTime : null, firstArrival: arrivals.length ? arrivals[0][0] - r.startTime : null };
 };
 
 /**
