@@ -350,6 +350,10 @@ export interface Intermediary {
   lateReadMs: number;
   /** The server's decode span equals the page's: the first and last token not held apart. */
   matchesServer: boolean;
+  /** The median time between releases but the last (ms; null with fewer than four releases). */
+  periodMs: number | null;
+  /** Whether the releases keep that period: four gaps or more, the middle 80% of them within 35% of it (a buffer let go on a timer). */
+  periodic: boolean;
 }
 
 /** Whose pace TPOT and ITL are. */

@@ -34,6 +34,8 @@
 //               an SSE comment `: stall_at_ms=… stall_ms=…` at the end
 //   reasoning   this many reasoning deltas before the answer (openai-style reasoning_content)
 //   flush_ms    an intermediary that releases what it holds every X ms
+//   burst_ms    the provider itself releases what it decoded every X ms (no hop in between, so
+//               no Via header: a hosted API that streams in bursts)
 //   gzip        1: compress the body (zlib buffers, as a proxy's compression does)
 //   destroy_after  after this many tokens, the connection is destroyed (a network error)
 //   end_after   after this many tokens, the server ends the body early (no end marker)
@@ -196,6 +198,7 @@ export function knobs(url, body) {
     perToken: num('timings_per_token', 0) === 1,
     reasoning: Math.max(0, Math.min(2000, Math.floor(num('reasoning', 0)))),
     flushMs: Math.max(0, num('flush_ms', 0)),
+    burstMs: Math.max(0, num('burst_ms', 0)),
     gzip: num('gzip', 0) === 1,
     destroyAfter: Math.max(0, Math.floor(num('destroy_after', 0))),
     endAfter: Math.max(0, Math.floor(num('end_after', 0))),
@@ -355,11 +358,11 @@ export async function handleChat(req, res, url, body) {
     pending = [];
     pendingBytes = 0;
   };
-  const flusher = k.flushMs ? setInterval(flushOut, k.flushMs) : null;
+  const flusher = k.flushMs || k.burstMs ? setInterval(flushOut, k.flushMs || k.burstMs) : null;
   let tokensOut = 0;
   const write = (s, token = false) => {
     if (closed || s === null) return;
-    if (!k.coalesce && !k.holdAll && !k.flushMs && !(k.serverHold && tokensOut > 0)) {
+    if (!k.coalesce && !k.holdAll && !k.flushMs && !k.burstMs && !(k.serverHold && tokensOut > 0)) {
       if (token) {
         held.push(0);
         tokensOut++;

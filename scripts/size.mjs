@@ -48,8 +48,10 @@ export const BUDGET = 40 * 1024;
  * gzip of wasm). Issue 33 brings the whole down.
  * Raised to 89 KB for issue 32's client-render-growing: the page's cost per commit over the
  * text shown, fitted through the medians of ten runs (0.6 KB gzip of wasm).
+ * Raised to 89.5 KB for provider-bursts: the period of the releases and whether they keep it
+ * (0.6 KB gzip of wasm, with the verdict's text).
  */
-export const CEILING = 89 * 1024;
+export const CEILING = 89.5 * 1024;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => readFileSync(path.join(root, p));

@@ -508,6 +508,11 @@ pub struct Intermediary {
     pub late_read_ms: f64,
     /// The server's decode span equals the page's: the first and last token not held apart.
     pub matches_server: bool,
+    /// The median time between releases but the last (ms; null with fewer than four releases).
+    pub period_ms: Option<f64>,
+    /// Whether the releases keep that period: four gaps or more, the middle 80% of them within
+    /// 35% of it (a buffer let go on a timer).
+    pub periodic: bool,
 }
 
 /// Whose pace TPOT and ITL are.

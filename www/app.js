@@ -39,7 +39,7 @@ const lab = await (await fetch('/lab/config')).json();
 // --- scenarios: each a preset of the knobs, and the cause its diagnosis should name ----------
 
 const LONG_PROMPT = 'Summarise this document. ' + 'The quarterly report covers revenue, costs, hiring and risks in detail. '.repeat(90);
-const BASE = { ttft: 250, tokenMs: 20, jitter: 0, tokens: 80, reasoning: 0, stallEvery: 0, stallMs: 0, prefillPerToken: 0, slots: 0, format: 'openai', metrics: true, serverTiming: false, serverHold: false, empty: false, via: 'direct', coalesce: 0, flushMs: 0, gzip: false, render: 'append', throttle: 50, cps: 60, renderCost: 0, growCost: 0 };
+const BASE = { ttft: 250, tokenMs: 20, jitter: 0, tokens: 80, reasoning: 0, stallEvery: 0, stallMs: 0, prefillPerToken: 0, slots: 0, format: 'openai', metrics: true, serverTiming: false, serverHold: false, empty: false, via: 'direct', coalesce: 0, flushMs: 0, gzip: false, render: 'append', throttle: 50, cps: 60, renderCost: 0, growCost: 0, burstMs: 0 };
 export const SCENARIOS = {
   healthy: { label: 'Healthy', expect: 'healthy', knobs: {} },
   queueing: { label: 'Queueing under load', expect: 'queue-bound', knobs: { slots: 1, tokens: 40 }, load: { n: 4, c: 4 } },
@@ -47,6 +47,7 @@ export const SCENARIOS = {
   decode: { label: 'Slow, jittery decode', expect: 'decode-bound', knobs: { tokenMs: 90, jitter: 40, tokens: 40 } },
   proxy: { label: 'Proxy buffering (nginx)', expect: 'intermediary-buffered', knobs: { via: 'nginx-buffered', tokens: 100 }, needs: 'nginx' },
   gzip: { label: 'Gzip buffering', expect: 'intermediary-buffered', knobs: { gzip: true, tokens: 100 } },
+  bursty: { label: 'Provider streams in bursts', expect: 'provider-bursts', knobs: { burstMs: 450, tokenMs: 8, tokens: 400 } },
   serverHold: { label: 'Server holds its stream', expect: 'server-buffered', knobs: { serverHold: true, tokens: 60 } },
   empty: { label: 'Empty answer (prompt over context)', expect: 'insufficient-evidence', knobs: { empty: true } },
   markdown: { label: 'Slow markdown render', expect: 'client-render-bound', knobs: { render: 'markdown', renderCost: 40, tokens: 60 } },
@@ -146,7 +147,7 @@ function request(prompt, k) {
   const q = new URLSearchParams({
     ttft_ms: k.ttft, token_ms: k.tokenMs, jitter_ms: k.jitter, tokens: k.tokens, reasoning: k.reasoning,
     stall_every: k.stallEvery, stall_ms: k.stallMs, prefill_per_token_ms: k.prefillPerToken, slots: k.slots,
-    format: k.format, coalesce_bytes: k.coalesce, flush_ms: k.flushMs, gzip: k.gzip ? 1 : 0,
+    format: k.format, coalesce_bytes: k.coalesce, flush_ms: k.flushMs, burst_ms: k.burstMs, gzip: k.gzip ? 1 : 0,
   });
   if (k.metrics) q.set('metrics', 'vllm');
   if (k.serverTiming) q.set('server_timing', 'header');
@@ -451,6 +452,7 @@ const VERDICTS = {
   'client-smoothing': 'The page types slower than text arrives',
   'client-render-bound': 'The page renders slowly',
   'client-render-growing': 'The page re-renders more with every delta',
+  'provider-bursts': 'The provider streams in bursts',
   'client-buffers-whole-answer': 'The page waits for the whole answer',
   'reasoning-delay': 'The model reasons before answering',
   'decode-stall': 'The server stalled: one decode step far longer than the rest',

@@ -194,7 +194,14 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
             && i.held_mean > HOLD.max(2.0 * i.step)
             && !page_explains
         {
-            out.push(buffered(i, f.buffer_hint));
+            out.push(match f.buffer_hint.map(|h| h.place) {
+                // Bursts on a timer from the server itself (no hop named by the headers): the
+                // provider streams so, and no proxy setting changes it.
+                None | Some("server") if i.periodic && i.pattern == ArrivalPattern::Bursty => {
+                    provider_bursts(i, f.buffer_hint)
+                }
+                _ => buffered(i, f.buffer_hint),
+            });
         }
     }
     let queue = phase("queue");
@@ -385,6 +392,17 @@ fn stall(f: &Facts, jittery_decode: bool, client: bool) -> Option<Verdict> {
     .gained(first, extra, "stall-at-pace");
     v.place = Some((place, None));
     Some(v)
+}
+
+/// Bursts at a steady period, from the server itself: the provider's own streaming.
+fn provider_bursts(
+    i: crate::figures::phases::Intermediary,
+    hint: Option<crate::read::wire::BufferHint>,
+) -> Verdict {
+    let mut v = Verdict::new("provider-bursts", vec![("burstPeriodMs", i.period), ("tokensPerBurst", i.tokens_per_burst), ("heldMeanMs", i.held_mean), ("heldFirstMs", i.held_first), ("decodeStepMs", i.step)], "The provider releases tokens in bursts at a steady period (its own streaming, not a proxy: no hop in between is named): no proxy or page setting changes it. Reveal the text smoothly at the arrival rate so the bursts do not show, or choose a provider, region or model that streams per token.")
+    .gained(i.held_first, i.held_last, "no-hold");
+    v.place = Some(("provider", hint.map(|h| h.header)));
+    v
 }
 
 /// The buffering verdict, named after where the headers say the buffering most likely is.
@@ -777,5 +795,57 @@ mod tests {
         let healthy = facts(&t, None);
         assert_eq!(verdicts(&healthy, None), ["healthy"]);
         assert_eq!(diagnose(&healthy, None)[0].gain, None);
+    }
+
+    #[test]
+    fn bursts_on_a_timer_from_the_server_are_the_providers_and_a_named_proxy_is_the_proxys() {
+        // 400 tokens decoded every 8 ms from 200 ms, released every 450 ms (and at the end).
+        let release = |_: usize, a: f64| ((a / 450.0).ceil() * 450.0).min(200.0 + 8.0 * 399.0);
+        let t = timeline(400, 200.0, 8.0, 5.0, release);
+        let b = breakdown(
+            &t,
+            0.0,
+            &srv(Some(0.0), Some(190.0), Some(8.0 * 399.0)),
+            None,
+            0,
+            &Blocked::default(),
+        );
+        let i = b
+            .as_ref()
+            .and_then(|b| b.intermediary)
+            .expect("an analysis");
+        assert!(i.periodic && (i.period - 450.0).abs() < 1.0, "{i:?}");
+        let mut f = facts(&t, None);
+        let hint = |place| crate::read::wire::BufferHint {
+            place,
+            header: "server",
+            compressed: false,
+        };
+        f.buffer_hint = Some(hint("server"));
+        let v = diagnose(&f, b.as_ref());
+        assert_eq!(v[0].verdict, "provider-bursts", "{:?}", v);
+        assert_eq!(v[0].place, Some(("provider", Some("server"))));
+        f.buffer_hint = None;
+        assert_eq!(diagnose(&f, b.as_ref())[0].verdict, "provider-bursts");
+        // The same bursts through a proxy the headers name: the proxy's.
+        f.buffer_hint = Some(hint("proxy"));
+        let v = diagnose(&f, b.as_ref());
+        assert_eq!(
+            (v[0].verdict, v[0].place.map(|p| p.0)),
+            ("intermediary-buffered", Some("proxy"))
+        );
+        // One hold to the end is not a period: the server's own streaming layer held it.
+        let all = timeline(60, 200.0, 20.0, 5.0, |i, a| if i == 0 { a } else { 1400.0 });
+        let b = breakdown(
+            &all,
+            0.0,
+            &srv(Some(0.0), Some(190.0), Some(20.0 * 59.0)),
+            None,
+            0,
+            &Blocked::default(),
+        );
+        let mut f = facts(&all, None);
+        f.buffer_hint = Some(hint("server"));
+        assert_eq!(diagnose(&f, b.as_ref())[0].verdict, "server-buffered");
     }
 }

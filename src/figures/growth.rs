@@ -29,7 +29,7 @@ const BINS: usize = 10;
 
 /// The growth of the page's render cost, from each commit's cost: from when the page could
 /// start on its deltas (the first one's arrival, or the commit before, whichever came later) to
-/// the commit that showed them, per delta. `None` with fewer than [`MIN_COMMITS`] commits, or
+/// the commit that showed them, per delta. `None` with fewer than 20 commits, or
 /// when the records are runs of deltas (decimated detail: their own commits are not kept).
 pub fn render_growth(records: &[DeltaRecord], decimated: bool) -> Option<Growth> {
     if decimated {

@@ -107,6 +107,12 @@ impl HeldBy {
 pub struct Intermediary {
     /// The arrival pattern.
     pub pattern: ArrivalPattern,
+    /// The median time between releases but the last (the end's; ms), and whether the releases
+    /// keep it: four gaps or more, the middle 80% of them within 35% of it (a buffer let go on a
+    /// timer, as by a provider that streams in bursts). NaN with fewer than four releases.
+    pub period: f64,
+    /// See `period`.
+    pub periodic: bool,
     /// Mean hold per token by an intermediary (ms): the page's late reads are not in it.
     pub held_mean: f64,
     /// An intermediary's hold of the first token (ms): what it added to TTFT.
@@ -497,6 +503,33 @@ fn pattern_of(
     }
 }
 
+/// llama.cpp's `timings_per_token`: with each delta's own sampling time for (nearly) all of
+/// them, the least delay from sampling to arrival.
+fn sampled_base(tokens: &[DeltaRecord]) -> Option<f64> {
+    let told = tokens.iter().filter(|t| t.server.is_finite()).count();
+    (told * 10 >= tokens.len() * 9).then(|| {
+        tokens
+            .iter()
+            .filter(|t| t.server.is_finite())
+            .map(|t| t.arrived - f64::from(t.server))
+            .fold(f64::INFINITY, f64::min)
+    })
+}
+
+/// The median gap between the releases of read-together groups, and whether they keep it (see
+/// [`Intermediary::period`]).
+fn period_of(gs: &[(usize, usize, usize, f64)]) -> (f64, bool) {
+    // The last release is the end's, whatever the timer: its gap is left out.
+    let timed = &gs[..gs.len().saturating_sub(1)];
+    let mut gaps: Vec<f64> = timed.windows(2).map(|w| w[1].3 - w[0].3).collect();
+    crate::stats::sort(&mut gaps);
+    let q = |p: f64| crate::stats::quantile_sorted(&gaps, p).unwrap_or(f64::NAN);
+    let median = if gaps.len() >= 2 { q(0.5) } else { f64::NAN };
+    let keeps =
+        gaps.len() >= 4 && median > 0.0 && q(0.1) >= 0.65 * median && q(0.9) <= 1.35 * median;
+    (median, keeps)
+}
+
 /// Holds, from evidence of holding only: tokens released together after a gap.
 ///
 /// A group of m deltas read together at R was decoded before R, one step δ apart, the last
@@ -530,15 +563,7 @@ fn intermediary(
         None => (f64::NAN, false),
     };
     let step_known = step.is_finite();
-    // llama.cpp's `timings_per_token`: each delta's own sampling time, for (nearly) all of them.
-    let told = tokens.iter().filter(|t| t.server.is_finite()).count();
-    let exact = (told * 10 >= r * 9).then(|| {
-        tokens
-            .iter()
-            .filter(|t| t.server.is_finite())
-            .map(|t| t.arrived - f64::from(t.server))
-            .fold(f64::INFINITY, f64::min)
-    });
+    let exact = sampled_base(tokens);
     let mut held_sum = 0.0;
     let mut late_sum = 0.0;
     let mut late_groups = 0u32;
@@ -609,8 +634,11 @@ fn intermediary(
     } else {
         HeldBy::Intermediary
     };
+    let (period, periodic) = period_of(&gs);
     Some(Intermediary {
         pattern,
+        period,
+        periodic,
         held_mean,
         held_first,
         held_last,

@@ -424,6 +424,10 @@ fn phases(w: &mut JsonWriter, f: &StreamFigures) {
     w.num(i.late_read_mean);
     w.key("matchesServer");
     w.bool(i.matches_server);
+    w.key("periodMs");
+    w.opt_num(i.period.is_finite().then_some(i.period));
+    w.key("periodic");
+    w.bool(i.periodic);
     w.close_object();
 }
 

@@ -30,7 +30,7 @@ async function runScenario(page, name) {
   await page.waitForTimeout(300);
   return page.evaluate(() => {
     const r = window.tokenpaintProfiler.reports().at(-1);
-    return { verdicts: r.diagnosis.map((v) => v.verdict), place: r.diagnosis[0].place, shown: document.getElementById('report').dataset.verdict, status: r.status, error: r.error, missing: r.diagnosis[0].missing };
+    return { verdicts: r.diagnosis.map((v) => v.verdict), place: r.diagnosis[0].place, fix: r.diagnosis[0].fix, shown: document.getElementById('report').dataset.verdict, status: r.status, error: r.error, missing: r.diagnosis[0].missing };
   });
 }
 
@@ -41,6 +41,7 @@ const EXPECT = {
   decode: 'decode-bound',
   proxy: 'intermediary-buffered',
   gzip: 'intermediary-buffered',
+  bursty: 'provider-bursts',
   serverHold: 'server-buffered',
   empty: 'insufficient-evidence',
   markdown: 'client-render-bound',
@@ -71,6 +72,12 @@ for (const [name, verdict] of Object.entries(EXPECT)) {
     // (issue 20).
     // Where: a real nginx in front is the proxy; the server's own streaming layer is the server.
     if (name === 'proxy') assert.equal(r.place, 'proxy');
+    // A provider that streams in bursts on a timer, and an nginx that holds the stream: two
+    // verdicts, each with its own place and fix (issue 32).
+    if (name === 'bursty') {
+      assert.equal(r.place, 'provider');
+      assert.doesNotMatch(r.fix, /nginx|proxy_buffering/);
+    }
     if (name === 'serverHold' || name === 'sharedServer') assert.equal(r.place, 'server');
     if (name === 'proxy') {
       const ft = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#firstToken li')].map((li) => [li.dataset.name, li.dataset.ms === '' ? null : Number(li.dataset.ms)])));
