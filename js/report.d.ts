@@ -386,7 +386,7 @@ export interface Verdict {
   evidence: Record<string, number | null>;
   /** What fixes it. */
   fix: string;
-  /** `insufficient-evidence`: what is missing (`dom`, `paint`, `matched`, `deltas`, `server-timings`). */
+  /** `insufficient-evidence`: what is missing (`dom`, `paint`, `matched`, `deltas`, `server-timings`, `arrival-clock`). */
   missing?: string[] | null;
   /** Buffering and stall verdicts: where it most likely is, one of `server`, `proxy`, `cdn`, `compression`, `unknown` or `page`. */
   place?: 'server' | 'proxy' | 'cdn' | 'compression' | 'unknown' | 'page' | null;
@@ -394,6 +394,24 @@ export interface Verdict {
   placeHeader?: string | null;
   /** What fixing it would gain the user, estimated: perceived TTFT and E2E sooner (ms) and the `basis` of the estimate (see docs/diagnosis.md); null for `healthy`, `insufficient-evidence`, or when what the estimate needs is unknown. */
   gain: Gain | null;
+  /** Render verdicts (`client-render-bound`, `client-render-growing`, `page-stall`): the script that took most time in the frames that painted late, as the browser's long-animation-frame entries name it (set by the shell, which keeps the browser's strings), or null. */
+  script?: ScriptBlame | null;
+  /** Render verdicts with no `script`: why, one of `long-animation-frame-unsupported` (the browser does not name scripts: Firefox, WebKit), `no-late-frames` or `not-attributed` (the late frames' scripts carry no URL). */
+  scriptUnknown?: 'long-animation-frame-unsupported' | 'no-late-frames' | 'not-attributed' | null;
+}
+
+/** The heaviest script of the frames that painted late. */
+export interface ScriptBlame {
+  /** Its `sourceURL`. */
+  url: string;
+  /** Its `sourceFunctionName` (may be empty). */
+  function: string | null;
+  /** What ran it (`invoker`: `TimerHandler:setTimeout`, an event listener, …). */
+  invoker: string | null;
+  /** Its time in those frames, summed (ms). */
+  ms: number;
+  /** The share of those frames it ran in (0 to 1). */
+  share: number;
 }
 
 /** What fixing a verdict's cause would gain the user, estimated. */

@@ -50,8 +50,12 @@ export const BUDGET = 40 * 1024;
  * text shown, fitted through the medians of ten runs (0.6 KB gzip of wasm).
  * Raised to 89.5 KB for provider-bursts: the period of the releases and whether they keep it
  * (0.6 KB gzip of wasm, with the verdict's text).
+ * Raised to 90 KB for the busy page's undecided bursts (insufficient-evidence, missing
+ * arrival-clock, with its text) and the shell naming the heaviest script of late frames on the
+ * page's verdicts (0.6 KB gzip). Verdict texts are about 4 KB gzip of the module: issue 33
+ * moves them out.
  */
-export const CEILING = 89.5 * 1024;
+export const CEILING = 90 * 1024;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => readFileSync(path.join(root, p));

@@ -558,7 +558,7 @@ pub struct Verdict {
     /// What fixes it.
     pub fix: String,
     /// `insufficient-evidence`: what is missing (`dom`, `paint`, `matched`, `deltas`,
-    /// `server-timings`).
+    /// `server-timings`, `arrival-clock`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub missing: Option<Vec<String>>,
     /// Buffering and stall verdicts: where it most likely is, one of `server`, `proxy`, `cdn`,
@@ -572,6 +572,32 @@ pub struct Verdict {
     /// the `basis` of the estimate (see docs/diagnosis.md); null for `healthy`,
     /// `insufficient-evidence`, or when what the estimate needs is unknown.
     pub gain: Option<Gain>,
+    /// Render verdicts (`client-render-bound`, `client-render-growing`, `page-stall`): the script that took
+    /// most time in the frames that painted late, as the browser's long-animation-frame entries
+    /// name it (set by the shell, which keeps the browser's strings), or null.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub script: Option<ScriptBlame>,
+    /// Render verdicts with no `script`: why, one of `long-animation-frame-unsupported` (the
+    /// browser does not name scripts: Firefox, WebKit), `no-late-frames` or `not-attributed`
+    /// (the late frames' scripts carry no URL).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub script_unknown: Option<String>,
+}
+
+/// The heaviest script of the frames that painted late.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ScriptBlame {
+    /// Its `sourceURL`.
+    pub url: String,
+    /// Its `sourceFunctionName` (may be empty).
+    pub function: Option<String>,
+    /// What ran it (`invoker`: `TimerHandler:setTimeout`, an event listener, …).
+    pub invoker: Option<String>,
+    /// Its time in those frames, summed (ms).
+    pub ms: f64,
+    /// The share of those frames it ran in (0 to 1).
+    pub share: f64,
 }
 
 /// What fixing a verdict's cause would gain the user, estimated.

@@ -42,13 +42,25 @@ export class LongFrames {
     return this.#frames.filter((f) => f.seq > seq);
   }
 
-  /** Puts each late frame's scripts in place of its number (`seq`) in a report's `latePaints`. */
-  expand(late) {
-    if (!late || !Array.isArray(late.frames)) return;
-    for (const f of late.frames) {
+  /**
+   * Puts each late frame's scripts in place of its number (`seq`) in a report's `latePaints`,
+   * and names on the render verdicts the heaviest of them (the browser's strings never go to
+   * the core), or why none can be named.
+   */
+  expand(report) {
+    const late = report.latePaints;
+    const frames = late && Array.isArray(late.frames) ? late.frames : [];
+    for (const f of frames) {
       const kept = this.#frames.find((k) => k.seq === f.seq);
       f.scripts = kept ? kept.scripts : [];
       delete f.seq;
+    }
+    const render = (report.diagnosis || []).filter((v) => RENDER.includes(v.verdict));
+    if (!render.length) return;
+    const [script, unknown] = this.supported ? heaviest(frames) : [null, 'long-animation-frame-unsupported'];
+    for (const v of render) {
+      v.script = script;
+      if (unknown) v.scriptUnknown = unknown;
     }
   }
 
@@ -56,6 +68,32 @@ export class LongFrames {
     if (this.observer) this.observer.disconnect();
     this.observer = null;
   }
+}
+
+// The verdicts whose cause is the page's own work.
+const RENDER = ['client-render-bound', 'client-render-growing', 'page-stall'];
+
+/**
+ * The script that took most time in the frames that painted late (by its URL and function),
+ * with its share of those frames: [script, null], or [null, why none].
+ */
+function heaviest(frames) {
+  if (!frames.length) return [null, 'no-late-frames'];
+  const by = new Map();
+  frames.forEach((f, i) => {
+    for (const s of f.scripts || []) {
+      if (!s.sourceURL) continue;
+      const key = `${s.sourceURL} ${s.sourceFunctionName || ''}`;
+      const e = by.get(key) || { url: s.sourceURL, function: s.sourceFunctionName, invoker: s.invoker, ms: 0, frames: new Set() };
+      e.ms += s.duration;
+      e.frames.add(i);
+      by.set(key, e);
+    }
+  });
+  let top = null;
+  for (const e of by.values()) if (!top || e.ms > top.ms) top = e;
+  if (!top) return [null, 'not-attributed'];
+  return [{ url: top.url, function: top.function, invoker: top.invoker, ms: Math.round(top.ms * 100) / 100, share: top.frames.size / frames.length }, null];
 }
 
 function summarize(e, seq) {

@@ -65,7 +65,7 @@ export class Reports {
       // The core decided every figure; the shell only puts back the browser's own strings it
       // kept (the scripts of long frames, the entry's protocol and Server-Timing).
       try {
-        hub.frames.expand(report.latePaints);
+        hub.frames.expand(report);
         if (report.resourceTiming) Object.assign(report.resourceTiming, entryStrings(stream && stream.entry));
       } catch {
         /* the figures stand without them */

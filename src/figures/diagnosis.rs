@@ -184,16 +184,22 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
     // A page verdict already explains its waits for paint (render cost, a typewriter, an
     // answer shown only at its end).
     let client = !out.is_empty();
+    let mut undecided_bursts = false;
     if let Some(i) = b.and_then(|b| b.intermediary) {
         // A busy page also bunches arrivals (reader.read() resolves on its main thread). Reads
         // that bunched after the main thread was blocked are the page's (`held_by`); and where
         // the page's blocking was not seen, a lag larger than the holds explains them too.
         let page_explains = f.lag_p50.is_some_and(|l| l > LAG && l >= i.held_mean);
-        if i.held_by == HeldBy::Intermediary
+        // A page that read the stream itself while its main thread was blocked a quarter of
+        // the time or more may have read these bursts late: without the arrival clock they
+        // cannot be told from a hold, and a busy page is never called a proxy.
+        let busy = f.read_late && f.blocked_share.is_some_and(|b| b >= BUSY);
+        let held = i.held_by == HeldBy::Intermediary
             && i.pattern != ArrivalPattern::Steady
             && i.held_mean > HOLD.max(2.0 * i.step)
-            && !page_explains
-        {
+            && !page_explains;
+        undecided_bursts = held && busy;
+        if held && !busy {
             out.push(match f.buffer_hint.map(|h| h.place) {
                 // Bursts on a timer from the server itself (no hop named by the headers): the
                 // provider streams so, and no proxy setting changes it.
@@ -241,7 +247,9 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
     let slow_ttft = ttft > SLOW_TTFT;
     let server_known = queue.is_some() || prefill.is_some();
     let mut missing = Vec::new();
-    if out.is_empty() && f.deltas < 2 {
+    if out.is_empty() && undecided_bursts {
+        missing.push("arrival-clock");
+    } else if out.is_empty() && f.deltas < 2 {
         missing.push("deltas");
     } else if out.is_empty() && slow_ttft && !server_known {
         missing.push("server-timings");
@@ -335,6 +343,9 @@ fn page(f: &Facts) -> Option<Verdict> {
                 ("revealRate", rate),
                 ("arrivalRate", f.arrival_rate.unwrap_or(f64::NAN)),
                 ("addedMs", f.perceived_extra.unwrap_or(f64::NAN)),
+                // What the smoothing adds per token: its lag beyond the frame that paints it.
+                ("addedP50Ms", f.lag_p50.map_or(f64::NAN, |l| (l - FRAME).max(0.0))),
+                ("addedP95Ms", f.lag_p95.map_or(f64::NAN, |l| (l - FRAME).max(0.0))),
                 ("lagP50", f.lag_p50.unwrap_or(f64::NAN)),
                 ("lateFrameShare", f.busy_share.unwrap_or(f64::NAN)),
             ], "The page reveals text slower than it arrives (a typing animation): reveal at least as fast as text arrives, or catch up when the backlog grows (show the waiting text within a few frames). Render cost is not the problem."));
@@ -440,6 +451,7 @@ fn insufficient_fix(missing: &str, dom_reason: Option<&str>) -> &'static str {
         ("dom", _) => "tokenpaint found none of this answer's text on the page, so nothing can be said of the last mile: observe the element that holds the answers (profiler.observe(container)), or pass it with track(response, { target }).",
         ("paint", _) => "The answer was seen in the DOM but no frame painted it (a hidden page, or no requestAnimationFrame): perceived figures are unknown.",
         ("matched", _) => "Less than 90% of the answer's text was found on screen: observe the element that shows the whole answer (the page may show it in several places, or show other text).",
+        ("arrival-clock", _) => "The page read the stream in bursts while its main thread was busy: a proxy's holds and the page's own late reads look alike from the page. Stamp arrivals off the main thread (the arrivalClock option) to tell them apart, and keep long work off the main thread.",
         ("server-timings", _) => "Not enough to decide: without server timings (vLLM metrics, llama.cpp timings, a Server-Timing header) a slow first token cannot be split into queue, prefill and network.",
         _ => "Too few answer deltas to judge delivery: at least two are needed.",
     }
@@ -834,6 +846,13 @@ mod tests {
             (v[0].verdict, v[0].place.map(|p| p.0)),
             ("intermediary-buffered", Some("proxy"))
         );
+        // Read by the page itself while its main thread was blocked half the time: the bursts
+        // may be its own late reads, and nothing is blamed without the arrival clock.
+        f.read_late = true;
+        f.blocked_share = Some(0.5);
+        let v = diagnose(&f, b.as_ref());
+        assert_eq!(v[0].verdict, "insufficient-evidence", "{v:?}");
+        assert_eq!(v[0].missing, ["arrival-clock"]);
         // One hold to the end is not a period: the server's own streaming layer held it.
         let all = timeline(60, 200.0, 20.0, 5.0, |i, a| if i == 0 { a } else { 1400.0 });
         let b = breakdown(

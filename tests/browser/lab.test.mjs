@@ -30,7 +30,7 @@ async function runScenario(page, name) {
   await page.waitForTimeout(300);
   return page.evaluate(() => {
     const r = window.tokenpaintProfiler.reports().at(-1);
-    return { verdicts: r.diagnosis.map((v) => v.verdict), place: r.diagnosis[0].place, fix: r.diagnosis[0].fix, shown: document.getElementById('report').dataset.verdict, status: r.status, error: r.error, missing: r.diagnosis[0].missing };
+    return { verdicts: r.diagnosis.map((v) => v.verdict), place: r.diagnosis[0].place, fix: r.diagnosis[0].fix, evidence: r.diagnosis[0].evidence, lag: r.lag, shown: document.getElementById('report').dataset.verdict, status: r.status, error: r.error, missing: r.diagnosis[0].missing };
   });
 }
 
@@ -74,6 +74,13 @@ for (const [name, verdict] of Object.entries(EXPECT)) {
     if (name === 'proxy') assert.equal(r.place, 'proxy');
     // A provider that streams in bursts on a timer, and an nginx that holds the stream: two
     // verdicts, each with its own place and fix (issue 32).
+    // What the smoothing costs: the delay it adds per token (beyond the frame that paints it)
+    // and how far it moves the end.
+    if (name === 'typing') {
+      const e = r.evidence;
+      assert.ok(Math.abs(e.addedP50Ms - (r.lag.p50 - 1000 / 60)) < 0.01 && e.addedP95Ms >= e.addedP50Ms && e.addedP50Ms > 100, JSON.stringify(e));
+      assert.ok(e.addedMs > 1000, `the end moved ${e.addedMs} ms`);
+    }
     if (name === 'bursty') {
       assert.equal(r.place, 'provider');
       assert.doesNotMatch(r.fix, /nginx|proxy_buffering/);

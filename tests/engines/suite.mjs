@@ -76,6 +76,17 @@ export function engineTests({ name, setup, lacks, xhrProgressMs = 0 }) {
     });
   }
 
+  // Issue 32: this engine does not name the scripts of long frames, and the render verdict says
+  // so rather than name one.
+  test(`${name}: the render verdict of a page with a heavy highlighter says its script is unknown`, async (t) => {
+    const { report: r } = await pages.renderers.evaluate((a) => window.runRenderer(a), { renderer: 'markdown-highlighter', strategy: 'per-token', query: 'content=code&lines=150&merge=2&ttft_ms=30&token_ms=5' });
+    const v = r.diagnosis.find((d) => /^client-render|^page-stall/.test(d.verdict));
+    t.diagnostic(JSON.stringify({ verdicts: r.diagnosis.map((d) => d.verdict), script: v?.script, unknown: v?.scriptUnknown }));
+    assert.ok(v, r.diagnosis.map((d) => d.verdict).join());
+    assert.equal(v.script, null);
+    assert.equal(v.scriptUnknown, 'long-animation-frame-unsupported');
+  });
+
   test(`${name}: tokenpaint/lazy at sampleRate 0 loads no wasm and makes no observer; at 1 an early stream is profiled in full`, async (t) => {
     const ours = (l) => l.scripts.filter((p) => p.startsWith('/js/') || p.startsWith('/pkg/')).sort();
     const off = await env.page('/tests/pages/sampling.html?entry=lazy&rate=0');

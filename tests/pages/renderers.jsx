@@ -48,6 +48,14 @@ function renderer(kind, el, commit) {
         el.innerHTML = md.render(text);
         commit(text.length);
       };
+    case 'markdown-highlighter':
+      // Markdown rendered, then highlighted by the page's own highlighter script
+      // (highlighter.js, loaded apart) in a task after each change.
+      return (text) => {
+        el.innerHTML = md.render(text);
+        commit(text.length);
+        window.highlightSoon(el);
+      };
     case 'markdown-hljs':
       // The whole answer re-rendered and re-highlighted on every delta: the cost grows with
       // the answer, and the main thread falls seconds behind.
