@@ -45,11 +45,14 @@ test('sse.js (XHR, POST) under instrument(): the same events for the app, a full
 // last delta, with no change after it, was never found (matched 95-98% in half the runs).
 test('sse.js with each delta appended inside its message event: all of it matched', async (t) => {
   for (let i = 0; i < 3; i++) {
-    const { report: r } = await page.evaluate(() => window.runSseJs({ query: 'ttft_ms=50&token_ms=20&tokens=48', delay: null }));
-    t.diagnostic(`matched ${r.matchedPct}%, lag p50 ${r.lag.p50}`);
+    const { report: r, paintTruth } = await page.evaluate(() => window.runSseJs({ query: 'ttft_ms=50&token_ms=20&tokens=48', delay: null }));
+    t.diagnostic(`matched ${r.matchedPct}%, lag p50 ${r.lag.p50}, p95 ${r.lag.p95}; the page's paint p95 ${paintTruth.p95}`);
     assert.equal(r.matchedPct, 100);
     assert.equal(r.deltas, 48);
-    assert.ok(r.lag.count === 48 && r.lag.p95 <= 2 * FRAME + SLACK, JSON.stringify(r.lag));
+    // Within two frames, or a frame of the page's own paint truth where its frames came late
+    // (a p95 of 54 ms was seen once in CI).
+    const bound = Math.max(2 * FRAME + SLACK, paintTruth.p95 === null ? -Infinity : paintTruth.p95 + FRAME);
+    assert.ok(r.lag.count === 48 && r.lag.p95 <= bound, `${JSON.stringify(r.lag)} vs ${bound}`);
   }
 });
 

@@ -73,5 +73,11 @@ export function paintTruth() {
     median() {
       return median(lags);
     },
+    /** The `q` quantile of painted − got (nearest rank). */
+    quantile(q) {
+      if (!lags.length) return null;
+      const s = [...lags].sort((a, b) => a - b);
+      return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
+    },
   };
 }

@@ -89,7 +89,7 @@ window.runSseJs = async ({ query = 'ttft_ms=50&token_ms=20&tokens=40', instrumen
   const reports = instrumented ? await Promise.race([all, sleep(5000).then(() => [])]) : [];
   if (undo) undo();
   profiler.close();
-  return { report: reports[0] || null, truth: median(v.lags), paintTruth: { p50: v.painted.median() }, received, shown: v.el.textContent };
+  return { report: reports[0] || null, truth: median(v.lags), paintTruth: { p50: v.painted.median(), p95: v.painted.quantile(0.95) }, received, shown: v.el.textContent };
 };
 
 /** A native EventSource on the simulator's GET endpoint; the app closes it at [DONE]. */
