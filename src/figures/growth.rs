@@ -65,11 +65,7 @@ pub fn render_growth(records: &[DeltaRecord], decimated: bool) -> Option<Growth>
     if n < MIN_COMMITS {
         return None;
     }
-    let median = |v: &[f64]| {
-        let mut v = v.to_vec();
-        crate::stats::sort(&mut v);
-        crate::stats::quantile_sorted(&v, 0.5).unwrap_or(f64::NAN)
-    };
+    let median = |v: &[f64]| crate::stats::quantile_of(v, 0.5).unwrap_or(f64::NAN);
     // The least-squares line through the medians of BINS runs of commits, in order.
     let (mut sx, mut sy, mut sxx, mut sxy) = (0.0, 0.0, 0.0, 0.0);
     for b in 0..BINS {

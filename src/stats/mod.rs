@@ -79,11 +79,7 @@ impl Samples {
     /// The `q` quantile; `None` without samples.
     pub fn quantile(&self, q: f64) -> Option<f64> {
         match self {
-            Samples::Exact(v) => {
-                let mut s = v.clone();
-                sort(&mut s);
-                quantile_sorted(&s, q)
-            }
+            Samples::Exact(v) => quantile_of(v, q),
             Samples::Sketched(s) => s.quantile(q),
         }
     }
@@ -95,6 +91,13 @@ impl Samples {
             Samples::Sketched(s) => sketch.merge(s),
         }
     }
+}
+
+/// The `q` quantile of unsorted `v` (a sorted copy); `None` when it is empty.
+pub fn quantile_of(v: &[f64], q: f64) -> Option<f64> {
+    let mut s = v.to_vec();
+    sort(&mut s);
+    quantile_sorted(&s, q)
 }
 
 /// Sorts in place (NaN last). A heapsort: O(n log n) without allocating, and a few hundred bytes
