@@ -184,7 +184,7 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
     // A page verdict already explains its waits for paint (render cost, a typewriter, an
     // answer shown only at its end).
     let client = !out.is_empty();
-    let mut undecided_bursts = false;
+    let mut needs_arrival_clock = false;
     if let Some(i) = b.and_then(|b| b.intermediary) {
         // A busy page also bunches arrivals (reader.read() resolves on its main thread). Reads
         // that bunched after the main thread was blocked are the page's (`held_by`); and where
@@ -198,7 +198,7 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
             && i.pattern != ArrivalPattern::Steady
             && i.held_mean > HOLD.max(2.0 * i.step)
             && !page_explains;
-        undecided_bursts = held && busy;
+        needs_arrival_clock = held && busy;
         if held && !busy {
             out.push(match f.buffer_hint.map(|h| h.place) {
                 // Bursts on a timer from the server itself (no hop named by the headers): the
@@ -236,7 +236,10 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
         out.push(Verdict::new("decode-bound", vec![("tpot", f.tpot.unwrap_or(f64::NAN)), ("itlP50", f.itl_p50.unwrap_or(f64::NAN)), ("itlP95", f.itl_p95.unwrap_or(f64::NAN))], "Tokens come out slowly or unevenly: tune the engine (batch size, CUDA graphs, speculative decoding), quantize, or use faster hardware.").gained(0.0, (f.tpot.unwrap_or(f64::NAN) - SLOW_TPOT) * f.deltas.saturating_sub(1) as f64, "at-threshold"));
     }
     let jittery_decode = out.iter().any(|v| v.verdict == "decode-bound");
-    out.extend(stall(f, jittery_decode, client));
+    match stall(f, jittery_decode, client) {
+        Ok(v) => out.extend(v),
+        Err(()) => needs_arrival_clock = true,
+    }
     if let Some(r) = f
         .reasoning_first
         .filter(|&r| ttft > SLOW_TTFT && ttft - r > SHARE * ttft)
@@ -247,7 +250,7 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
     let slow_ttft = ttft > SLOW_TTFT;
     let server_known = queue.is_some() || prefill.is_some();
     let mut missing = Vec::new();
-    if out.is_empty() && undecided_bursts {
+    if out.is_empty() && needs_arrival_clock {
         missing.push("arrival-clock");
     } else if out.is_empty() && f.deltas < 2 {
         missing.push("deltas");
@@ -370,18 +373,33 @@ fn page(f: &Facts) -> Option<Verdict> {
 /// server's decode step, as on a shared server prefilling another prompt) unless the page's
 /// main thread was blocked through it. `client`: a page verdict already explains the page's
 /// waits for paint.
-fn stall(f: &Facts, jittery_decode: bool, client: bool) -> Option<Verdict> {
-    let (page, at, ms, step) = match f.arrival_stall.filter(|_| !jittery_decode) {
+/// `Err(())`: a read gap on a busy page that read its own stream, with no stall of the page to
+/// name instead (the reads may have waited behind its tasks: only the arrival clock can tell).
+fn stall(f: &Facts, jittery_decode: bool, client: bool) -> Result<Option<Verdict>, ()> {
+    // A page that read the stream itself while blocked a quarter of the time or more: its
+    // reads can wait behind a queue of short tasks the paint clock does not count as blocked,
+    // so a read gap is the server's only where the page was seen free.
+    let busy = f.read_late && f.blocked_share.is_some_and(|b| b >= limits::BUSY);
+    let arrival = f
+        .arrival_stall
+        .filter(|st| !jittery_decode && (st.page || !busy));
+    let undecided = arrival.is_none() && busy && f.arrival_stall.is_some() && !jittery_decode;
+    let (page, at, ms, step) = match arrival {
         Some(st) => (st.page, st.start, st.ms, st.step),
         // Text waited for a paint far longer than a frame, on a page that otherwise kept up.
         // Or the main thread was blocked that long: the reads after it bunched and were
         // painted at once, so no wait shows in the arrivals or the paints.
-        None => f
+        None => match f
             .paint_stall
             .filter(|&(_, ms)| ms >= STALL_MIN_MS)
             .or(f.blocked_longest.filter(|&(_, ms)| ms >= STALL_MIN_MS))
             .filter(|_| !client)
-            .map(|(at, ms)| (true, at, ms, f64::NAN))?,
+            .map(|(at, ms)| (true, at, ms, f64::NAN))
+        {
+            Some(s) => s,
+            None if undecided && !client => return Err(()),
+            None => return Ok(None),
+        },
     };
     let (verdict, place, fix) = if page {
         ("page-stall", "page", "The page's main thread was blocked through the wait: split long tasks (yield to the event loop between chunks of work), keep heavy work off the main thread.")
@@ -402,7 +420,7 @@ fn stall(f: &Facts, jittery_decode: bool, client: bool) -> Option<Verdict> {
     )
     .gained(first, extra, "stall-at-pace");
     v.place = Some((place, None));
-    Some(v)
+    Ok(Some(v))
 }
 
 /// Bursts at a steady period, from the server itself: the provider's own streaming.
@@ -697,6 +715,37 @@ mod tests {
                     }
                 },
                 want: &["page-stall"],
+            },
+            // A read gap on a page that read its own stream while blocked a third of the time,
+            // the gap itself not covered: its reads may have waited behind the page's tasks (a
+            // queue of short ones the paint clock does not see as blocked). Not the server's
+            // stall: the page's longest block is its own stall.
+            Case {
+                name: "a read gap on a busy page",
+                tokens: timeline(60, 300.0, 20.0, 8.0, |i, e| {
+                    e + if i >= 30 { 600.0 } else { 0.0 }
+                }),
+                server: ServerTimings::default(),
+                adjust: |f| {
+                    f.read_late = true;
+                    f.blocked_share = Some(0.35);
+                    f.blocked_longest = Some((400.0, 300.0));
+                },
+                want: &["page-stall"],
+            },
+            // The same without a long block: neither the server's nor the page's, by these
+            // clocks.
+            Case {
+                name: "a read gap on a busy page, no long block",
+                tokens: timeline(60, 300.0, 20.0, 8.0, |i, e| {
+                    e + if i >= 30 { 600.0 } else { 0.0 }
+                }),
+                server: ServerTimings::default(),
+                adjust: |f| {
+                    f.read_late = true;
+                    f.blocked_share = Some(0.35);
+                },
+                want: &["insufficient-evidence"],
             },
             // A page that shows the answer only at its end waits for paint too: that verdict
             // says it, not a stall.

@@ -167,13 +167,13 @@ test('a whole-answer re-render with a real highlighter is the page, not a proxy,
 // Chromium's long-animation-frame entries name it: here the page's own highlighter, a script of
 // its own (tests/pages/highlighter.js, highlight.js re-highlighting the code after each change).
 export async function highlighterRun() {
-  return run({ renderer: 'markdown-highlighter', strategy: 'per-token', query: 'content=code&lines=150&merge=2&ttft_ms=30&token_ms=5' });
+  return run({ renderer: 'markdown-highlighter', strategy: 'per-token', query: 'content=code&lines=150&merge=2&ttft_ms=30&token_ms=5', paintTruth: true });
 }
 
 test('the render verdict names the heavy script: the page\'s highlighter, by its URL', async (t) => {
-  const { report: r } = await highlighterRun();
+  const { report: r, paintTruth } = await highlighterRun();
   const v = r.diagnosis.find((d) => /^client-render|^page-stall/.test(d.verdict));
-  t.diagnostic(JSON.stringify({ verdicts: r.diagnosis.map((d) => d.verdict), script: v?.script, unknown: v?.scriptUnknown, lateFrames: r.latePaints?.frames.length }));
+  t.diagnostic(JSON.stringify({ diagnosis: r.diagnosis, script: v?.script, unknown: v?.scriptUnknown, lateFrames: r.latePaints?.frames.length, lag: r.lag, paintTruth, arrivals: r.arrivals, itl: r.itl }));
   assert.ok(v, r.diagnosis.map((d) => d.verdict).join());
   assert.ok(v.script, `no script: ${v.scriptUnknown}`);
   assert.match(v.script.url, /\/tests\/pages\/highlighter\.bundle\.js$/);
