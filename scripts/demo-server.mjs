@@ -51,7 +51,24 @@ const VENDOR = {
   '/vendor/socket.io.esm.min.js': 'node_modules/socket.io-client/dist/socket.io.esm.min.js',
 };
 
+// The lab's syntax highlighter (www/highlighter.js, highlight.js from node_modules), bundled
+// once into a script of its own, so that the browser names it in long-animation-frame entries.
+let highlighter = null;
+function bundleHighlighter() {
+  highlighter ??= import('esbuild')
+    .then(({ build }) => build({ entryPoints: [path.join(ROOT, 'www/highlighter.js')], bundle: true, format: 'iife', target: 'es2022', write: false, logLevel: 'silent' }))
+    .then((r) => r.outputFiles[0].contents)
+    .catch(() => null);
+  return highlighter;
+}
+
 async function serveStatic(res, pathname) {
+  if (pathname === '/vendor/highlighter.js') {
+    const js = await bundleHighlighter();
+    if (!js) return notFound(res);
+    res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' });
+    return res.end(js);
+  }
   if (VENDOR[pathname]) pathname = '/' + VENDOR[pathname];
   const rel = decodeURIComponent(pathname === '/' ? '/www/index.html' : pathname).replace(/^\/+/, '');
   const file = path.resolve(ROOT, rel);

@@ -54,8 +54,12 @@ export const BUDGET = 40 * 1024;
  * arrival-clock, with its text) and the shell naming the heaviest script of late frames on the
  * page's verdicts (0.6 KB gzip). Verdict texts are about 4 KB gzip of the module: issue 33
  * moves them out.
+ * Raised to 91 KB for conversation-weight (the container's earlier text at each stream's open,
+ * each answer's early cost per delta, the shortest conversation's kept as the later answers'
+ * baseline, the verdict and its text) and the busy page's undecided read gap: 1.1 KB gzip
+ * (92,978 B against 91,888 B).
  */
-export const CEILING = 90 * 1024;
+export const CEILING = 91 * 1024;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => readFileSync(path.join(root, p));

@@ -109,6 +109,8 @@ pub struct Streams {
     detail_cap: usize,
     shell: Shell,
     frames: LongFrames,
+    /// See [`crate::figures::Context::baseline`].
+    baseline: Option<(f64, f64)>,
 }
 
 impl Default for Streams {
@@ -124,6 +126,7 @@ impl Default for Streams {
                 ..Shell::default()
             },
             frames: LongFrames::default(),
+            baseline: None,
         }
     }
 }
@@ -222,8 +225,10 @@ impl Streams {
     }
 
     /// What the shell knows of stream `id` when it opens: its label, what carried it (`fetch`
-    /// when empty), the last event id it resumed from, whether to keep its text, and whether no
-    /// request start can be known for it.
+    /// when empty), the last event id it resumed from, whether to keep its text, whether no
+    /// request start can be known for it, and the characters the observed container held (the
+    /// conversation before this answer; NaN when unknown).
+    #[allow(clippy::too_many_arguments)]
     pub fn describe(
         &mut self,
         id: u32,
@@ -232,8 +237,10 @@ impl Streams {
         resumed_from: &str,
         keep_text: bool,
         start_unknown: bool,
+        prior_chars: f64,
     ) {
         if let Some(o) = self.get(id) {
+            o.session.prior_chars(prior_chars);
             o.label = prefix(label, 64).into();
             if !transport.is_empty() {
                 o.transport = prefix(transport, 16).into();
@@ -354,8 +361,19 @@ impl Streams {
             transport: &o.transport,
             resumed_from: &o.resumed_from,
         };
-        let (json, metrics) =
-            report::write_with(&o.session.tl, &meta, Some(&self.shell), Some(&self.frames));
+        let (json, metrics) = report::write_with(
+            &o.session.tl,
+            &meta,
+            Some(&self.shell),
+            Some(&self.frames),
+            self.baseline,
+        );
+        // The answer in the shortest conversation is the later answers' baseline.
+        if let Some(c) = metrics.conversation {
+            if self.baseline.is_none_or(|b| c.0 < b.0) {
+                self.baseline = Some(c);
+            }
+        }
         self.summary.add(&metrics);
         Some(json)
     }

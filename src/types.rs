@@ -572,8 +572,8 @@ pub struct Verdict {
     /// the `basis` of the estimate (see docs/diagnosis.md); null for `healthy`,
     /// `insufficient-evidence`, or when what the estimate needs is unknown.
     pub gain: Option<Gain>,
-    /// Render verdicts (`client-render-bound`, `client-render-growing`, `page-stall`): the script that took
-    /// most time in the frames that painted late, as the browser's long-animation-frame entries
+    /// Render verdicts (`client-render-bound`, `client-render-growing`, `conversation-weight`,
+    /// `page-stall`): the script that took most time in the frames that painted late, as the browser's long-animation-frame entries
     /// name it (set by the shell, which keeps the browser's strings), or null.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub script: Option<ScriptBlame>,

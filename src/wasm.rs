@@ -109,6 +109,7 @@ impl Core {
     }
 
     /// What the shell knows of stream `id` when it opens (see [`Streams::describe`]).
+    #[allow(clippy::too_many_arguments)]
     pub fn describe(
         &mut self,
         id: u32,
@@ -117,9 +118,17 @@ impl Core {
         resumed_from: &str,
         keep_text: bool,
         start_unknown: bool,
+        prior_chars: f64,
     ) {
-        self.streams
-            .describe(id, label, transport, resumed_from, keep_text, start_unknown);
+        self.streams.describe(
+            id,
+            label,
+            transport,
+            resumed_from,
+            keep_text,
+            start_unknown,
+            prior_chars,
+        );
     }
 
     /// A body chunk read at `t`, or with `more`, the next part of the chunk read last.

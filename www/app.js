@@ -39,7 +39,7 @@ const lab = await (await fetch('/lab/config')).json();
 // --- scenarios: each a preset of the knobs, and the cause its diagnosis should name ----------
 
 const LONG_PROMPT = 'Summarise this document. ' + 'The quarterly report covers revenue, costs, hiring and risks in detail. '.repeat(90);
-const BASE = { ttft: 250, tokenMs: 20, jitter: 0, tokens: 80, reasoning: 0, stallEvery: 0, stallMs: 0, prefillPerToken: 0, slots: 0, format: 'openai', metrics: true, serverTiming: false, serverHold: false, empty: false, via: 'direct', coalesce: 0, flushMs: 0, gzip: false, render: 'append', throttle: 50, cps: 60, renderCost: 0, growCost: 0, burstMs: 0 };
+const BASE = { ttft: 250, tokenMs: 20, jitter: 0, tokens: 80, reasoning: 0, stallEvery: 0, stallMs: 0, prefillPerToken: 0, slots: 0, format: 'openai', metrics: true, serverTiming: false, serverHold: false, empty: false, via: 'direct', coalesce: 0, flushMs: 0, gzip: false, render: 'append', throttle: 50, cps: 60, renderCost: 0, growCost: 0, burstMs: 0, content: 'words' };
 export const SCENARIOS = {
   healthy: { label: 'Healthy', expect: 'healthy', knobs: {} },
   queueing: { label: 'Queueing under load', expect: 'queue-bound', knobs: { slots: 1, tokens: 40 }, load: { n: 4, c: 4 } },
@@ -52,6 +52,8 @@ export const SCENARIOS = {
   empty: { label: 'Empty answer (prompt over context)', expect: 'insufficient-evidence', knobs: { empty: true } },
   markdown: { label: 'Slow markdown render', expect: 'client-render-bound', knobs: { render: 'markdown', renderCost: 40, tokens: 60 } },
   growing: { label: 'Re-render that grows with the answer', expect: 'client-render-growing', knobs: { render: 'markdown', growCost: 5, tokens: 380, tokenMs: 10 } },
+  highlighter: { label: 'Heavy syntax highlighter', expect: 'page-stall', knobs: { render: 'highlight', content: 'code', tokens: 600, tokenMs: 5 } },
+  conversation: { label: 'Long conversation re-rendered', expect: 'conversation-weight', knobs: { render: 'conversation', growCost: 3, tokens: 200, tokenMs: 10 }, turns: 7 },
   throttled: { label: 'Throttled UI', expect: 'client-render-bound', knobs: { render: 'throttled', throttle: 300 } },
   buffered: { label: 'Client buffers whole answer', expect: 'client-buffers-whole-answer', knobs: { render: 'buffered' } },
   typing: { label: 'Typing slower than the stream', expect: 'client-smoothing', knobs: { render: 'typewriter', cps: 50, tokenMs: 20, tokens: 60 } },
@@ -112,7 +114,9 @@ $('ask').addEventListener('submit', async (ev) => {
   $('send').disabled = true;
   try {
     const load = SCENARIOS[scenario].load;
+    const turns = SCENARIOS[scenario].turns;
     if (load) await runLoad(load.n, load.c, true);
+    else if (turns) await converse(turns, $('prompt').value);
     else await ask($('prompt').value);
   } catch (e) {
     bubble('assistant').textContent = `Error: ${e.message}`;
@@ -122,6 +126,26 @@ $('ask').addEventListener('submit', async (ev) => {
 });
 
 $('runLoad').addEventListener('click', () => runLoad(Number($('loadN').value), Number($('loadC').value), false));
+
+// The markdown source of each answer shown (the conversation render mode re-renders them all).
+const sources = new WeakMap();
+
+/**
+ * A conversation of `turns` earlier turns, then `prompt`: the first answer streams into an
+ * empty chat (the page's answer in a short conversation), copies of it stay as the history.
+ */
+async function converse(turns, prompt) {
+  messages.replaceChildren();
+  await ask('A first question');
+  const first = messages.lastElementChild;
+  for (let i = 1; i < turns; i++) {
+    bubble('user', `An earlier question, number ${i + 1}`);
+    const a = bubble('assistant');
+    a.innerHTML = first.innerHTML;
+    sources.set(a, sources.get(first) ?? first.textContent);
+  }
+  await ask(prompt);
+}
 
 function bubble(role, text = '') {
   const div = document.createElement('div');
@@ -153,6 +177,9 @@ function request(prompt, k) {
   if (k.serverTiming) q.set('server_timing', 'header');
   if (k.serverHold) q.set('server_hold', '1');
   if (k.empty) q.set('empty', '1');
+  if (k.content !== 'words') q.set('content', k.content);
+  // A code block of about the tokens asked for (nine to a line).
+  if (k.content === 'code') q.set('lines', String(Math.max(1, Math.ceil(k.tokens / 9))));
   const path = `/v1/chat/completions?${q}`;
   const base = k.via === 'direct' || !lab.nginx ? '' : `${lab.nginx}/${k.via === 'nginx-buffered' ? 'buffered' : 'unbuffered'}`;
   return [base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'tokenpaint-sim', stream: true, messages: messagesBody }) }];
@@ -384,6 +411,30 @@ function renderer(k, el) {
       return { push: (p) => (text += p), end: async () => paint(text) };
     case 'markdown':
       return { push: (p) => paint((text += p)), end: async () => {} };
+    case 'highlight':
+      // Markdown, then the page's highlighter (a script of its own) on its code, in a task
+      // after each change.
+      return {
+        push: (p) => {
+          el.innerHTML = marked.parse((text += p));
+          window.highlightSoon?.(el);
+        },
+        end: async () => {},
+      };
+    case 'conversation': {
+      // Every message re-rendered on each delta, as a list that does not memoize its finished
+      // messages: the cost per 1,000 characters is over the whole conversation.
+      const earlier = [...messages.querySelectorAll('.msg.assistant')].filter((b) => b !== el);
+      const held = earlier.reduce((n, b) => n + (sources.get(b) ?? '').length, 0);
+      return {
+        push: (p) => {
+          for (const b of earlier) b.innerHTML = marked.parse(sources.get(b) ?? '');
+          el.innerHTML = marked.parse((text += p));
+          busy(k.renderCost + (k.growCost * (held + text.length)) / 1000);
+        },
+        end: async () => sources.set(el, text),
+      };
+    }
     default:
       return {
         push: (p) => {
@@ -452,6 +503,7 @@ const VERDICTS = {
   'client-smoothing': 'The page types slower than text arrives',
   'client-render-bound': 'The page renders slowly',
   'client-render-growing': 'The page re-renders more with every delta',
+  'conversation-weight': 'The earlier conversation is re-rendered with every delta',
   'provider-bursts': 'The provider streams in bursts',
   'client-buffers-whole-answer': 'The page waits for the whole answer',
   'reasoning-delay': 'The model reasons before answering',
@@ -472,6 +524,7 @@ const GAIN_BASIS = {
   'stall-at-pace': 'the stalled step at the stream’s usual pace',
   'no-queue': 'no wait for a server slot',
   'sent-at-once': 'the request sent without waiting in the browser',
+  'without-earlier-text': 'the earlier messages left out of each re-render',
   'at-threshold': 'the phase brought down to where the verdict is no longer given',
 };
 

@@ -71,7 +71,7 @@ export class LongFrames {
 }
 
 // The verdicts whose cause is the page's own work.
-const RENDER = ['client-render-bound', 'client-render-growing', 'page-stall'];
+const RENDER = ['client-render-bound', 'client-render-growing', 'conversation-weight', 'page-stall'];
 
 /**
  * The script that took most time in the frames that painted late (by its URL and function),

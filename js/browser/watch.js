@@ -52,6 +52,17 @@ export class DomWatch {
     return v;
   }
 
+  /**
+   * The characters the observed elements hold (the conversation before a new answer), read
+   * once when a stream opens; NaN for a stream with a target of its own, or nothing observed.
+   */
+  heldChars(target) {
+    if (target || !this.roots.size) return NaN;
+    let n = 0;
+    for (const root of [...this.roots.keys(), ...this.#shadows.keys()]) n += (root.textContent || '').length;
+    return n;
+  }
+
   /** Whether the page changed since this was last asked. */
   takeChanged() {
     const c = this.#changed;

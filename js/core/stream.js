@@ -138,7 +138,7 @@ export class Stream {
       }
       const id = hub.link.call((c) => c.open(format, contentType, hints, o.url, o.start, headersAt, res.status), 0);
       if (!id) return null;
-      hub.link.call((c) => c.describe(id, o.label || '', o.transport || '', o.resumedFrom || '', hub.options.includeText === true, !!o.startUnknown));
+      hub.link.call((c) => c.describe(id, o.label || '', o.transport || '', o.resumedFrom || '', hub.options.includeText === true, !!o.startUnknown, hub.watch.heldChars(o.target)));
       const s = new Stream(hub, id, o, headersAt);
       hub.opened(s);
       return s;

@@ -12,7 +12,7 @@ pub struct Verdict {
     /// `queue-bound`, `prefill-bound`, `decode-bound`, `network-bound`,
     /// `intermediary-buffered`, `client-render-bound`, `client-buffers-whole-answer`,
     /// `reasoning-delay`, `decode-stall`, `page-stall`, `client-render-growing`,
-    /// `insufficient-evidence` or `healthy`.
+    /// `conversation-weight`, `provider-bursts`, `insufficient-evidence` or `healthy`.
     pub verdict: &'static str,
     /// The figures it rests on: (name, value).
     pub evidence: Vec<(&'static str, f64)>,
@@ -41,8 +41,9 @@ pub struct Gain {
     /// `paint-on-arrival-server-pace` (and the page reads at the server's pace, where it read
     /// late), `no-hold` (nothing between server and page holds tokens), `stall-at-pace` (the
     /// stalled step takes the stream's usual step), `no-queue` (no wait for a slot),
-    /// `sent-at-once` (no wait in the browser), or `at-threshold` (the phase at the level
-    /// below which the verdict is not given).
+    /// `sent-at-once` (no wait in the browser), `without-earlier-text` (the page does not
+    /// re-render the earlier conversation with each delta), or `at-threshold` (the phase at the
+    /// level below which the verdict is not given).
     pub basis: &'static str,
 }
 
@@ -126,6 +127,11 @@ pub struct Facts {
     pub blocked_longest: Option<(f64, f64)>,
     /// How the page's render cost per delta grew with the text shown.
     pub growth: Option<crate::figures::growth::Growth>,
+    /// Characters the observed container held before the answer (the conversation so far).
+    pub prior_chars: Option<f64>,
+    /// An earlier answer in a shorter conversation: its container's characters before it, and
+    /// its cost per delta early in the answer (ms).
+    pub baseline: Option<(f64, f64)>,
     /// Measured E2E (ms).
     pub e2e: Option<f64>,
     /// Perceived TTFT and E2E: the first and last answer text painted (ms).
@@ -163,6 +169,11 @@ pub mod limits {
     /// A render cost per delta at the end of the answer above this, grown from under half of
     /// it, is a render that grows with the answer (half a frame).
     pub const GROWN: f64 = 8.0;
+    /// A conversation this many characters longer than an earlier answer's is a longer one.
+    pub const CONVERSATION: f64 = 5000.0;
+    /// A cost per delta this much higher (a quarter of a frame) than in the shorter
+    /// conversation weighs on the answer.
+    pub const WEIGHT: f64 = 4.0;
     /// Below this share of the answer found on screen (%), the page's figures are not
     /// evidence.
     pub const MATCHED: f64 = 90.0;
@@ -179,6 +190,8 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
     let ttft = f.ttft.unwrap_or(f64::NAN);
 
     let (gt, ge, basis) = paint_gain(f);
+    // The conversation first: where it weighs, it is why the page renders slowly.
+    out.extend(conversation(f, gt, ge));
     out.extend(page(f).map(|v| v.gained(gt, ge, basis)));
     out.extend(growing(f).map(|v| v.gained(gt, ge, basis)));
     // A page verdict already explains its waits for paint (render cost, a typewriter, an
@@ -247,8 +260,22 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
         let g = (ttft - r).min(ttft - SLOW_TTFT);
         out.push(Verdict::new("reasoning-delay", vec![("firstReasoning", r), ("ttft", ttft)], "The model reasons before it answers: show the reasoning as it streams, or lower the reasoning effort.").gained(g, g, "at-threshold"));
     }
-    let slow_ttft = ttft > SLOW_TTFT;
     let server_known = queue.is_some() || prefill.is_some();
+    close(f, out, needs_arrival_clock, server_known)
+}
+
+/// The verdicts `out` closed: `insufficient-evidence` when what decides is missing (the arrival
+/// clock, deltas, server timings for a slow first token, or the last mile), else `healthy`
+/// when nothing stands out.
+fn close(
+    f: &Facts,
+    mut out: Vec<Verdict>,
+    needs_arrival_clock: bool,
+    server_known: bool,
+) -> Vec<Verdict> {
+    use limits::*;
+    let ttft = f.ttft.unwrap_or(f64::NAN);
+    let slow_ttft = ttft > SLOW_TTFT;
     let mut missing = Vec::new();
     if out.is_empty() && needs_arrival_clock {
         missing.push("arrival-clock");
@@ -322,6 +349,26 @@ fn growing(f: &Facts) -> Option<Verdict> {
     let mut v = Verdict::new("client-render-growing", vec![("slopeMsPer1kChars", g.slope), ("startMs", g.start), ("endMs", g.end), ("chars", g.chars)], "Each delta costs the page more than the last, so the answer slows down towards its end: the whole message is re-rendered on every delta. Render only the block that changed (split the markdown into blocks and memoize the finished ones), and highlight a code block once it is closed.");
     v.place = Some(("page", None));
     Some(v)
+}
+
+/// A page whose answers cost more per delta the longer the conversation before them: this
+/// answer's early deltas cost at least 4 ms more (and twice as much) as those of an earlier
+/// answer of the page in a conversation 5,000 characters shorter. It re-renders the earlier
+/// messages with every delta. `gt`, `ge`: the page's paint gains, which bound what dropping
+/// that cost can gain.
+fn conversation(f: &Facts, gt: f64, ge: f64) -> Option<Verdict> {
+    use limits::*;
+    let ((g, prior), (before, base)) = f.growth.zip(f.prior_chars).zip(f.baseline)?;
+    // What each delta costs more than the shorter conversation's did.
+    let weight = g.early - base;
+    // At most what painting on arrival gains; unknown where that is (f64::min would not say).
+    let cap = |gain: f64, most: f64| if gain.is_nan() { gain } else { gain.min(most) };
+    (prior - before >= CONVERSATION && weight >= WEIGHT && weight >= base).then(|| {
+        let mut v = Verdict::new("conversation-weight", vec![("priorChars", prior), ("weightMsPerDelta", weight), ("earlyMs", g.early), ("baselinePriorChars", before), ("baselineEarlyMs", base)], "Each answer costs the page more per delta the longer the conversation: the earlier messages are re-rendered with every delta. Keep finished messages out of the re-render (memoize them, or give each a component of its own with stable props), or virtualize the message list.")
+        .gained(cap(gt, weight), cap(ge, weight * f64::from(g.commits)), "without-earlier-text");
+        v.place = Some(("page", None));
+        v
+    })
 }
 
 /// The page's own verdict, if any: it shows the answer only at its end, reveals it slower than it
@@ -856,6 +903,70 @@ mod tests {
         let healthy = facts(&t, None);
         assert_eq!(verdicts(&healthy, None), ["healthy"]);
         assert_eq!(diagnose(&healthy, None)[0].gain, None);
+    }
+
+    #[test]
+    fn earlier_messages_re_rendered_with_each_delta_weigh_on_the_answer() {
+        use crate::figures::growth::Growth;
+        let t = timeline(100, 300.0, 20.0, 60.0, |_, a| a);
+        let mut f = facts(&t, None);
+        f.shown = (Some(400.0), Some(2350.0));
+        f.e2e = Some(2280.0);
+        // Each early delta costs 31 ms, with 20,000 characters of conversation before the
+        // answer; an earlier answer of the page, with 300 before it, cost 1 ms.
+        let grown = |early: f64| Growth {
+            slope: 1.5,
+            start: early,
+            end: early + 9.0,
+            chars: 6000.0,
+            commits: 90,
+            early,
+        };
+        f.growth = Some(grown(31.0));
+        f.prior_chars = Some(20000.0);
+        f.baseline = Some((300.0, 1.0));
+        let v = diagnose(&f, None);
+        let c = v
+            .iter()
+            .find(|v| v.verdict == "conversation-weight")
+            .expect("conversation-weight");
+        assert_eq!(c.place, Some(("page", None)));
+        let ev = |name| c.evidence.iter().find(|e| e.0 == name).map(|e| e.1);
+        assert_eq!(ev("weightMsPerDelta"), Some(30.0));
+        assert_eq!(ev("baselinePriorChars"), Some(300.0));
+        // The gain: 30 ms on the first delta, and on each commit, bounded by painting on
+        // arrival (70 ms late at both ends, less a frame).
+        let g = c.gain.expect("a gain");
+        assert_eq!(g.basis, "without-earlier-text");
+        assert!((g.ttft - 30.0).abs() < 1e-9, "{g:?}");
+        assert!((g.e2e - (70.0 - FRAME)).abs() < 1e-9, "{g:?}");
+        let has = |f: &Facts| verdicts(f, None).contains(&"conversation-weight");
+        // Early deltas that cost what they did in the shorter conversation: only the answer is
+        // re-rendered.
+        f.growth = Some(grown(2.0));
+        assert!(!has(&f));
+        // Conversations of nearly the same length; no earlier answer; no conversation known
+        // (a stream with a target of its own).
+        f.growth = Some(grown(31.0));
+        f.baseline = Some((17000.0, 1.0));
+        assert!(!has(&f));
+        f.baseline = None;
+        assert!(!has(&f));
+        f.baseline = Some((300.0, 1.0));
+        f.prior_chars = None;
+        assert!(!has(&f));
+        // A page that costs 20 ms a delta whatever the conversation: 26 is not twice that.
+        f.prior_chars = Some(20000.0);
+        f.baseline = Some((300.0, 20.0));
+        f.growth = Some(grown(26.0));
+        assert!(!has(&f));
+        // Nothing painted: no gain, the verdict still.
+        f.baseline = Some((300.0, 1.0));
+        f.growth = Some(grown(31.0));
+        f.shown = (None, None);
+        let v = diagnose(&f, None);
+        let c = v.iter().find(|v| v.verdict == "conversation-weight");
+        assert_eq!(c.map(|c| c.gain), Some(None));
     }
 
     #[test]

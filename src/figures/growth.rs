@@ -20,6 +20,9 @@ pub struct Growth {
     pub chars: f64,
     /// Commits fitted.
     pub commits: u32,
+    /// The median cost per delta of the first fifth of the commits (ms): what each delta
+    /// costs before the answer's own text weighs.
+    pub early: f64,
 }
 
 /// Fewer commits than this say nothing of a trend.
@@ -89,6 +92,7 @@ pub fn render_growth(records: &[DeltaRecord], decimated: bool) -> Option<Growth>
         end: at(xs[n - 1]),
         chars: xs[n - 1] * 1000.0,
         commits: n as u32,
+        early: median(&ys[..n / 5]),
     })
 }
 

@@ -98,6 +98,9 @@ pub struct StreamFigures {
     pub pace: Pace,
     /// Which part is slow, most important first.
     pub verdicts: Vec<Verdict>,
+    /// The characters the container held before this answer, and its cost per delta early in
+    /// the answer (ms): a baseline for the later answers of the conversation.
+    pub conversation: Option<(f64, f64)>,
     /// What could not be measured.
     pub unavailable: Vec<&'static str>,
     /// Text read late because the module loaded after the stream began: (when, deltas).
@@ -157,6 +160,9 @@ pub struct Context<'a> {
     pub shell: Option<&'a Shell>,
     /// The page's recent long animation frames.
     pub frames: Option<&'a LongFrames>,
+    /// An earlier answer of this page, in the shortest conversation seen: the characters its
+    /// container held before it, and its cost per delta early in the answer (ms).
+    pub baseline: Option<(f64, f64)>,
 }
 
 fn known(v: f64) -> Option<f64> {
@@ -283,8 +289,9 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
     if coarse_timer {
         coarsen(&mut f);
     }
-    f.verdicts =
-        crate::figures::diagnosis::diagnose(&facts(tl, &f, &blocked), f.breakdown.as_ref());
+    let facts = facts(tl, &f, &blocked, cx.baseline);
+    f.conversation = facts.prior_chars.zip(facts.growth.map(|g| g.early));
+    f.verdicts = crate::figures::diagnosis::diagnose(&facts, f.breakdown.as_ref());
     f.unavailable = unavailable(tl);
     if let Some(shell) = cx.shell {
         f.browser = Some(browser(tl, &f, shell, cx.frames));
@@ -367,7 +374,12 @@ fn coarsen(f: &mut StreamFigures) {
 }
 
 /// What diagnosis looks at.
-fn facts(tl: &Timeline, f: &StreamFigures, blocked: &crate::timeline::blocked::Blocked) -> Facts {
+fn facts(
+    tl: &Timeline,
+    f: &StreamFigures,
+    blocked: &crate::timeline::blocked::Blocked,
+    baseline: Option<(f64, f64)>,
+) -> Facts {
     let itl = f.itl_spread;
     Facts {
         ttft: f.ttft,
@@ -428,6 +440,8 @@ fn facts(tl: &Timeline, f: &StreamFigures, blocked: &crate::timeline::blocked::B
                 .reduce(|a, b| if b.1 > a.1 { b } else { a })
         }),
         growth: crate::figures::growth::render_growth(&tl.records, tl.decimated.is_some()),
+        prior_chars: tl.prior_chars,
+        baseline,
         e2e: f.e2e,
         shown: (f.ttft_perceived.map(|p| p.1), f.e2e_perceived.map(|p| p.1)),
         server_decode: f.breakdown.as_ref().and_then(|b| {

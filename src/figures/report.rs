@@ -39,7 +39,7 @@ pub struct Meta<'a> {
 /// Computes the figures of `tl` and writes its report; returns both (the summary takes the
 /// figures). Outside a browser: nothing of Resource Timing, long frames or ratings.
 pub fn write(tl: &Timeline, meta: &Meta<'_>) -> (String, StreamFigures) {
-    write_with(tl, meta, None, None)
+    write_with(tl, meta, None, None, None)
 }
 
 /// [`write()`], with what the browser told: the engine's abilities and thresholds, and the
@@ -49,6 +49,7 @@ pub fn write_with(
     meta: &Meta<'_>,
     shell: Option<&Shell>,
     frames: Option<&LongFrames>,
+    baseline: Option<(f64, f64)>,
 ) -> (String, StreamFigures) {
     let cx = Context {
         url: meta.url,
@@ -56,6 +57,7 @@ pub fn write_with(
         end_message: meta.end_message,
         shell,
         frames,
+        baseline,
     };
     let f = crate::figures::of(tl, &cx);
     (to_json(tl, &f, meta), f)

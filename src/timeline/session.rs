@@ -177,6 +177,7 @@ impl Session {
                 blocked: crate::timeline::blocked::Blocked::default(),
                 reads: Reads::default(),
                 answer_event: 0,
+                prior_chars: None,
             },
         }
     }
@@ -391,6 +392,11 @@ impl Session {
             self.tl.start = start;
             self.tl.start_source = "resource-timing";
         }
+    }
+
+    /// The observed container held `chars` characters when the stream opened (NaN: unknown).
+    pub fn prior_chars(&mut self, chars: f64) {
+        self.tl.prior_chars = (chars >= 0.0).then_some(chars);
     }
 
     /// No request start can be known (an answer on a socket whose request was not seen): the

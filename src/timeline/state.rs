@@ -118,6 +118,9 @@ pub struct Timeline {
     pub reads: Reads,
     /// The event that carried the last answer delta (its number in `events`).
     pub(crate) answer_event: u64,
+    /// Characters the observed container already held when the stream opened: the
+    /// conversation before this answer (`None`: unknown, as for a stream with its own target).
+    pub prior_chars: Option<f64>,
 }
 
 /// What an arrival clock off the main thread saw of the page's reads.

@@ -22,7 +22,8 @@ after(() => env.close());
 
 async function runScenario(page, name) {
   await page.click(`button[data-name="${name}"]`);
-  const before = await page.evaluate(() => window.tokenpaintProfiler.reports().length);
+  // The conversation scenario streams two answers: a first one, then one after its history.
+  const before = await page.evaluate(() => window.tokenpaintProfiler.reports().length) + (name === 'conversation' ? 1 : 0);
   await page.click('#send');
   await page.waitForFunction(() => !document.getElementById('send').disabled, null, { timeout: 60000 });
   await page.waitForFunction((n) => window.tokenpaintProfiler.reports().length > n, before, { timeout: 30000 });
@@ -30,7 +31,7 @@ async function runScenario(page, name) {
   await page.waitForTimeout(300);
   return page.evaluate(() => {
     const r = window.tokenpaintProfiler.reports().at(-1);
-    return { verdicts: r.diagnosis.map((v) => v.verdict), place: r.diagnosis[0].place, fix: r.diagnosis[0].fix, evidence: r.diagnosis[0].evidence, lag: r.lag, shown: document.getElementById('report').dataset.verdict, status: r.status, error: r.error, missing: r.diagnosis[0].missing };
+    return { verdicts: r.diagnosis.map((v) => v.verdict), place: r.diagnosis[0].place, fix: r.diagnosis[0].fix, evidence: r.diagnosis[0].evidence, lag: r.lag, shown: document.getElementById('report').dataset.verdict, script: r.diagnosis[0].script, gain: r.diagnosis[0].gain, status: r.status, error: r.error, missing: r.diagnosis[0].missing };
   });
 }
 
@@ -51,6 +52,7 @@ const EXPECT = {
   typing: 'client-smoothing',
   reasoning: 'reasoning-delay',
   sharedServer: 'decode-stall',
+  conversation: 'conversation-weight',
 };
 
 test('nginx is there for the proxy scenario', () => {
@@ -105,6 +107,18 @@ for (const [name, verdict] of Object.entries(EXPECT)) {
     await page.close();
   });
 }
+
+// A heavy syntax highlighter (highlight.js, the lab's script of its own, run in a task after each
+// change of a long code answer): the page's verdict, naming that script (issue 32).
+test('scenario "highlighter": the page is slow, and its verdict names the highlighter\'s script', async (t) => {
+  const page = await env.page('/');
+  const r = await runScenario(page, 'highlighter');
+  t.diagnostic(`highlighter: ${r.verdicts.join(', ')}; script ${JSON.stringify(r.script)}`);
+  assert.ok(['client-render-bound', 'page-stall'].includes(r.verdicts[0]), r.verdicts.join());
+  assert.match(r.script?.url ?? '', /\/vendor\/highlighter\.js$/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
 
 // What each fix would gain (issue 32): the report's estimate before the fix, held to what the
 // user sees once the cause is fixed in the page (the lab's render mode to append, without the

@@ -181,4 +181,31 @@ test('the render verdict names the heavy script: the page\'s highlighter, by its
   assert.equal(v.scriptUnknown, undefined);
 });
 
+// A conversation: the page's first answer streams into an empty container, then two copies of
+// it stay as history and the next answer streams after them. A message list that re-renders
+// every message on every delta (conversation-hljs) pays for the history in each delta of the
+// new answer; one that re-renders only the answer (markdown-hljs) does not (issue 32). The app
+// times its re-render of the earlier messages: its own truth of what they cost a delta (the
+// median over its first fifth of renders, as the core's early cost is over the first fifth of
+// commits).
+const CONVERSATION = 'content=code&lines=150&merge=12&ttft_ms=30&token_ms=5';
+test('earlier messages re-rendered with every delta weigh on the answer; an answer re-rendered alone does not', async (t) => {
+  const all = await run({ renderer: 'conversation-hljs', strategy: 'per-token', query: CONVERSATION, container: 'conversation', turns: 3 });
+  const v = all.report.diagnosis.find((d) => d.verdict === 'conversation-weight');
+  t.diagnostic(`whole conversation: held ${all.held} characters, the app's re-render of them ${all.earlierMs?.toFixed(2)} ms a delta; verdicts ${all.report.diagnosis.map((d) => d.verdict)}, the first answer's ${all.earlierReport.diagnosis.map((d) => d.verdict)}; evidence ${JSON.stringify(v?.evidence)}; gain ${JSON.stringify(v?.gain)}`);
+  assert.ok(all.held >= 10000, `${all.held} characters held`);
+  assert.ok(!all.earlierReport.diagnosis.some((d) => d.verdict === 'conversation-weight'), 'the first answer had no conversation before it');
+  assert.ok(v, 'conversation-weight');
+  assert.equal(v.place, 'page');
+  assert.equal(v.evidence.priorChars, all.held);
+  // What each delta costs more than the first answer's did is what the app spent on the
+  // earlier messages, within a quarter.
+  assert.ok(Math.abs(v.evidence.weightMsPerDelta - all.earlierMs) <= 0.25 * all.earlierMs, `weight ${v.evidence.weightMsPerDelta} vs the app's ${all.earlierMs}`);
+  assert.equal(v.gain?.basis, 'without-earlier-text');
+  const alone = await run({ renderer: 'markdown-hljs', strategy: 'per-token', query: CONVERSATION, container: 'conversation', turns: 3 });
+  t.diagnostic(`answer alone: held ${alone.held}; verdicts ${alone.report.diagnosis.map((d) => d.verdict)}`);
+  assert.ok(alone.held >= 10000);
+  assert.ok(!alone.report.diagnosis.some((d) => d.verdict === 'conversation-weight'), alone.report.diagnosis.map((d) => d.verdict).join());
+});
+
 test('no page errors', () => assert.deepEqual(page.errors, []));

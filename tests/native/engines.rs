@@ -35,7 +35,7 @@ fn report(timer_ms: Option<f64>) -> Value {
         url: "u",
         ..Meta::default()
     };
-    serde_json::from_str(&write_with(&s.tl, &meta, Some(&shell), None).0).unwrap()
+    serde_json::from_str(&write_with(&s.tl, &meta, Some(&shell), None, None).0).unwrap()
 }
 
 fn whole(v: &Value) -> bool {

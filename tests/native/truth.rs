@@ -341,7 +341,7 @@ fn without_a_single_paint_backlog_and_late_paints_are_unknown_not_numbers() {
         ..Meta::default()
     };
     let shell = tokenpaint::figures::browser::Shell::default();
-    let json = tokenpaint::figures::report::write_with(&s.tl, &meta, Some(&shell), None).0;
+    let json = tokenpaint::figures::report::write_with(&s.tl, &meta, Some(&shell), None, None).0;
     let r: Value = serde_json::from_str(&json).unwrap();
     assert!(r["unavailable"]
         .as_array()

@@ -79,7 +79,7 @@ fn every_fixture_report_reads_into_the_rust_types_and_back() {
             s.keep_text();
             s.chunk(&std::fs::read(&path).unwrap(), 100.0);
             s.end(EndKind::Complete, 300.0);
-            let json = write_with(&s.tl, &meta(), None, None).0;
+            let json = write_with(&s.tl, &meta(), None, None, None).0;
             let r: Report = round_trip(&json, &path.display().to_string());
             assert_eq!(r.id, 7);
             assert_eq!(r.label.as_deref(), Some("chat"));
@@ -140,7 +140,7 @@ fn a_painted_report_with_browser_figures_reads_into_the_rust_types_and_back() {
         duration: 180.0,
         blocking: 130.0,
     });
-    let json = write_with(&s.tl, &meta(), Some(&shell), Some(&frames)).0;
+    let json = write_with(&s.tl, &meta(), Some(&shell), Some(&frames), None).0;
     let r: Report = round_trip(&json, "painted");
     assert_eq!(r.status, Status::Ok);
     assert_eq!(r.tokens, Some(40));
@@ -161,7 +161,7 @@ fn a_summary_with_targets_reads_into_the_rust_types_and_back() {
     sum.set_slos(parse_slos("ttftPerceived 0.95 1000; lag 0.5 10"));
     for _ in 0..3 {
         let s = painted_session();
-        let (_, f) = write_with(&s.tl, &meta(), Some(&Shell::default()), None);
+        let (_, f) = write_with(&s.tl, &meta(), Some(&Shell::default()), None, None);
         sum.add(&f);
     }
     let json = sum.to_json();

@@ -21,6 +21,43 @@ const mdHighlighted = new MarkdownIt({
 });
 const escape = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
+// The earlier answers of the conversation in the container: { el, source (their markdown) }.
+let earlier = [];
+// What re-rendering them cost the app, per render call (ms): its own truth.
+let earlierCost = [];
+
+/**
+ * Fills `root` with `turns` earlier turns of the conversation: a question and, as its answer,
+ * the simulator's answer to `query`. The first is streamed and rendered by `kind` in the empty
+ * container, profiled (the page's answer in a short conversation); the others are copies of
+ * it, as a chat shows its history. Resolves when the first one's report is out.
+ */
+async function history(root, turns, query, kind, profiler, reported) {
+  root.replaceChildren();
+  earlier = [];
+  earlierCost = [];
+  const source = [];
+  for (let i = 0; i < turns; i++) {
+    const q = document.createElement('div');
+    q.className = 'msg user';
+    q.textContent = `An earlier question, number ${i + 1}?`;
+    const a = document.createElement('div');
+    a.className = 'msg assistant';
+    root.append(q, a);
+    if (i === 0) {
+      const show = renderer(kind, a, () => {});
+      const res = await profiler.fetch(`/v1/chat/completions?${query}`, { method: 'POST', body: '{}' });
+      for await (const data of sseData(res.body)) {
+        if (data !== '[DONE]') source.push(JSON.parse(data).choices?.[0]?.delta?.content ?? '');
+        show(source.join(''));
+      }
+      await reported(1);
+    } else a.innerHTML = mdHighlighted.render(source.join(''));
+    earlier.push({ el: a, source: source.join('') });
+  }
+  earlierCost = [];
+}
+
 /** Renderers: `show(el, text)` puts the whole text so far on screen; `commit(length)` is called
  * when it is committed to the DOM. */
 function renderer(kind, el, commit) {
@@ -60,6 +97,17 @@ function renderer(kind, el, commit) {
       // The whole answer re-rendered and re-highlighted on every delta: the cost grows with
       // the answer, and the main thread falls seconds behind.
       return (text) => {
+        el.innerHTML = mdHighlighted.render(text);
+        commit(text.length);
+      };
+    case 'conversation-hljs':
+      // The whole conversation re-rendered on every delta, as a message list that does not
+      // memoize its finished messages: the earlier answers are rendered and highlighted again
+      // with each piece of the new one.
+      return (text) => {
+        const t0 = performance.now();
+        for (const m of earlier) m.el.innerHTML = mdHighlighted.render(m.source);
+        earlierCost.push(performance.now() - t0);
         el.innerHTML = mdHighlighted.render(text);
         commit(text.length);
       };
@@ -212,11 +260,21 @@ const slope = (points) => {
  * Streams one answer with `renderer` and `strategy`; resolves to { report, truth }: truth is the
  * app's own median of (commit time − arrival time) over the pieces of text.
  */
-window.runRenderer = async ({ renderer: kind, strategy: how, query, delay, interval, cps, container = 'chat', busyAt, busyMs, replaceAt, paintTruth = false, options = {} }) => {
+window.runRenderer = async ({ renderer: kind, strategy: how, query, delay, interval, cps, container = 'chat', busyAt, busyMs, replaceAt, paintTruth = false, turns = 0, options = {} }) => {
   const root = document.getElementById(container);
   const profiler = new Profiler(options);
   profiler.observe(root);
-  const report = new Promise((resolve) => profiler.onReport(resolve));
+  // The reports, in order; reported(n) resolves once there are n.
+  const reports = [];
+  let wake = () => {};
+  profiler.onReport((r) => (reports.push(r), wake()));
+  const reported = async (n) => {
+    while (reports.length < n) await new Promise((r) => (wake = r));
+    return reports[n - 1];
+  };
+  // Earlier turns of the conversation first, with the same answer as this one.
+  if (turns) await history(root, turns, query, kind, profiler, reported);
+  else earlier = [];
   const user = document.createElement('div');
   user.className = 'msg user';
   user.textContent = 'Explain streaming latency';
@@ -266,6 +324,8 @@ window.runRenderer = async ({ renderer: kind, strategy: how, query, delay, inter
     const until = performance.now() + busyMs;
     while (performance.now() < until) { /* the page is busy */ }
   }, busyAt);
+  // What the container holds before the answer: the conversation so far.
+  const held = root.textContent.length;
   const res = await profiler.fetch(`/v1/chat/completions?${query}`, { method: 'POST', body: '{}' });
   let len = 0;
   for await (const data of sseData(res.body)) {
@@ -286,7 +346,7 @@ window.runRenderer = async ({ renderer: kind, strategy: how, query, delay, inter
     s.push(piece);
   }
   await s.end();
-  const r = await report;
+  const r = await reported(turns ? 2 : 1);
   profiler.disconnect();
   // Truth: each piece's first commit that shows all of it.
   const lags = arrivals.map(([t, end]) => {
@@ -297,7 +357,7 @@ window.runRenderer = async ({ renderer: kind, strategy: how, query, delay, inter
     const c = commits.find(([, shown]) => shown >= end);
     return c && c[2] !== null ? c[2] - t : null;
   });
-  return { report: r, truth: median(lags), renderSlope: slope(renders), renders: renders.length, paintTruth: { p50: quantile(painted, 0.5), p95: quantile(painted, 0.95) }, commits: commits.length, arrivals: arrivals.length, text: out.textContent.length, lastCommit: commits.length ? commits[commits.length - 1][0] - r.startTime : null, firstArrival: arrivals.length ? arrivals[0][0] - r.startTime : null };
+  return { report: r, earlierReport: turns ? reports[0] : null, held, earlierMs: median(earlierCost.slice(0, Math.ceil(earlierCost.length / 5))), truth: median(lags), renderSlope: slope(renders), renders: renders.length, paintTruth: { p50: quantile(painted, 0.5), p95: quantile(painted, 0.95) }, commits: commits.length, arrivals: arrivals.length, text: out.textContent.length, lastCommit: commits.length ? commits[commits.length - 1][0] - r.startTime : null, firstArrival: arrivals.length ? arrivals[0][0] - r.startTime : null };
 };
 
 /**

@@ -7,9 +7,9 @@ import path from 'node:path';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 export async function bundleRenderers(name = 'renderers') {
-  // The renderer page's highlighter is a script of its own (tests/pages/highlighter.js).
+  // The renderer page's highlighter is a script of its own (www/highlighter.js, the lab's).
   if (name === 'renderers') {
-    await build({ entryPoints: [path.join(here, '..', 'pages/highlighter.js')], outfile: path.join(here, '..', 'pages/highlighter.bundle.js'), bundle: true, format: 'iife', target: 'es2022', logLevel: 'error', minify: false });
+    await build({ entryPoints: [path.join(here, '..', '..', 'www/highlighter.js')], outfile: path.join(here, '..', 'pages/highlighter.bundle.js'), bundle: true, format: 'iife', target: 'es2022', logLevel: 'error', minify: false });
   }
   await build({
     entryPoints: [path.join(here, '..', `pages/${name}.jsx`)],

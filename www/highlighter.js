@@ -1,4 +1,5 @@
-// A syntax highlighter loaded as a script of its own, as pages load one from a CDN or a chunk:
+// The lab's syntax highlighter (bundled by the demo server at /vendor/highlighter.js, and by the
+// renderer tests), loaded as a script of its own, as pages load one from a CDN or a chunk:
 // highlight.js (the real package) re-highlights every code block of an element after each
 // change, in a task of its own. It is the heavy script of the page's late frames, and the
 // browser's long-animation-frame entries name this file.
