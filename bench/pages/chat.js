@@ -25,11 +25,24 @@ let gate = null;
 /** Lets the benchmark measure the page at the end of the body, before the report. */
 window.proceed = () => gate && gate();
 
-window.run = async ({ tokens, tokenMs, profile, hold = false, timeline = false }) => {
+/** `n` earlier answers of about 2,000 characters each, as a long conversation shows them. */
+function earlierAnswers(n) {
+  const text = 'An earlier answer, of the sort a chat keeps on screen: a paragraph of prose with a few words more. '.repeat(20);
+  return Array.from({ length: n }, (_, i) => {
+    const q = document.createElement('div');
+    q.textContent = `An earlier question, number ${i + 1}?`;
+    const a = document.createElement('div');
+    a.innerHTML = `<p>${text}</p>`;
+    return [q, a];
+  }).flat();
+}
+
+window.run = async ({ tokens, tokenMs, profile, hold = false, timeline = false, earlier = 0 }) => {
   const chat = document.getElementById('chat');
-  chat.replaceChildren();
+  chat.replaceChildren(...earlierAnswers(earlier));
   const out = document.createElement('div');
   chat.append(out);
+  const held = chat.textContent.length;
   let report = null;
   let profiler = null;
   if (profile) {
@@ -68,6 +81,7 @@ window.run = async ({ tokens, tokenMs, profile, hold = false, timeline = false }
   if (profiler) profiler.disconnect();
   return {
     tp: globalThis.__tp, iso: crossOriginIsolated,
+    held,
     deltas,
     ms,
     parseMs,

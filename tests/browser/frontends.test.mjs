@@ -137,10 +137,15 @@ test('8 streams to one HTTP/1.1 host: the ones that waited for a connection are 
 });
 
 test('late paints: the summary counts the late tokens and verdicts the report gave', async (t) => {
-  const { report: r, summary } = await page.evaluate(() => window.runLate());
-  t.diagnostic(`${r.latePaints.tokens} late tokens, ${r.latePaints.attributed} attributed; summary ${summary.latePaintTokens}; ${JSON.stringify(summary.verdicts)}`);
-  assert.ok(r.latePaints.tokens >= 2, `${r.latePaints.tokens} late tokens`);
-  assert.equal(r.latePaints.attributed, r.latePaints.tokens, 'each overlaps the long frame');
+  const { report: r, summary, busy } = await page.evaluate(() => window.runLate());
+  // The page's truth: the late tokens whose way to the screen overlapped its busy loop. On a
+  // loaded machine a token can be late without a long frame (seen once in CI: 6 late, 5 of
+  // them through the busy loop): those are late, and not attributed.
+  const { arrived, painted } = r.timeline;
+  const through = arrived.filter((a, i) => a !== null && painted[i] !== null && painted[i] - a > 100 && r.startTime + a < busy[1] && r.startTime + painted[i] > busy[0]).length;
+  t.diagnostic(`${r.latePaints.tokens} late tokens, ${r.latePaints.attributed} attributed, ${through} through the page's busy loop; summary ${summary.latePaintTokens}; ${JSON.stringify(summary.verdicts)}`);
+  assert.ok(through >= 2, `${through} late tokens through the busy loop`);
+  assert.ok(r.latePaints.attributed >= through && r.latePaints.attributed <= r.latePaints.tokens, `${r.latePaints.attributed} attributed of ${r.latePaints.tokens}, ${through} through the busy loop`);
   assert.ok(r.latePaints.frames[0].scripts.length >= 1, 'the frame names its scripts');
   assert.equal(summary.latePaintTokens, r.latePaints.tokens);
   assert.deepEqual(summary.verdicts, { [r.diagnosis[0].verdict]: 1 });

@@ -270,7 +270,7 @@ window.runQueued = async ({ n = 8, query = 'ttft_ms=100&token_ms=10&tokens=60&me
 };
 
 /** One answer appended as it comes, with a `busyMs` loop at `busyAt` ms: late paints. */
-window.runLate = async ({ busyAt = 300, busyMs = 200, options = { lateMs: 100 } } = {}) => {
+window.runLate = async ({ busyAt = 300, busyMs = 200, options = { lateMs: 100, timeline: true } } = {}) => {
   const host = document.getElementById('app');
   host.replaceChildren();
   const out = document.createElement('div');
@@ -280,23 +280,26 @@ window.runLate = async ({ busyAt = 300, busyMs = 200, options = { lateMs: 100 } 
   const report = new Promise((resolve) => profiler.onReport(resolve));
   const t0 = performance.now();
   const res = await profiler.fetch('/v1/chat/completions?ttft_ms=20&token_ms=15&tokens=60', { method: 'POST', body: '{}' });
-  let busy = false;
+  // The page's own record of when it was busy (absolute ms).
+  let busy = null;
   for await (const { content } of deltas(res.body)) {
     setTimeout(() => out.append(content), 50);
     if (!busy && performance.now() - t0 > busyAt) {
-      busy = true;
+      busy = [NaN, NaN];
       setTimeout(() => {
-        const until = performance.now() + busyMs;
+        busy[0] = performance.now();
+        const until = busy[0] + busyMs;
         while (performance.now() < until) {
           /* busy */
         }
+        busy[1] = performance.now();
       }, 0);
     }
   }
   const r = await report;
   const summary = profiler.summary();
   (profiler.close || profiler.disconnect).call(profiler); // close() is new in issue 13
-  return { report: r, summary };
+  return { report: r, summary, busy };
 };
 
 // --- an answer shown in a cross-origin frame --------------------------------------------------
