@@ -12,6 +12,7 @@ import { runScale } from './scale.mjs';
 import { runOverhead } from './overhead.mjs';
 import { runMemory } from './memory.mjs';
 import { runLongTasks } from './longtasks.mjs';
+import { runConversation } from './conversation.mjs';
 import { sizes, BUDGET, STUB_BUDGET, CRITICAL_BUDGET } from '../scripts/size.mjs';
 import { namedBuild, top } from '../scripts/wasmtop.mjs';
 import { ENTRY_POINTS } from './attribution.mjs';
@@ -52,6 +53,9 @@ const inc = al.rows.filter((r) => r.mode === 'incremental');
 const alignGrowth = inc[inc.length - 1].usPerUpdate / inc[0].usPerUpdate;
 console.log(sc.rows, `align growth ${f2(alignGrowth)}x`);
 
+console.log('\n== long conversations (0, 50, 200 earlier answers in the container)');
+const conv = await runConversation({ rounds: Math.max(rounds, 5) });
+
 const sz = sizes();
 const total = sz.find((r) => r.name.startsWith('total'));
 const stub = sz.find((r) => r.name.startsWith('stub'));
@@ -86,6 +90,7 @@ const budgets = [
   ['Parse throughput ≥ 2× eventsource-parser + JSON.parse', `${f2(p.ratio)}×`, p.ratio >= 2],
   ['Memory: ≤ 64 bytes retained per token (100,000 tokens)', `${f1(retained)} B retained (core ${mem.native ? f1(mem.native.perToken) : '?'} + JS heap ${f1(mem.jsPerToken)}); peak wasm growth ${f1(mem.wasmPerToken)} B per token`, retained <= 64],
   ['Memory: a cap past which per-token detail is decimated, aggregates exact', `maxTokenDetail (default 8192 records): ${mem.with.report.records} records kept for ${mem.tokens} tokens`, mem.with.report.records <= 8192],
+  ['Long conversations: cost per token with 0, 50 and 200 earlier answers in the container flat within 1.3×, matched 100%', `${f2(conv.growth)}× (${conv.rows.map((r) => `${r.earlier}: ${f1(r.msPerThousand)} ms per 1,000 tokens`).join(', ')}); matched ${conv.rows.map((r) => `${r.matched}%`).join(', ')}`, conv.growth <= 1.3 && conv.rows.every((r) => r.matched === 100)],
   ['Scale: cost per token flat from 1k to 100k characters (within 2×)', `${f2(sc.growth)}× (whole core per token), ${f2(alignGrowth)}× (alignment per update)`, sc.growth <= 2 && alignGrowth <= 2],
 ];
 
@@ -230,6 +235,19 @@ of ${al.rounds} rounds. "from scratch" re-matches the whole text on every update
 ${al.rows.map((r) => `| ${r.chars.toLocaleString('en')} chars | ${r.updates} | ${r.mode} | ${f1(r.ms)} | ${f1(r.usPerUpdate)} | ${r.matched}% |`).join('\n')}
 
 Cost per update, 100k vs 1k characters (incremental): **${f2(alignGrowth)}x**.
+
+## Long conversations
+
+The same ${conv.tokens.toLocaleString('en')}-token answer (one token every ${conv.tokenMs} ms) streamed into the reference chat
+page's observed container when it already holds 0, 50 or 200 earlier answers (about 2,000
+characters each). tokenpaint's own time is the CPU profile's samples with its frames on the
+stack; the sizes alternate within each round. Median of ${conv.rounds} rounds.
+
+| earlier answers | characters held | ms per 1,000 tokens (median) | rounds | matched |
+|---:|---:|---:|---|---:|
+${conv.rows.map((r) => `| ${r.earlier} | ${r.chars.toLocaleString('en')} | ${f1(r.msPerThousand)} | ${r.rounds.map(f1).join(', ')} | ${r.matched}% |`).join('\n')}
+
+Cost per token, largest vs smallest median: **${f2(conv.growth)}×**.
 
 ## Size
 
