@@ -38,17 +38,20 @@ function run(steps, incremental) {
   const enc = new TextEncoder();
   const id = core.open('sse-text', 'text/event-stream', '', 'bench', 0, 0, 200);
   let prev = '';
+  // The furthest offset the core can resume a re-render from, as render() returned it.
+  let limit = 0;
   let ms = 0;
   let t = 0;
   for (const { batch, rendered } of steps) {
     const body = enc.encode(batch.map((x) => `data: ${x.replace(/\n/g, '\ndata: ')}\n\n`).join(''));
     t += 1;
-    core.chunk(id, body, t);
-    const from = incremental ? resumeAt(prev, rendered, core.resume_limit(id)) : 0;
+    core.chunk(id, body, t, false, NaN);
+    const from = incremental ? resumeAt(prev, rendered, limit) : 0;
     const t0 = performance.now();
-    let n = core.rendered(id, from ? rendered.slice(from) : rendered, from, t + 0.5);
-    if (n < 0) n = core.rendered(id, rendered, 0, t + 0.5);
+    let r = core.render(id, from ? rendered.slice(from) : rendered, from, t + 0.5);
+    if (r < 0) r = core.render(id, rendered, 0, t + 0.5);
     ms += performance.now() - t0;
+    limit = r < 0 ? 0 : Math.floor(r / 2 ** 32);
     prev = rendered;
   }
   core.end(id, 0, t + 1, '');

@@ -27,12 +27,12 @@ function run({ tokens, chunks }) {
   const t0 = performance.now();
   for (let i = 0; i < tokens.length; i++) {
     const t = 10 + i * 5;
-    core.chunk(id, chunks[i], t);
-    core.rendered(id, tokens[i], units, t + 1);
+    core.chunk(id, chunks[i], t, false, NaN);
+    core.render(id, tokens[i], units, t + 1);
     units += tokens[i].length;
-    if (i % 3 === 2) core.painted(t + 2, t + 2, t + 4);
+    if (i % 3 === 2) core.painted(t + 2, t + 2, t + 4, NaN);
   }
-  core.painted(tokens.length * 5 + 20, tokens.length * 5 + 20, tokens.length * 5 + 24);
+  core.painted(tokens.length * 5 + 20, tokens.length * 5 + 20, tokens.length * 5 + 24, NaN);
   core.end(id, 0, tokens.length * 5 + 30, '');
   const t1 = performance.now();
   const report = JSON.parse(core.finish(id, true));
