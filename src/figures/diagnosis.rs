@@ -143,6 +143,14 @@ pub struct Facts {
     pub read_late: bool,
 }
 
+impl Facts {
+    /// The page read the stream itself while its main thread was blocked a quarter of the
+    /// stream or more: its reads may have waited behind its own tasks.
+    fn read_while_busy(&self) -> bool {
+        self.read_late && self.blocked_share.is_some_and(|b| b >= limits::BUSY)
+    }
+}
+
 /// Thresholds (ms unless said otherwise).
 pub mod limits {
     /// A TTFT above this is slow.
@@ -206,7 +214,7 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
         // A page that read the stream itself while its main thread was blocked a quarter of
         // the time or more may have read these bursts late: without the arrival clock they
         // cannot be told from a hold, and a busy page is never called a proxy.
-        let busy = f.read_late && f.blocked_share.is_some_and(|b| b >= BUSY);
+        let busy = f.read_while_busy();
         let held = i.held_by == HeldBy::Intermediary
             && i.pattern != ArrivalPattern::Steady
             && i.held_mean > HOLD.max(2.0 * i.step)
@@ -426,7 +434,7 @@ fn stall(f: &Facts, jittery_decode: bool, client: bool) -> Result<Option<Verdict
     // A page that read the stream itself while blocked a quarter of the time or more: its
     // reads can wait behind a queue of short tasks the paint clock does not count as blocked,
     // so a read gap is the server's only where the page was seen free.
-    let busy = f.read_late && f.blocked_share.is_some_and(|b| b >= limits::BUSY);
+    let busy = f.read_while_busy();
     let arrival = f
         .arrival_stall
         .filter(|st| !jittery_decode && (st.page || !busy));
@@ -572,6 +580,14 @@ mod tests {
         }
     }
 
+    /// 60 tokens every 20 ms from 300 ms, painted 8 ms later, with one decode step of 600 ms
+    /// at the 30th (a shared server prefilling another prompt).
+    fn one_slow_step() -> Vec<DeltaRecord> {
+        timeline(60, 300.0, 20.0, 8.0, |i, e| {
+            e + if i >= 30 { 600.0 } else { 0.0 }
+        })
+    }
+
     fn verdicts(f: &Facts, b: Option<&Breakdown>) -> Vec<&'static str> {
         diagnose(f, b).into_iter().map(|v| v.verdict).collect()
     }
@@ -678,18 +694,14 @@ mod tests {
             // then the normal pace. A stall on the server, not a hold and not healthy.
             Case {
                 name: "a slow decode step",
-                tokens: timeline(60, 300.0, 20.0, 8.0, |i, e| {
-                    e + if i >= 30 { 600.0 } else { 0.0 }
-                }),
+                tokens: one_slow_step(),
                 server: srv(None, Some(290.0), Some(59.0 * 20.0 + 600.0)),
                 adjust: none,
                 want: &["decode-stall"],
             },
             Case {
                 name: "a slow decode step, no server timings",
-                tokens: timeline(60, 300.0, 20.0, 8.0, |i, e| {
-                    e + if i >= 30 { 600.0 } else { 0.0 }
-                }),
+                tokens: one_slow_step(),
                 server: ServerTimings::default(),
                 adjust: none,
                 want: &["decode-stall"],
@@ -752,9 +764,7 @@ mod tests {
             // it: nothing was read, the page's stall.
             Case {
                 name: "a read gap while the page was blocked",
-                tokens: timeline(60, 300.0, 20.0, 8.0, |i, e| {
-                    e + if i >= 30 { 600.0 } else { 0.0 }
-                }),
+                tokens: one_slow_step(),
                 server: ServerTimings::default(),
                 adjust: |f| {
                     if let Some(st) = &mut f.arrival_stall {
@@ -769,9 +779,7 @@ mod tests {
             // stall: the page's longest block is its own stall.
             Case {
                 name: "a read gap on a busy page",
-                tokens: timeline(60, 300.0, 20.0, 8.0, |i, e| {
-                    e + if i >= 30 { 600.0 } else { 0.0 }
-                }),
+                tokens: one_slow_step(),
                 server: ServerTimings::default(),
                 adjust: |f| {
                     f.read_late = true;
@@ -784,9 +792,7 @@ mod tests {
             // clocks.
             Case {
                 name: "a read gap on a busy page, no long block",
-                tokens: timeline(60, 300.0, 20.0, 8.0, |i, e| {
-                    e + if i >= 30 { 600.0 } else { 0.0 }
-                }),
+                tokens: one_slow_step(),
                 server: ServerTimings::default(),
                 adjust: |f| {
                     f.read_late = true;

@@ -35,7 +35,6 @@ let earlierCost = [];
 async function history(root, turns, query, kind, profiler, reported) {
   root.replaceChildren();
   earlier = [];
-  earlierCost = [];
   const source = [];
   for (let i = 0; i < turns; i++) {
     const q = document.createElement('div');
