@@ -7,21 +7,29 @@
 // a rAF request that schedules the next frame is counted whole, where the app's next DOM change
 // would have scheduled it too.
 
-/** Whether a script URL is tokenpaint's (a file of js/ or pkg/). */
-export const ours = (url) => /\/(js|pkg)\/[^/]+$/.test(new URL(url || 'about:blank', 'http://x').pathname);
+/**
+ * Whether a script URL is tokenpaint's: a file under the served js/ (and its folders core/,
+ * browser/, transports/, export/) or pkg/. (Until issue 33 this matched only files directly in
+ * js/: once the shell moved into folders, the tap, the paint clock, the DOM watch and the queue
+ * were not counted, only the wasm glue they call.)
+ */
+export const ours = (url) => /^\/(js|pkg)\//.test(new URL(url || 'about:blank', 'http://x').pathname);
+
+/** A tokenpaint script's name for the tables: its path under js/ or pkg/. */
+export const nameOf = (url) => new URL(url, 'http://x').pathname.replace(/^\/(js|pkg)\//, '');
 
 /** What an entry point (the outermost tokenpaint frame of a stack) is, for the table. */
 export const ENTRY_POINTS = {
-  'tap.js:pull': 'the pass-through body: each chunk read, handed to the app, stamped and queued',
-  'paint.js:after': 'the paint clock\'s after-paint task (postTask or a MessageChannel message), the frame queued and the next rAF requested',
-  'paint.js:PaintClock._onFrame': 'the paint clock\'s rAF callback: the frame start, the after-paint task posted',
-  'profiler.js:Profiler._flushSoon': 'the queue of chunks, commits and frames handed to the wasm module',
-  'profiler.js:(observe)': 'the MutationObserver callback: claiming, reading the appended text',
+  'transports/tap.js:pull': 'the pass-through body: each chunk read, handed to the app, stamped and queued',
+  'browser/paint.js:after': 'the paint clock\'s after-paint task (postTask or a MessageChannel message): the frame queued, the next rAF requested, and the report of a stream that has settled',
+  'browser/paint.js:PaintClock.#onFrame': 'the paint clock\'s rAF callback: the frame start, the after-paint task posted',
+  'core/link.js:CoreLink.flushSoon': 'the queue of chunks, commits and frames handed to the wasm module',
+  'browser/watch.js:(observe)': 'the MutationObserver callback: claiming, reading the appended text',
 };
 
-/** The name of an entry point: `file:function` (an anonymous one in profiler.js is the observer). */
+/** The name of an entry point: `file:function` (an anonymous one in watch.js is the observer). */
 export function entryOf(file, fn) {
-  if (file === 'profiler.js' && fn === '') return 'profiler.js:(observe)';
+  if (file === 'browser/watch.js' && fn === '') return 'browser/watch.js:(observe)';
   return `${file}:${fn || '(anonymous)'}`;
 }
 
@@ -29,7 +37,7 @@ export function entryOf(file, fn) {
  * `{ total, parts }` of a profile (`Profiler.stop`'s): ms with a tokenpaint frame on the stack,
  * and that time by its entry point (the outermost tokenpaint frame).
  */
-export function attribute(profile) {
+export function attribute(profile, mine = ours) {
   const time = new Map();
   for (let i = 0; i < profile.samples.length; i++) {
     const id = profile.samples[i];
@@ -40,21 +48,32 @@ export function attribute(profile) {
   for (const n of profile.nodes) for (const c of n.children || []) parent.set(c, n.id);
   let total = 0;
   const parts = new Map();
+  const leaves = process.env.LEAVES ? new Map() : null;
   for (const n of profile.nodes) {
     const us = time.get(n.id) || 0;
     if (!us) continue;
     let outer = null;
     for (let id = n.id; id !== undefined; id = parent.get(id)) {
       const f = byId.get(id).callFrame;
-      if (ours(f.url)) outer = f;
+      if (mine(f.url)) outer = f;
     }
     if (!outer) continue;
     const ms = us / 1000;
     total += ms;
-    const part = entryOf(outer.url.split('/').pop(), outer.functionName);
+    const part = entryOf(nameOf(outer.url), outer.functionName);
     parts.set(part, (parts.get(part) || 0) + ms);
+    if (leaves) {
+      const f = n.callFrame;
+      const path = [];
+      for (let id = n.id; id !== undefined; id = parent.get(id)) {
+        const c = byId.get(id).callFrame;
+        if (ours(c.url) && !/wasm$/.test(c.url)) path.push(`${c.functionName || '(anon)'}:${c.lineNumber}`);
+      }
+      const leaf = `${part} <- ${(f.url || '').split('/').pop()}:${f.functionName || '(anonymous)'}${process.env.LEAVES === '2' ? ' [' + path.reverse().join(' > ') + ']' : ''}`;
+      leaves.set(leaf, (leaves.get(leaf) || 0) + ms);
+    }
   }
-  return { total, parts: Object.fromEntries([...parts].sort((a, b) => b[1] - a[1])) };
+  return { total, parts: Object.fromEntries([...parts].sort((a, b) => b[1] - a[1])), ...(leaves && { leaves: [...leaves].sort((a, b) => b[1] - a[1]).slice(0, 40) }) };
 }
 
 /** Samples every `us` microseconds on `cdp`'s page while `fn` runs; its result and the profile. */

@@ -66,21 +66,27 @@ export async function runOverhead({ rounds = 5, profileRounds = 3, sampleUs = 20
       rows.push(row);
       log(`round ${k + 1}: task ${a.task.toFixed(0)} / ${b.task.toFixed(0)} ms, layout+style ${a.layout.toFixed(0)} / ${b.layout.toFixed(0)} ms (${a.layouts} / ${b.layouts} layouts), rest ${a.rest.toFixed(0)} / ${b.rest.toFixed(0)} ms, parse ${parse.toFixed(1)} ms, added ${row.added.toFixed(0)} ms, matched ${b.report.matchedPct}%`);
     }
-    // Then the same runs under the CPU profiler (both pages, side by side): tokenpaint's own time,
-    // the samples with its frames on the stack (bench/attribution.mjs), against the page's parse
-    // in the same round (the sampler slows both alike). The page without tokenpaint loads the
-    // module too: what is attributed to tokenpaint there is the method's own error.
+    // Then the same runs under the CPU profiler, side by side: tokenpaint's own time (the samples
+    // with its frames on the stack, bench/attribution.mjs) against the page's parse in the same
+    // round (the sampler slows both alike). The page without tokenpaint loads the module too:
+    // what is attributed to tokenpaint there is the method's own error. A third page runs the
+    // floor (bench/pages/floor.js: the frame loop and the commit observer, a script of its own),
+    // whose samples are counted the same way: tokenpaint on top of the floor, by profile.
+    const profFloor = await open();
+    await profFloor.page.evaluate(() => import('/bench/pages/floor.js').then((m) => m.startFloor(true)));
+    const isFloor = (u) => /\/bench\/pages\/floor\.js$/.test(u || '');
     const prof = [];
     for (let k = 0; k < profileRounds; k++) {
-      const one = async ({ page, cdp }, profile) => {
+      const one = async ({ page, cdp }, profile, mine) => {
         const { result, profile: cpu } = await underProfiler(cdp, sampleUs, () => page.evaluate((a) => window.run(a), { tokens, tokenMs, profile }));
-        return { ...attributeProfile(cpu), parse: result.parseMs, deltas: result.deltas };
+        return { ...attributeProfile(cpu, mine), parse: result.parseMs, deltas: result.deltas };
       };
-      const [a, b] = await Promise.all([one(plain, false), one(profiled, true)]);
-      if (a.deltas !== tokens || b.deltas !== tokens) throw new Error(`deltas ${a.deltas} / ${b.deltas}`);
-      prof.push({ without: a, with: b });
-      log(`profiled round ${k + 1}: tokenpaint's own ${b.total.toFixed(0)} ms (${a.total.toFixed(1)} on the page without it), parse ${a.parse.toFixed(1)} ms: ${(b.total / a.parse).toFixed(2)}x`);
+      const [a, b, f] = await Promise.all([one(plain, false), one(profiled, true), one(profFloor, false, isFloor)]);
+      if (a.deltas !== tokens || b.deltas !== tokens || f.deltas !== tokens) throw new Error(`deltas ${a.deltas} / ${b.deltas} / ${f.deltas}`);
+      prof.push({ without: a, with: b, floor: f });
+      log(`profiled round ${k + 1}: tokenpaint's own ${b.total.toFixed(0)} ms (${a.total.toFixed(1)} on the page without it), the floor's ${f.total.toFixed(0)} ms, parse ${a.parse.toFixed(1)} ms: ${(b.total / a.parse).toFixed(2)}x, ${((b.total - f.total) / a.parse).toFixed(2)}x on top of the floor`);
     }
+    await profFloor.page.close();
     // Long animation frames over every round, on both pages.
     const loafWith = attribute(await profiled.page.evaluate(() => window.loafs));
     const loafWithout = attribute(await plain.page.evaluate(() => window.loafs));
@@ -98,17 +104,7 @@ export async function runOverhead({ rounds = 5, profileRounds = 3, sampleUs = 20
     const floor = await open();
     const observed = await open();
     for (const [p, observe] of [[floor, false], [observed, true]]) {
-      await p.page.evaluate((withObserver) => {
-        const after = () => requestAnimationFrame(frame);
-        const frame = () => scheduler.postTask(after, { priority: 'user-blocking' });
-        requestAnimationFrame(frame);
-        if (!withObserver) return;
-        const seen = (window.floorSeen = { at: 0, chars: 0 });
-        new MutationObserver((records) => {
-          seen.at = performance.now();
-          for (const r of records) for (const n of r.addedNodes) if (n.nodeType === 3) seen.chars += n.data.length;
-        }).observe(document.getElementById('chat'), { childList: true, subtree: true, characterData: true });
-      }, observe);
+      await p.page.evaluate((withObserver) => import('/bench/pages/floor.js').then((m) => m.startFloor(withObserver)), observe);
     }
     const floorRows = [];
     for (let k = 0; k < floorRounds; k++) {
@@ -181,6 +177,11 @@ export async function runOverhead({ rounds = 5, profileRounds = 3, sampleUs = 20
       // that did not run), not a cost of zero: no ratio then.
       ownRatio: own > 0 && ownParse > 0 ? own / ownParse : null,
       ownRatios: prof.map((r) => r.with.total / r.without.parse),
+      // The floor's own time by profile, and tokenpaint's on top of it, per round and median.
+      profFloor: pm((r) => r.floor.total),
+      profFloorRatio: pm((r) => r.floor.total / r.without.parse),
+      profOnFloorRatio: pm((r) => (r.with.total - r.floor.total) / r.without.parse),
+      profOnFloorRatios: prof.map((r) => (r.with.total - r.floor.total) / r.without.parse),
       parts,
       loafWith,
       loafWithout,
