@@ -73,8 +73,10 @@ export class CoreLink {
   #queuedBytes;
   #flushQueued;
   #flushTimer;
+  #onTimer;
   #stage;
   #stageAt;
+  #stamped;
 
   /**
    * `configure()` gives the core's configuration, one value (what this engine gives, and how
@@ -96,6 +98,15 @@ export class CoreLink {
     this.#flushTimer = 0;
     this.#stage = null;
     this.#stageAt = 0;
+    // Whether a queued read went through the arrival clock (it may have to wait for its stamp).
+    this.#stamped = false;
+    // The timer's flush: one timer at most is pending, whatever flushes came before it (a call
+    // into the core flushes the queue too; it leaves the timer be, which then finds the queue
+    // empty or holding newer work, rather than setting a timer and an idle callback per call).
+    this.#onTimer = () => {
+      this.#flushTimer = 0;
+      this.flushSoon();
+    };
     this.flushSoon = () => {
       try {
         this.flush(true);
@@ -154,7 +165,10 @@ export class CoreLink {
   defer(op) {
     const q = this.#queue;
     q.push(op);
-    if (op.bytes) this.#queuedBytes += op.bytes.byteLength;
+    if (op.bytes) {
+      this.#queuedBytes += op.bytes.byteLength;
+      if (op.s.arrival) this.#stamped = true;
+    }
     // A long queue is flushed in a microtask: never inside the app's own read.
     if (q.length >= MAX_QUEUE || this.#queuedBytes >= MAX_QUEUED_BYTES) {
       if (!this.#flushQueued) {
@@ -163,7 +177,7 @@ export class CoreLink {
       }
     } else if (!this.#flushTimer) {
       this.#flushTimer = 1;
-      later(this.flushSoon);
+      later(this.#onTimer);
     }
   }
 
@@ -174,14 +188,17 @@ export class CoreLink {
    */
   flush(timed = false) {
     // A flush that was asked for and is still to come finds the queue empty (or newer work).
-    this.#flushTimer = 0;
     this.#flushQueued = false;
     let q = this.#queue;
     if (!q.length) return;
     this.#queue = [];
     this.#queuedBytes = 0;
     const clock = this.#arrival();
-    if (timed) q = this.#holdUnstamped(q, clock);
+    // Only a read the arrival clock stamps can wait for its stamp: without the clock (the page
+    // did not opt in, or its module has not loaded) nothing is looked for.
+    const stamped = this.#stamped;
+    this.#stamped = false;
+    if (timed && stamped) q = this.#holdUnstamped(q, clock);
     for (const op of q) {
       const s = op.s;
       if (s === null) {
@@ -207,8 +224,8 @@ export class CoreLink {
     const wait = q.findIndex((op) => unseen(op) && now - op.t < STAMP_WAIT_MS);
     if (wait < 0) return q;
     this.#queue = q.slice(wait);
+    this.#stamped = true;
     for (const op of this.#queue) if (op.bytes) this.#queuedBytes += op.bytes.byteLength;
-    this.#flushTimer = 1;
     setTimeout(this.flushSoon, 50);
     return q.slice(0, wait);
   }

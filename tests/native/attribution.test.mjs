@@ -12,13 +12,13 @@ test('samples count for tokenpaint only with its frame on the stack, by the oute
       { id: 1, callFrame: frame('', '(root)'), children: [2, 4, 6, 7] },
       // the page's read loop, which calls into the tap's stream (a tokenpaint frame under the page's)
       { id: 2, callFrame: frame('http://h/bench/pages/chat.js', 'run'), children: [3] },
-      { id: 3, callFrame: frame('http://h/js/tap.js', 'pull'), children: [5] },
+      { id: 3, callFrame: frame('http://h/js/transports/tap.js', 'pull'), children: [5] },
       { id: 5, callFrame: frame('', 'read'), children: [8] },
       // a tokenpaint frame under another: the outer one is the entry point
-      { id: 8, callFrame: frame('http://h/js/batch.js', 'copyOf'), children: [] },
-      { id: 4, callFrame: frame('http://h/js/paint.js', 'after'), children: [] },
-      // the observer's callback, an arrow function in profiler.js
-      { id: 6, callFrame: frame('http://h/js/profiler.js', ''), children: [] },
+      { id: 8, callFrame: frame('http://h/js/core/link.js', 'copy'), children: [] },
+      { id: 4, callFrame: frame('http://h/js/browser/paint.js', 'after'), children: [] },
+      // the observer's callback, an arrow function in the DOM watch
+      { id: 6, callFrame: frame('http://h/js/browser/watch.js', ''), children: [] },
       // a page frame that only looks like ours
       { id: 7, callFrame: frame('http://h/bench/pages/js.js', 'x'), children: [] },
     ],
@@ -27,5 +27,5 @@ test('samples count for tokenpaint only with its frame on the stack, by the oute
   };
   const { total, parts } = attribute(profile);
   assert.equal(total, 4.25);
-  assert.deepEqual(parts, { 'profiler.js:(observe)': 2, 'tap.js:pull': 1.75, 'paint.js:after': 0.5 });
+  assert.deepEqual(parts, { 'browser/watch.js:(observe)': 2, 'transports/tap.js:pull': 1.75, 'browser/paint.js:after': 0.5 });
 });
