@@ -23,7 +23,8 @@ export const ENTRY_POINTS = {
   'transports/tap.js:pull': 'the pass-through body: each chunk read, handed to the app, stamped and queued',
   'browser/paint.js:after': 'the paint clock\'s after-paint task (postTask or a MessageChannel message): the frame queued, the next rAF requested, and the report of a stream that has settled',
   'browser/paint.js:PaintClock.#onFrame': 'the paint clock\'s rAF callback: the frame start, the after-paint task posted',
-  'core/link.js:CoreLink.flushSoon': 'the queue of chunks, commits and frames handed to the wasm module',
+  'core/link.js:CoreLink.#onTimer': 'the queue of chunks, commits and frames handed to the wasm module (the flush timer)',
+  'core/link.js:CoreLink.flushSoon': 'the queue handed to the wasm module at once (a long queue, or the profiler disconnected)',
   'browser/watch.js:(observe)': 'the MutationObserver callback: claiming, reading the appended text',
 };
 
