@@ -90,3 +90,12 @@ export async function underProfiler(cdp, us, fn) {
     await cdp.send('Profiler.disable').catch(() => {});
   }
 }
+
+/**
+ * One run of the reference chat page (`window.run(args)`) under the CPU profiler: its result
+ * and the profile's attribution (by `mine`, tokenpaint's files unless told).
+ */
+export async function profiledRun({ page, cdp }, sampleUs, args, mine = ours) {
+  const { result, profile } = await underProfiler(cdp, sampleUs, () => page.evaluate((a) => window.run(a), args));
+  return { result, ...attribute(profile, mine) };
+}

@@ -11,7 +11,7 @@ import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/demo-server.mjs';
 import { CHROMIUM, ARGS } from '../tests/support/helpers.mjs';
 import { attribute, openChat } from './longtasks.mjs';
-import { attribute as attributeProfile, underProfiler } from './attribution.mjs';
+import { profiledRun } from './attribution.mjs';
 
 const median = (v) => {
   const s = [...v].sort((a, b) => a - b);
@@ -77,9 +77,9 @@ export async function runOverhead({ rounds = 5, profileRounds = 3, sampleUs = 20
     const isFloor = (u) => /\/bench\/pages\/floor\.js$/.test(u || '');
     const prof = [];
     for (let k = 0; k < profileRounds; k++) {
-      const one = async ({ page, cdp }, profile, mine) => {
-        const { result, profile: cpu } = await underProfiler(cdp, sampleUs, () => page.evaluate((a) => window.run(a), { tokens, tokenMs, profile }));
-        return { ...attributeProfile(cpu, mine), parse: result.parseMs, deltas: result.deltas };
+      const one = async (p, profile, mine) => {
+        const { result, ...at } = await profiledRun(p, sampleUs, { tokens, tokenMs, profile }, mine);
+        return { ...at, parse: result.parseMs, deltas: result.deltas };
       };
       const [a, b, f] = await Promise.all([one(plain, false), one(profiled, true), one(profFloor, false, isFloor)]);
       if (a.deltas !== tokens || b.deltas !== tokens || f.deltas !== tokens) throw new Error(`deltas ${a.deltas} / ${b.deltas} / ${f.deltas}`);

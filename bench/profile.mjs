@@ -6,7 +6,7 @@ import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/demo-server.mjs';
 import { CHROMIUM, ARGS } from '../tests/support/helpers.mjs';
 import { openChat } from './longtasks.mjs';
-import { attribute, underProfiler } from './attribution.mjs';
+import { profiledRun } from './attribution.mjs';
 
 const median = (v) => {
   const s = [...v].sort((a, b) => a - b);
@@ -30,9 +30,9 @@ export async function runProfile({ rounds = 3, tokens = 6000, tokenMs = 5, sampl
     const isFloor = (u) => /\/bench\/pages\/floor\.js$/.test(u || '');
     const rows = [];
     for (let k = 0; k < rounds; k++) {
-      const one = async ({ page, cdp }, profile, mine) => {
-        const { result, profile: cpu } = await underProfiler(cdp, sampleUs, () => page.evaluate((a) => window.run(a), { tokens, tokenMs, profile }));
-        return { ...attribute(cpu, mine), parse: result.parseMs, deltas: result.deltas, matched: result.report && result.report.matchedPct };
+      const one = async (p, profile, mine) => {
+        const { result, ...at } = await profiledRun(p, sampleUs, { tokens, tokenMs, profile }, mine);
+        return { ...at, parse: result.parseMs, deltas: result.deltas, matched: result.report && result.report.matchedPct };
       };
       const [a, b, f] = await Promise.all([one(plain, false), one(profiled, true), one(floor, false, isFloor)]);
       if (b.leaves) for (const [name, ms] of b.leaves) log(`  ${ms.toFixed(1).padStart(7)} ${name}`);

@@ -4,13 +4,13 @@
 // two ways: the difference of the two pages' TaskDuration (CDP, thread ticks), and tokenpaint's
 // own samples in a CPU profile (bench/attribution.mjs) against the page's busy samples in the
 // same round. Budget: ≤ 2%.
-import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/demo-server.mjs';
 import { CHROMIUM, ARGS } from '../tests/support/helpers.mjs';
 import { attribute, underProfiler } from './attribution.mjs';
+import { bundleJsx } from '../tests/support/bundle.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const median = (v) => {
@@ -27,19 +27,7 @@ export function busyMs(profile) {
   return us / 1000;
 }
 
-export async function bundleReact() {
-  await build({
-    entryPoints: [path.join(here, 'pages/react.jsx')],
-    outfile: path.join(here, 'pages/react.bundle.js'),
-    bundle: true,
-    format: 'esm',
-    target: 'es2022',
-    jsx: 'automatic',
-    external: ['/js/index.js'],
-    define: { 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'error',
-  });
-}
+export const bundleReact = () => bundleJsx(path.join(here, 'pages/react.jsx'), path.join(here, 'pages/react.bundle.js'));
 
 export async function runReact({ rounds = 3, profileRounds = 3, tokens = 600, tokenMs = 20, sampleUs = 200, log = console.log } = {}) {
   await bundleReact();

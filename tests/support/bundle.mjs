@@ -11,9 +11,18 @@ export async function bundleRenderers(name = 'renderers') {
   if (name === 'renderers') {
     await build({ entryPoints: [path.join(here, '..', '..', 'www/highlighter.js')], outfile: path.join(here, '..', 'pages/highlighter.bundle.js'), bundle: true, format: 'iife', target: 'es2022', logLevel: 'error', minify: false });
   }
+  await bundleJsx(path.join(here, '..', `pages/${name}.jsx`), path.join(here, '..', `pages/${name}.bundle.js`));
+}
+
+/**
+ * Bundles a JSX page (its npm packages from node_modules) into one ES module; tokenpaint itself
+ * stays external, loaded from /js/ as users do. Function names are kept: late-paint
+ * attribution names them.
+ */
+export async function bundleJsx(entry, outfile) {
   await build({
-    entryPoints: [path.join(here, '..', `pages/${name}.jsx`)],
-    outfile: path.join(here, '..', `pages/${name}.bundle.js`),
+    entryPoints: [entry],
+    outfile,
     bundle: true,
     format: 'esm',
     target: 'es2022',
@@ -21,6 +30,6 @@ export async function bundleRenderers(name = 'renderers') {
     external: ['/js/index.js'],
     define: { 'process.env.NODE_ENV': '"production"' },
     logLevel: 'error',
-    minify: false, // keep function names: late-paint attribution names them
+    minify: false,
   });
 }
