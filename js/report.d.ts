@@ -396,7 +396,7 @@ export interface Verdict {
   gain: Gain | null;
   /** Render verdicts (`client-render-bound`, `client-render-growing`, `conversation-weight`, `page-stall`): the script that took most time in the frames that painted late, as the browser's long-animation-frame entries name it (set by the shell, which keeps the browser's strings), or null. */
   script?: ScriptBlame | null;
-  /** Render verdicts with no `script`: why, one of `long-animation-frame-unsupported` (the browser does not name scripts: Firefox, WebKit), `no-late-frames` or `not-attributed` (the late frames' scripts carry no URL). */
+  /** Render verdicts with no `script`: why, one of `long-animation-frame-unsupported` (the browser does not name scripts: Firefox, WebKit), `no-late-frames` or `not-attributed` (the late frames' scripts carry no URL, or only tokenpaint's own). */
   scriptUnknown?: 'long-animation-frame-unsupported' | 'no-late-frames' | 'not-attributed' | null;
 }
 

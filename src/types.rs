@@ -579,7 +579,7 @@ pub struct Verdict {
     pub script: Option<ScriptBlame>,
     /// Render verdicts with no `script`: why, one of `long-animation-frame-unsupported` (the
     /// browser does not name scripts: Firefox, WebKit), `no-late-frames` or `not-attributed`
-    /// (the late frames' scripts carry no URL).
+    /// (the late frames' scripts carry no URL, or only tokenpaint's own).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub script_unknown: Option<String>,
 }

@@ -70,19 +70,37 @@ export class LongFrames {
   }
 }
 
+// tokenpaint's own files: the shell (js/) and its wasm glue (pkg/), where they are served as the
+// package ships them (this file's URL ends in js/browser/longframes.js). In a bundle, the app
+// and tokenpaint share its URL, and nothing is taken for tokenpaint's.
+const OWN = (() => {
+  try {
+    const here = import.meta.url;
+    const tail = 'js/browser/longframes.js';
+    if (!here.endsWith(tail)) return () => false;
+    const root = here.slice(0, -tail.length);
+    return (url) => url.startsWith(`${root}js/`) || url.startsWith(`${root}pkg/`);
+  } catch {
+    return () => false;
+  }
+})();
+
 // The verdicts whose cause is the page's own work.
 const RENDER = ['client-render-bound', 'client-render-growing', 'conversation-weight', 'page-stall'];
 
 /**
  * The script that took most time in the frames that painted late (by its URL and function),
- * with its share of those frames: [script, null], or [null, why none].
+ * with its share of those frames: [script, null], or [null, why none]. An entry point of
+ * tokenpaint's own is never the page's script: a read that the tap resolves is the entry point
+ * of the microtasks that follow it, the app's own handling of the text (its parse and render)
+ * among them, so its time is the app's as much as tokenpaint's.
  */
-function heaviest(frames) {
+export function heaviest(frames) {
   if (!frames.length) return [null, 'no-late-frames'];
   const by = new Map();
   frames.forEach((f, i) => {
     for (const s of f.scripts || []) {
-      if (!s.sourceURL) continue;
+      if (!s.sourceURL || OWN(s.sourceURL)) continue;
       const key = `${s.sourceURL} ${s.sourceFunctionName || ''}`;
       const e = by.get(key) || { url: s.sourceURL, function: s.sourceFunctionName, invoker: s.invoker, ms: 0, frames: new Set() };
       e.ms += s.duration;

@@ -342,6 +342,26 @@ test('appended text is read from the mutation records exactly when they only app
   assert.equal(cases['text appended into a nested last span'].added, 'deeper');
 });
 
+// The lab's highlighter scenario once named tokenpaint's tap as the page's heavy script: a read
+// the tap resolves is the entry point of the microtasks after it, the app's render among them.
+test("the heavy script of the late frames is never one of tokenpaint's own files", async () => {
+  const r = await harness.evaluate(async () => {
+    const { heaviest } = await import('/js/browser/longframes.js');
+    const at = (path) => new URL(path, location.href).href;
+    const frame = (scripts) => ({ scripts: scripts.map(([url, fn, ms]) => ({ sourceURL: at(url), sourceFunctionName: fn, invoker: 'x', duration: ms })) });
+    const mixed = heaviest([frame([['/js/transports/tap.js', 'pull', 60], ['/vendor/highlighter.js', 'highlight', 20]]), frame([['/pkg/tokenpaint_core.js', '', 40]])]);
+    const ownOnly = heaviest([frame([['/js/transports/tap.js', 'pull', 60]])]);
+    // A page of the app's own under a folder named js, deeper than tokenpaint's: the app's.
+    const appJs = heaviest([frame([['/www/js/app.js', 'render', 30]])]);
+    return { mixed, ownOnly, appJs };
+  });
+  assert.match(r.mixed[0].url, /\/vendor\/highlighter\.js$/);
+  assert.equal(r.mixed[0].ms, 20);
+  assert.equal(r.mixed[0].share, 0.5);
+  assert.deepEqual(r.ownOnly, [null, 'not-attributed']);
+  assert.match(r.appJs[0].url, /\/www\/js\/app\.js$/);
+});
+
 test('a cross-origin response without Timing-Allow-Origin lists server-timing as unavailable', async () => {
   holdsCrossOrigin(await harness.evaluate(() => window.crossOrigin()));
 });
