@@ -11,6 +11,7 @@
 import assert from 'node:assert/strict';
 import { setup, FRAME } from '../tests/support/helpers.mjs';
 import { bundleRenderers } from '../tests/support/bundle.mjs';
+import { paceBehind } from '../tests/support/pace.mjs';
 
 const n = Number(process.argv[2]) || 20;
 const wanted = process.argv.slice(3);
@@ -21,7 +22,10 @@ const scenarios = {
     const page = await env.page('/tests/pages/renderers.html');
     await page.waitForFunction(() => window.renderersReady === true, null, { timeout: 15000 });
     return async () => {
-      const { report: r, paintTruth } = await page.evaluate(() => window.runRenderer({ renderer: 'markdown-hljs', strategy: 'per-token', query: 'content=code&lines=205&ttft_ms=30&token_ms=5', paintTruth: true }));
+      // Paced to this machine as the test is (tests/support/pace.mjs).
+      const { tokenMs } = await paceBehind(page, 'markdown-hljs', 205);
+      const query = `content=code&lines=205&ttft_ms=30&token_ms=${tokenMs}`;
+      const { report: r, paintTruth } = await page.evaluate((q) => window.runRenderer({ renderer: 'markdown-hljs', strategy: 'per-token', query: q, paintTruth: true }), query);
       const verdicts = r.diagnosis.map((v) => v.verdict);
       const line = `${verdicts.join(',')} heldBy=${r.intermediary?.heldBy} lag p50 ${r.lag.p50}/${paintTruth.p50.toFixed(1)} p95 ${r.lag.p95}/${paintTruth.p95.toFixed(1)} lateReadGroups=${r.arrivals.lateReadGroups}`;
       assert.equal(verdicts[0], 'client-render-bound', line);

@@ -52,7 +52,8 @@ export const SCENARIOS = {
   empty: { label: 'Empty answer (prompt over context)', expect: 'insufficient-evidence', knobs: { empty: true } },
   markdown: { label: 'Slow markdown render', expect: 'client-render-bound', knobs: { render: 'markdown', renderCost: 40, tokens: 60 } },
   growing: { label: 'Re-render that grows with the answer', expect: 'client-render-growing', knobs: { render: 'markdown', growCost: 5, tokens: 380, tokenMs: 10 } },
-  highlighter: { label: 'Heavy syntax highlighter', expect: 'page-stall', knobs: { render: 'highlight', content: 'code', tokens: 600, tokenMs: 5 } },
+  // Heavy enough that a fast machine falls behind too: 200 lines, a delta every 2 ms.
+  highlighter: { label: 'Heavy syntax highlighter', expect: 'page-stall', knobs: { render: 'highlight', content: 'code', tokens: 1800, tokenMs: 2 } },
   conversation: { label: 'Long conversation re-rendered', expect: 'conversation-weight', knobs: { render: 'conversation', growCost: 3, tokens: 200, tokenMs: 10 }, turns: 7 },
   throttled: { label: 'Throttled UI', expect: 'client-render-bound', knobs: { render: 'throttled', throttle: 300 } },
   buffered: { label: 'Client buffers whole answer', expect: 'client-buffers-whole-answer', knobs: { render: 'buffered' } },

@@ -8,6 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, FRAME } from '../support/helpers.mjs';
 import { bundleRenderers } from '../support/bundle.mjs';
+import { paceBehind, linesCosting } from '../support/pace.mjs';
 
 let env;
 let page;
@@ -52,13 +53,17 @@ for (const renderer of ['text', 'escaped', 'marked', 'markdown-it', 'react-markd
   }
 }
 
-// A page that re-renders the whole answer on every delta (markdown-it with highlight.js over a
-// 10,000-character answer with a long code block) pays more for each delta than for the last
+// A page that re-renders the whole answer on every delta (markdown-it with highlight.js over an
+// answer of 10,000 characters or more with a long code block) pays more for each delta than for the last
 // (issue 32). The page times its own render calls; the verdict's slope is within 25% of theirs.
 // The same answer appended delta by delta costs the same at its end as at its start.
-const LONG_CODE = 'content=code&lines=290&merge=4&ttft_ms=30&token_ms=5';
+// The answer is long enough that its whole render costs this machine 24 ms (290 lines or more).
+const LONG_CODE = 'merge=4&ttft_ms=30&token_ms=5';
 test('a whole-message re-render that grows with the answer is named, with the slope the page measures; an append is not', async (t) => {
-  const grown = await run({ renderer: 'markdown-hljs', strategy: 'per-token', query: LONG_CODE });
+  const { lines, cost } = await linesCosting(page, 'markdown-hljs', 290, 24);
+  t.diagnostic(`one render of 290 lines: ${cost.toFixed(1)} ms here; the answer has ${lines} lines`);
+  const q = `${LONG_CODE}&content=code&lines=${lines}`;
+  const grown = await run({ renderer: 'markdown-hljs', strategy: 'per-token', query: q });
   const v = grown.report.diagnosis.find((d) => d.verdict === 'client-render-growing');
   t.diagnostic(`re-render: ${grown.text} characters, ${grown.renders} renders, the page's slope ${grown.renderSlope.toFixed(3)} ms per 1,000 characters; verdicts ${grown.report.diagnosis.map((d) => d.verdict)}; evidence ${JSON.stringify(v?.evidence)}`);
   assert.ok(grown.text >= 10000, `${grown.text} characters`);
@@ -66,7 +71,7 @@ test('a whole-message re-render that grows with the answer is named, with the sl
   assert.ok(Math.abs(v.evidence.slopeMsPer1kChars - grown.renderSlope) <= 0.25 * grown.renderSlope, `slope ${v.evidence.slopeMsPer1kChars} vs the page's ${grown.renderSlope}`);
   assert.equal(v.place, 'page');
   assert.ok(v.gain, 'a gain');
-  const appended = await run({ renderer: 'text', strategy: 'per-token', query: LONG_CODE });
+  const appended = await run({ renderer: 'text', strategy: 'per-token', query: q });
   t.diagnostic(`append: verdicts ${appended.report.diagnosis.map((d) => d.verdict)}, the page's slope ${appended.renderSlope.toFixed(3)}`);
   assert.ok(appended.text >= 10000);
   assert.ok(!appended.report.diagnosis.some((d) => d.verdict === 'client-render-growing'), appended.report.diagnosis.map((d) => d.verdict).join(','));
@@ -142,8 +147,10 @@ test('delivery patterns are classified, with the throttle interval and typewrite
 // with highlight.js, a code block growing past 200 lines) falls seconds behind, and its reads
 // bunch up: the same arrivals as a proxy's bursts. The server is steady and direct. The page is
 // the cause, never an intermediary, and the lag is the page's own paint truth within a frame.
+// The deltas come at a pace this machine's page cannot keep up with (tests/support/pace.mjs).
 export async function heavyRerender() {
-  return run({ renderer: 'markdown-hljs', strategy: 'per-token', query: 'content=code&lines=205&ttft_ms=30&token_ms=5', paintTruth: true });
+  const { tokenMs } = await paceBehind(page, 'markdown-hljs', 205);
+  return run({ renderer: 'markdown-hljs', strategy: 'per-token', query: `content=code&lines=205&ttft_ms=30&token_ms=${tokenMs}`, paintTruth: true });
 }
 
 export function checkHeavyRerender(r, paintTruth) {
@@ -166,14 +173,17 @@ test('a whole-answer re-render with a real highlighter is the page, not a proxy,
 // Issue 32: the render verdict names the heaviest script of the frames that painted late, as
 // Chromium's long-animation-frame entries name it: here the page's own highlighter, a script of
 // its own (tests/pages/highlighter.js, highlight.js re-highlighting the code after each change).
+// Paced to this machine: the last half of the deltas each cost the page more than the time to
+// the next (faster, the page's long tasks are its read loop's, with no frame painted late).
 export async function highlighterRun() {
-  return run({ renderer: 'markdown-highlighter', strategy: 'per-token', query: 'content=code&lines=150&merge=2&ttft_ms=30&token_ms=5', paintTruth: true });
+  const { tokenMs } = await paceBehind(page, 'markdown-highlighter', 150, { share: 0.5 });
+  return { tokenMs, ...(await run({ renderer: 'markdown-highlighter', strategy: 'per-token', query: `content=code&lines=150&merge=2&ttft_ms=30&token_ms=${tokenMs}`, paintTruth: true })) };
 }
 
 test('the render verdict names the heavy script: the page\'s highlighter, by its URL', async (t) => {
-  const { report: r, paintTruth } = await highlighterRun();
+  const { report: r, paintTruth, tokenMs } = await highlighterRun();
   const v = r.diagnosis.find((d) => /^client-render|^page-stall/.test(d.verdict));
-  t.diagnostic(JSON.stringify({ diagnosis: r.diagnosis, script: v?.script, unknown: v?.scriptUnknown, lateFrames: r.latePaints?.frames.length, lag: r.lag, paintTruth, arrivals: r.arrivals, itl: r.itl }));
+  t.diagnostic(JSON.stringify({ tokenMs, diagnosis: r.diagnosis, script: v?.script, unknown: v?.scriptUnknown, lateFrames: r.latePaints?.frames.length, lag: r.lag, paintTruth, arrivals: r.arrivals, itl: r.itl }));
   assert.ok(v, r.diagnosis.map((d) => d.verdict).join());
   assert.ok(v.script, `no script: ${v.scriptUnknown}`);
   assert.match(v.script.url, /\/tests\/pages\/highlighter\.bundle\.js$/);

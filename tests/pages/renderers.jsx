@@ -408,4 +408,26 @@ window.hideFor = (at, ms) => {
   }, at);
 };
 
+/**
+ * What one render of `text` by `kind` costs this machine (ms, the median of `n`), in a detached
+ * element: the tests that need a page slower than its stream pace the stream by it, so that the
+ * page falls behind on a fast machine as on a slow one.
+ */
+window.renderCost = (kind, text, n = 5) => {
+  const el = document.createElement('div');
+  document.body.append(el);
+  const show = renderer(kind, el, () => {});
+  const ms = [];
+  // Two warm-up renders first: the first ones run before the JIT has compiled the renderer.
+  for (let i = -2; i < n; i++) {
+    const t0 = performance.now();
+    show(text);
+    // The highlighter's own task (markdown-highlighter) is part of the page's cost of a change.
+    if (kind === 'markdown-highlighter') for (const code of el.querySelectorAll('pre code')) hljs.highlightElement(code), code.removeAttribute('data-highlighted');
+    if (i >= 0) ms.push(performance.now() - t0);
+  }
+  el.remove();
+  ms.sort((a, b) => a - b);
+  return ms[n >> 1];
+};
 window.renderersReady = true;
