@@ -41,25 +41,36 @@ export function changes(records, el) {
 }
 
 /**
- * The text appended to `el` by `records`, when all they did inside it was add nodes at its end
- * (what a page appending each delta does, into `el` or into its last paragraph); null otherwise
- * (then the whole text is read). Reading the added nodes costs what was added, where
- * `el.textContent` costs the whole answer.
+ * The text appended to `el` by `records`, when all they did inside it was add at its end (what a
+ * page appending each delta does, into `el` or into its last paragraph, or what React does when
+ * it sets the grown text of the last text node); null otherwise (then the whole text is read).
+ * Reading the added text costs what was added, where `el.textContent` costs the whole answer.
  *
  * Each record must add nodes, remove none, at the end of an element that is still on `el`'s
- * last-child path (with no removals in the batch, it was then too). A node added in this batch
- * is read whole, so later records inside it are already counted.
+ * last-child path (with no removals in the batch, it was then too), or change a text node on that
+ * path whose text now starts with what it held before the batch (the first record's old value).
+ * A node added in this batch is read whole, so later records inside it are already counted.
  */
 export function appendedText(records, el) {
   let out = '';
   let added = null;
+  let grown = null;
   for (const r of records) {
-    if (r.target !== el && !el.contains(r.target)) continue;
-    if (added && added.some((n) => n.contains(r.target))) continue;
-    if (r.type !== 'childList' || r.removedNodes.length || r.nextSibling !== null) return null;
-    for (let n = r.target; n !== el; n = n.parentNode) {
-      if (n.parentNode.lastChild !== n) return null;
+    const target = r.target;
+    if (target !== el && !el.contains(target)) continue;
+    if (added && added.some((n) => n.contains(target))) continue;
+    if (r.type === 'characterData') {
+      if (grown === target) continue; // its first record's old value is the one compared
+      const old = r.oldValue;
+      if (grown !== null || typeof old !== 'string' || !onLastPath(target, el)) return null;
+      const now = target.data;
+      if (now.length < old.length || !now.startsWith(old)) return null;
+      grown = target;
+      out += now.slice(old.length);
+      continue;
     }
+    if (r.type !== 'childList' || r.removedNodes.length || r.nextSibling !== null) return null;
+    if (!onLastPath(target, el)) return null;
     const nodes = r.addedNodes;
     for (let i = 0; i < nodes.length; i++) {
       const n = nodes[i];
@@ -71,6 +82,14 @@ export function appendedText(records, el) {
     }
   }
   return out;
+}
+
+// Whether `node` (inside `el`) ends `el`: each node from it up to `el` is its parent's last child.
+function onLastPath(node, el) {
+  for (let n = node; n !== el; n = n.parentNode) {
+    if (n.parentNode.lastChild !== n) return false;
+  }
+  return true;
 }
 
 // Enough of an element's leading text to tell whether it starts like an answer: the core looks

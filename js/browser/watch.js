@@ -9,7 +9,9 @@ import { touched, changes, resumeAt, appendedText, leadingText } from './dom.js'
 import { eachShadowRoot, addedElements, whyUnseen } from './shadow.js';
 import { FLUSH_MS } from '../core/link.js';
 
-export const OBSERVE = { childList: true, subtree: true, characterData: true };
+// A text node's old value (a reference to the string it held, not a copy) tells a text that grew
+// in place, as React renders it, from one that changed.
+export const OBSERVE = { childList: true, subtree: true, characterData: true, characterDataOldValue: true };
 
 export class DomWatch {
   #streams;

@@ -289,6 +289,7 @@ test('a stream that starts before the wasm has loaded is still profiled whole', 
 test('appended text is read from the mutation records exactly when they only append at the end', async () => {
   const cases = await harness.evaluate(async () => {
     const { appendedText } = await import('/js/browser/dom.js');
+    const { OBSERVE } = await import('/js/browser/watch.js');
     const scenarios = {
       'text nodes appended to the element': (el) => {
         el.append('Hello');
@@ -309,8 +310,31 @@ test('appended text is read from the mutation records exactly when they only app
       },
       'text appended into a paragraph that is not the last': (el) => el.firstChild.append(' middle'),
       'a node removed': (el) => el.lastChild.remove(),
-      'a text node changed in place': (el) => {
+      // What React does with a text that grows: the same text node, a new nodeValue.
+      'the last text node grown in place': (el) => {
         el.lastChild.lastChild.data += '!';
+      },
+      'the last text node grown twice in one batch': (el) => {
+        el.lastChild.lastChild.nodeValue += ' and';
+        el.lastChild.lastChild.nodeValue += ' more';
+      },
+      'grown in place, then a paragraph appended': (el) => {
+        el.lastChild.lastChild.data += ' end';
+        el.append(document.createElement('p'));
+        el.lastChild.append('third');
+      },
+      'the last text node changed, not grown': (el) => {
+        el.lastChild.lastChild.data = 'second pare';
+      },
+      'the last text node shortened': (el) => {
+        el.lastChild.lastChild.data = 'second';
+      },
+      'a text node grown that is not the last': (el) => {
+        el.firstChild.firstChild.data += ' middle';
+      },
+      'grown, then changed back and grown': (el) => {
+        el.lastChild.lastChild.data = 'xx';
+        el.lastChild.lastChild.data = 'second para plus';
       },
       'a node inserted before the end': (el) => el.insertBefore(document.createTextNode('x'), el.lastChild),
       'innerHTML replaced': (el) => {
@@ -323,7 +347,7 @@ test('appended text is read from the mutation records exactly when they only app
       el.innerHTML = '<p>first para</p><p>second para</p>';
       document.body.append(el);
       const mo = new MutationObserver(() => {});
-      mo.observe(el, { childList: true, subtree: true, characterData: true });
+      mo.observe(el, OBSERVE);
       const before = el.textContent;
       mutate(el);
       const added = appendedText(mo.takeRecords(), el);
@@ -334,12 +358,24 @@ test('appended text is read from the mutation records exactly when they only app
     }
     return out;
   });
-  const fast = ['text nodes appended to the element', 'a paragraph appended, then text into it', 'text appended into the last paragraph', 'text appended into a nested last span'];
+  const fast = [
+    'text nodes appended to the element',
+    'a paragraph appended, then text into it',
+    'text appended into the last paragraph',
+    'text appended into a nested last span',
+    'the last text node grown in place',
+    'the last text node grown twice in one batch',
+    'grown, then changed back and grown',
+  ];
   for (const [name, c] of Object.entries(cases)) {
     if (fast.includes(name)) assert.equal(c.added, c.grew, name);
     else assert.equal(c.added, null, `${name}: read whole (${JSON.stringify(c)})`);
   }
   assert.equal(cases['text appended into a nested last span'].added, 'deeper');
+  assert.equal(cases['the last text node grown twice in one batch'].added, ' and more');
+  // An append too, but the grown node no longer ends the element: read whole (the cheap path
+  // needs each change to be at the end as the DOM stands now).
+  assert.equal(cases['grown in place, then a paragraph appended'].added, null);
 });
 
 // The lab's highlighter scenario once named tokenpaint's tap as the page's heavy script: a read
