@@ -14,6 +14,7 @@ import { runMemory } from './memory.mjs';
 import { runLongTasks } from './longtasks.mjs';
 import { runConversation } from './conversation.mjs';
 import { runReact } from './react.mjs';
+import { runCallbacks } from './callbacks.mjs';
 import { sizes, BUDGET, STUB_BUDGET, CRITICAL_BUDGET } from '../scripts/size.mjs';
 import { namedBuild, top } from '../scripts/wasmtop.mjs';
 import { ENTRY_POINTS } from './attribution.mjs';
@@ -61,6 +62,8 @@ const conv = await runConversation({ rounds: Math.max(rounds, 5) });
 console.log('\n== a React chat (React 19, react-markdown, a render per delta)');
 const re = await runReact({ rounds: Math.max(rounds, 3), profileRounds: Math.max(rounds, 3) });
 console.log(re);
+const cb = await runCallbacks({ rounds: Math.max(rounds, 3) });
+console.log(cb);
 
 const sz = sizes();
 const total = sz.find((r) => r.name.startsWith('total'));
@@ -95,7 +98,7 @@ const budgets = [
   ['Parse throughput ≥ 2× eventsource-parser + JSON.parse', `${f2(p.ratio)}×`, p.ratio >= 2],
   ['Memory: ≤ 64 bytes retained per token (100,000 tokens)', `${f1(retained)} B retained (core ${mem.native ? f1(mem.native.perToken) : '?'} + JS heap ${f1(mem.jsPerToken)}); peak wasm growth ${f1(mem.wasmPerToken)} B per token`, retained <= 64],
   ['Memory: a cap past which per-token detail is decimated, aggregates exact', `maxTokenDetail (default 8192 records): ${mem.with.report.records} records kept for ${mem.tokens} tokens`, mem.with.report.records <= 8192],
-  ['A React chat (React 19 in StrictMode, react-markdown, a render per delta): tokenpaint adds ≤ 2% of the page\'s own main-thread time', `${pct(re.share)} by TaskDuration (rounds ${re.shares.map(pct).join(', ')}); ${pct(re.ownShare)} by CPU profile (tokenpaint's own ${f1(re.own)} ms against the page's ${f1(re.busy)} ms; rounds ${re.ownShares.map(pct).join(', ')}); matched ${re.matched}%`, re.share <= 0.02 && re.ownShare <= 0.02],
+  ['A React chat (React 19 in StrictMode, react-markdown, a render per delta): tokenpaint adds ≤ 2% of the page\'s own main-thread time', `${pct(re.share)} by TaskDuration (rounds ${re.shares.map(pct).join(', ')}); ${pct(re.ownShare)} by CPU profile (tokenpaint's own ${f1(re.own)} ms against the page's ${f1(re.busy)} ms; rounds ${re.ownShares.map(pct).join(', ')}); matched ${re.matched}%. The floor alone, one bracket per commit: ${pct(re.floorShare)} by TaskDuration, ${pct(re.floorOwnShare)} by CPU profile. Callbacks timed in the page: tokenpaint's ${pct(cb.ownShare)}, the floor's ${pct(cb.floorShare)}`, re.share <= 0.02 && re.ownShare <= 0.02],
   ['Long conversations: cost per token with 0, 50 and 200 earlier answers in the container flat within 1.3×, matched 100%', `${f2(conv.growth)}× (${conv.rows.map((r) => `${r.earlier}: ${f1(r.msPerThousand)} ms per 1,000 tokens`).join(', ')}); matched ${conv.rows.map((r) => `${r.matched}%`).join(', ')}`, conv.growth <= 1.3 && conv.rows.every((r) => r.matched === 100)],
   ['Scale: cost per token flat from 1k to 100k characters (within 2×)', `${f2(sc.growth)}× (whole core per token), ${f2(alignGrowth)}× (alignment per update)`, sc.growth <= 2 && alignGrowth <= 2],
 ];
@@ -248,10 +251,19 @@ Cost per update, 100k vs 1k characters (incremental): **${f2(alignGrowth)}x**.
 A page like the ones users ship (\`bench/pages/react.jsx\`): React 19 in StrictMode, each answer
 rendered by react-markdown, the whole answer re-rendered on every delta (a \`setState\` per
 delta), the stream read with a reader, \`TextDecoder\` and eventsource-parser; with tokenpaint,
-\`profiler.fetch\` and \`observe\` on the chat. ${re.tokens} tokens, one every ${re.tokenMs} ms, two pages side by side.
+\`profiler.fetch\` and \`observe\` on the chat. ${re.tokens} tokens, one every ${re.tokenMs} ms.
 
-- TaskDuration (CDP, thread ticks), ${re.rounds} rounds: the page alone ${f1(re.taskWithout)} ms; tokenpaint adds ${f1(re.added)} ms, **${pct(re.share)}** (rounds ${re.shares.map(pct).join(', ')}).
-- CPU profile, ${re.profileRounds} rounds: tokenpaint's own ${f1(re.own)} ms against the page's busy ${f1(re.busy)} ms (the sampler slows both alike): **${pct(re.ownShare)}** (rounds ${re.ownShares.map(pct).join(', ')}).
+Beside it, the floor (\`bench/pages/floor.js\`) on React pages of its own, with nothing but a
+MutationObserver on the chat that takes the time and reads the added text: **bracket**, one frame
+bracketed per commit (the frame's start and its after-paint mark: what any instrument with
+tokenpaint's precision pays at least), and **frame**, the frame's start alone per commit (what any
+instrument that marks the painted frame pays). tokenpaint keeps bracketing frames for three idle
+frames after the last commit (so that a commit made inside a rAF callback is given its own frame),
+so on this page, which commits every ${re.tokenMs} ms, it brackets every frame.
+
+- TaskDuration (CDP, thread ticks), ${re.rounds} rounds, one page at a time in an order that turns each round: the page alone ${f1(re.taskWithout)} ms; tokenpaint adds ${f1(re.added)} ms, **${pct(re.share)}** (rounds ${re.shares.map(pct).join(', ')}). The bracket floor adds **${pct(re.floorShare)}** (rounds ${re.floorShares.map(pct).join(', ')}), the frame floor ${pct(re.frameShare)} (rounds ${re.frameShares.map(pct).join(', ')}).
+- CPU profile, ${re.profileRounds} rounds, the three pages side by side: tokenpaint's own ${f1(re.own)} ms against the page's busy ${f1(re.busy)} ms (the sampler slows both alike): **${pct(re.ownShare)}** (rounds ${re.ownShares.map(pct).join(', ')}); the bracket floor's own ${f1(re.floorOwn)} ms, **${pct(re.floorOwnShare)}** (rounds ${re.floorOwnShares.map(pct).join(', ')}).
+- Callbacks timed in the page (\`bench/callbacks.mjs\`: every observer, rAF, postTask, timer and idle callback wrapped before any script runs, no profiler; the tap's read continuations are not callbacks and are not counted), ${cb.rounds} rounds: tokenpaint's ${f1(cb.own)} ms, **${pct(cb.ownShare)}** of the page's ${f1(cb.page)} ms (rounds ${cb.ownShares.map(pct).join(', ')}); the bracket floor's ${f1(cb.floor)} ms, **${pct(cb.floorShare)}** (rounds ${cb.floorShares.map(pct).join(', ')}); tokenpaint on top of the floor ${pct(cb.onTopShare)}.
 - Verdicts with tokenpaint: ${re.verdicts.join(', ')}; matched ${re.matched}%.
 
 ## Long conversations
