@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { median, lags, FRAME, holdsCrossOrigin } from '../support/helpers.mjs';
 import { bundleRenderers } from '../support/bundle.mjs';
+import { paceBehind } from '../support/pace.mjs';
 import { formatCases, readFixture, holdsFixture } from '../support/fixtures.mjs';
 
 const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
@@ -77,11 +78,12 @@ export function engineTests({ name, setup, lacks, xhrProgressMs = 0 }) {
   }
 
   // Issue 32: this engine does not name the scripts of long frames, and the render verdict says
-  // so rather than name one.
+  // so rather than name one. Paced to the machine, as in Chromium (tests/support/pace.mjs).
   test(`${name}: the render verdict of a page with a heavy highlighter says its script is unknown`, async (t) => {
-    const { report: r } = await pages.renderers.evaluate((a) => window.runRenderer(a), { renderer: 'markdown-highlighter', strategy: 'per-token', query: 'content=code&lines=150&merge=2&ttft_ms=30&token_ms=5' });
+    const { tokenMs } = await paceBehind(pages.renderers, 'markdown-highlighter', 150, { share: 0.5 });
+    const { report: r } = await pages.renderers.evaluate((a) => window.runRenderer(a), { renderer: 'markdown-highlighter', strategy: 'per-token', query: `content=code&lines=150&merge=2&ttft_ms=30&token_ms=${tokenMs}` });
     const v = r.diagnosis.find((d) => /^client-render|^page-stall/.test(d.verdict));
-    t.diagnostic(JSON.stringify({ verdicts: r.diagnosis.map((d) => d.verdict), script: v?.script, unknown: v?.scriptUnknown }));
+    t.diagnostic(JSON.stringify({ tokenMs, verdicts: r.diagnosis.map((d) => d.verdict), script: v?.script, unknown: v?.scriptUnknown }));
     assert.ok(v, r.diagnosis.map((d) => d.verdict).join());
     assert.equal(v.script, null);
     assert.equal(v.scriptUnknown, 'long-animation-frame-unsupported');
