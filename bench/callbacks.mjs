@@ -7,14 +7,8 @@
 // the browser's own work that a callback causes (a frame it asks for).
 import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/demo-server.mjs';
-import { CHROMIUM, ARGS } from '../tests/support/helpers.mjs';
+import { CHROMIUM, ARGS, median } from '../tests/support/helpers.mjs';
 import { bundleReact } from './react.mjs';
-
-const median = (v) => {
-  const s = [...v].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 function wrapCallbacks() {
   const acc = (window.callbackTime = {});

@@ -6,15 +6,9 @@
 // machine noise. Flat means the largest median per token within 1.3× of the smallest.
 import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/demo-server.mjs';
-import { CHROMIUM, ARGS } from '../tests/support/helpers.mjs';
+import { CHROMIUM, ARGS, median } from '../tests/support/helpers.mjs';
 import { openChat } from './longtasks.mjs';
 import { attribute, underProfiler } from './attribution.mjs';
-
-const median = (v) => {
-  const s = [...v].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 export async function runConversation({ rounds = 5, tokens = 4000, tokenMs = 2, sizes = [0, 50, 200], sampleUs = 200, log = console.log } = {}) {
   const { server, url } = await startServer({ port: 0 });

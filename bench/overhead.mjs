@@ -9,15 +9,9 @@
 // performance.now() has 5 µs resolution), in the page without tokenpaint.
 import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/demo-server.mjs';
-import { CHROMIUM, ARGS } from '../tests/support/helpers.mjs';
+import { CHROMIUM, ARGS, median } from '../tests/support/helpers.mjs';
 import { attribute, openChat } from './longtasks.mjs';
 import { profiledRun } from './attribution.mjs';
-
-const median = (v) => {
-  const s = [...v].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 async function metrics(cdp) {
   const { metrics } = await cdp.send('Performance.getMetrics');

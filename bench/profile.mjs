@@ -4,15 +4,9 @@
 // Usage: TOKENS=6000 ROUNDS=3 node bench/profile.mjs
 import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/demo-server.mjs';
-import { CHROMIUM, ARGS } from '../tests/support/helpers.mjs';
+import { CHROMIUM, ARGS, median } from '../tests/support/helpers.mjs';
 import { openChat } from './longtasks.mjs';
 import { profiledRun } from './attribution.mjs';
-
-const median = (v) => {
-  const s = [...v].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 export async function runProfile({ rounds = 3, tokens = 6000, tokenMs = 5, sampleUs = 200, log = console.log } = {}) {
   const { server, url } = await startServer({ port: 0 });

@@ -9,17 +9,11 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/demo-server.mjs';
-import { CHROMIUM, ARGS } from '../tests/support/helpers.mjs';
+import { CHROMIUM, ARGS, median } from '../tests/support/helpers.mjs';
 import { attribute, underProfiler } from './attribution.mjs';
 import { bundleJsx } from '../tests/support/bundle.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const median = (v) => {
-  const s = [...v].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-
 /** The page's busy time in a profile: every sample but the idle ones (ms). */
 export function busyMs(profile) {
   const idle = new Set(profile.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id));
