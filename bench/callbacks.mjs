@@ -8,7 +8,7 @@
 import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/demo-server.mjs';
 import { CHROMIUM, ARGS, median } from '../tests/support/helpers.mjs';
-import { bundleReact } from './react.mjs';
+import { bundleReact, openReact, taskMs as task } from './react.mjs';
 
 function wrapCallbacks() {
   const acc = (window.callbackTime = {});
@@ -49,18 +49,8 @@ export async function runCallbacks({ rounds = 3, tokens = 600, tokenMs = 20, log
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   const query = `ttft_ms=100&token_ms=${tokenMs}&tokens=${tokens}`;
   try {
-    const open = async (wrapped) => {
-      const page = await browser.newPage();
-      if (wrapped) await page.addInitScript(wrapCallbacks);
-      await page.goto(`${url}/bench/pages/react.html`);
-      await page.waitForFunction(() => window.reactReady === true, null, { timeout: 30000 });
-      const cdp = await page.context().newCDPSession(page);
-      await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
-      return { page, cdp };
-    };
-    const task = async (cdp) => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value * 1000;
-    const plain = await open(false);
-    const wrapped = await open(true);
+    const plain = await openReact(browser, url);
+    const wrapped = await openReact(browser, url, { init: wrapCallbacks });
     const rows = [];
     for (let k = 0; k < rounds; k++) {
       const before = await task(plain.cdp);

@@ -22,6 +22,23 @@ export function busyMs(profile) {
   return us / 1000;
 }
 
+/** A new page with the React chat, ready to run, and its DevTools session timing the main thread. */
+export async function openReact(browser, url, { init = null } = {}) {
+  const page = await browser.newPage();
+  if (init) await page.addInitScript(init);
+  await page.goto(`${url}/bench/pages/react.html`);
+  await page.waitForFunction(() => window.reactReady === true, null, { timeout: 30000 });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+  return { page, cdp };
+}
+
+/** The page's main-thread time so far (TaskDuration, thread ticks), ms. */
+export async function taskMs(cdp) {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  return metrics.find((m) => m.name === 'TaskDuration').value * 1000;
+}
+
 export const bundleReact = () => bundleJsx(path.join(here, 'pages/react.jsx'), path.join(here, 'pages/react.bundle.js'));
 
 export async function runReact({ rounds = 3, profileRounds = 3, tokens = 600, tokenMs = 20, sampleUs = 200, log = console.log } = {}) {
@@ -30,18 +47,8 @@ export async function runReact({ rounds = 3, profileRounds = 3, tokens = 600, to
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   const query = `ttft_ms=100&token_ms=${tokenMs}&tokens=${tokens}`;
   try {
-    const open = async (floorMode = null) => {
-      const page = await browser.newPage();
-      await page.goto(`${url}/bench/pages/react.html`);
-      await page.waitForFunction(() => window.reactReady === true, null, { timeout: 30000 });
-      const cdp = await page.context().newCDPSession(page);
-      await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
-      return { page, cdp, floorMode };
-    };
-    const task = async (cdp) => {
-      const { metrics } = await cdp.send('Performance.getMetrics');
-      return metrics.find((m) => m.name === 'TaskDuration').value * 1000;
-    };
+    const open = async (floorMode = null) => ({ ...(await openReact(browser, url)), floorMode });
+    const task = taskMs;
     const check = (r, profile) => {
       if (r.deltas !== tokens) throw new Error(`deltas ${r.deltas} of ${tokens}`);
       if (profile && (!r.report || r.report.status !== 'ok' || r.report.deltas !== tokens)) throw new Error(`report ${JSON.stringify(r.report)}`);

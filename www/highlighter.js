@@ -8,12 +8,17 @@ import javascript from 'highlight.js/lib/languages/javascript';
 
 hljs.registerLanguage('javascript', javascript);
 
+/** Highlights the code blocks of `el` now. */
+window.highlightNow = (el) => {
+  for (const code of el.querySelectorAll('pre code')) {
+    code.removeAttribute('data-highlighted');
+    code.className = 'language-javascript';
+    hljs.highlightElement(code);
+  }
+};
+
 /** Highlights the code blocks of `el` in a task after this one. */
 window.highlightSoon = (el) =>
   setTimeout(function highlightCodeBlocks() {
-    for (const code of el.querySelectorAll('pre code')) {
-      code.removeAttribute('data-highlighted');
-      code.className = 'language-javascript';
-      hljs.highlightElement(code);
-    }
+    window.highlightNow(el);
   }, 0);

@@ -8,8 +8,11 @@
 // test was written for.
 import { codeAnswer } from '../../scripts/sim.mjs';
 
+// What one render of a `lines`-line code answer by `kind` costs the page (ms).
+const renderCost = (page, kind, lines) => page.evaluate(([k, text]) => window.renderCost(k, text), [kind, codeAnswer(lines)]);
+
 export async function paceBehind(page, kind, lines, { share = 0.15, slowest = 5, fastest = 0.5 } = {}) {
-  const cost = await page.evaluate(([k, text]) => window.renderCost(k, text), [kind, codeAnswer(lines)]);
+  const cost = await renderCost(page, kind, lines);
   const ms = Math.min(slowest, Math.max(fastest, cost * share));
   return { tokenMs: Math.round(ms * 100) / 100, cost };
 }
@@ -20,6 +23,6 @@ export async function paceBehind(page, kind, lines, { share = 0.15, slowest = 5,
  * cost 8 ms or more, and a fast machine renders the test's answer in less.
  */
 export async function linesCosting(page, kind, lines, costMs, most = 4 * lines) {
-  const cost = await page.evaluate(([k, text]) => window.renderCost(k, text), [kind, codeAnswer(lines)]);
+  const cost = await renderCost(page, kind, lines);
   return { lines: Math.min(most, Math.max(lines, Math.ceil((lines * costMs) / Math.max(cost, 0.1)))), cost };
 }
