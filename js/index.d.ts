@@ -186,10 +186,10 @@ export declare class Profiler {
   readonly ready: Promise<Profiler | null>;
   /** A drop-in fetch (bound: pass it to SDKs as `fetch: profiler.fetch`). */
   readonly fetch: typeof globalThis.fetch;
-  /** Watches the element in which the app renders answers, and the open shadow roots in it. Any order, any number of times. */
-  observe(element: Element): void;
-  /** Stops watching one element. */
-  unobserve(element: Element): void;
+  /** Watches the element in which the app renders answers, and the open shadow roots in it; with no element (or `document`), the whole document, each stream's element found around the changes. Any order, any number of times. */
+  observe(element?: Element | Document): void;
+  /** Stops watching one element (the document with none). */
+  unobserve(element?: Element | Document): void;
   /** Disconnects for good (observers, paint clock, exporter). */
   close(): void;
   /** Profiles a response fetched by other means; read the returned response, not the original. */

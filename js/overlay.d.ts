@@ -10,6 +10,8 @@ export interface OverlayOptions {
 export interface Overlay {
   /** The panel's (closed) shadow root, for tests and tools; null when no panel could be made. */
   readonly root: ShadowRoot | null;
+  /** Shows `text` as the panel's status (why it cannot measure, for one). */
+  note(text: string): void;
   toggle(): void;
   /** Removes the panel and its subscriptions. */
   close(): void;

@@ -25,11 +25,12 @@ canvas{width:100%;height:32px;display:block;margin:6px 0 0}
 const ROWS = [
   ['ttft', 'TTFT measured'],
   ['ttftPerceived', 'TTFT perceived'],
-  ['lag', 'lag (last token)'],
+  ['lag', 'lag (last token; p50 at the end)'],
   ['backlog', 'backlog'],
+  ['matched', 'matched'],
 ];
 
-const fmt = (k, v) => (v === null || v === undefined ? '–' : k === 'backlog' ? `${v} chars` : `${Math.round(v)} ms`);
+const fmt = (k, v) => (v === null || v === undefined ? '–' : k === 'backlog' ? `${v} chars` : k === 'matched' ? `${v}%` : `${Math.round(v)} ms`);
 
 /**
  * Shows the panel for `profiler` (a tokenpaint Profiler). Options: `key` (with Alt+Shift, default
@@ -37,7 +38,7 @@ const fmt = (k, v) => (v === null || v === undefined ? '–' : k === 'backlog' ?
  * shadow root, for tests and tools.
  */
 export function overlay(profiler, options = {}) {
-  const none = { toggle() {}, close() {}, root: null };
+  const none = { toggle() {}, close() {}, note() {}, root: null };
   if (typeof document === 'undefined' || !profiler || typeof profiler.onProgress !== 'function') return none;
   try {
     const key = String(options.key || 'T').toUpperCase();
@@ -113,7 +114,7 @@ export function overlay(profiler, options = {}) {
     });
     const offReport = profiler.onReport((r) => {
       status.textContent = `${r.status}, ${r.tokens ?? '?'} tokens`;
-      show({ ttft: r.ttft, ttftPerceived: r.ttftPerceived && r.ttftPerceived.painted, lag: r.lag && r.lag.p50 });
+      show({ ttft: r.ttft, ttftPerceived: r.ttftPerceived && r.ttftPerceived.painted, lag: r.lag && r.lag.p50, matched: r.matchedPct });
       const v = r.diagnosis && r.diagnosis[0];
       verdict.textContent = v ? v.verdict : '';
       fix.textContent = v ? v.fix : '';
@@ -125,6 +126,9 @@ export function overlay(profiler, options = {}) {
     document.body.append(host);
     return {
       root,
+      note(text) {
+        status.textContent = String(text);
+      },
       toggle() {
         panel.hidden = !panel.hidden;
       },

@@ -75,10 +75,12 @@ export class Profiler {
    * Watches `element`, the element in which the app renders answers, and the open shadow roots
    * inside it. `observe`, `unobserve` and `disconnect` may come in any order, any number of
    * times (React StrictMode, hot reload, route changes): observing again resumes everything.
+   * With no element (or `document`), the whole document is watched, open shadow roots included,
+   * and each stream's element is found around the changes (browser/find.js).
    */
   observe(element) {
     try {
-      hubs.get(this).observe(element);
+      hubs.get(this).observe(element === undefined ? document : element);
     } catch {
       /* never into the page */
     }
@@ -86,7 +88,7 @@ export class Profiler {
 
   /** Stops watching `element` (and the shadow roots found in it). */
   unobserve(element) {
-    hubs.get(this).watch.unobserve(element);
+    hubs.get(this).watch.unobserve(element === undefined ? document : element);
   }
 
   /**

@@ -135,6 +135,8 @@ export interface StreamReport {
   timerMs?: number | null;
   /** Per-token arrays `arrived`, `committed`, `frame`, `painted` and `chars` (and `count`, once decimated); absent with `timeline: false`. */
   timeline?: Timeline | null;
+  /** The element that showed the answer (`selector`, a short path to it) and how it was found (`how`); null when none was found (`domReason` says why). Always there in the browser. */
+  element: ShownIn | null;
 }
 
 /** An open stream so far, as `onProgress` gives it: read from the records its report will be made of. Times are ms from the request start; `null` is unknown. */
@@ -444,6 +446,14 @@ export interface Malformed {
   framing: string | null;
 }
 
+/** The element that showed an answer. */
+export interface ShownIn {
+  /** A short CSS selector of it: up to four steps up (an id ends it, but in a shadow tree), each `tag#id` or `tag.class` with `:nth-of-type(k)`; ` >>> ` follows a shadow root's host. */
+  selector: string;
+  /** How it was found: one of `target` (named with the stream), `observed` (the child of an observed element whose text starts like the answer) or `document` (`observe()` with no element: the largest element around a change whose text starts like the answer, with nothing before it, no text field and no other answer in it). */
+  how: 'target' | 'observed' | 'document';
+}
+
 /** A stream that began before the module loaded. */
 export interface CaughtUp {
   /** When the page's text was read. */
@@ -685,7 +695,7 @@ export interface SummaryBy {
 }
 
 /** tokenpaint itself failed during the stream (the app was unaffected): every figure is null. */
-export type FailedReport = Pick<StreamReport, 'id' | 'sampleRate' | 'url' | 'transport' | 'diagnosis' | 'unavailable'> & {
+export type FailedReport = Pick<StreamReport, 'id' | 'sampleRate' | 'url' | 'transport' | 'diagnosis' | 'unavailable' | 'element'> & {
   status: 'failed';
   error: StreamErrorInfo;
 } & { [K in FailedNull]: null };

@@ -62,7 +62,7 @@ function bundleHighlighter() {
   return highlighter;
 }
 
-async function serveStatic(res, pathname) {
+async function serveStatic(res, pathname, query = new URLSearchParams()) {
   if (pathname === '/vendor/highlighter.js') {
     const js = await bundleHighlighter();
     if (!js) return notFound(res);
@@ -86,6 +86,13 @@ async function serveStatic(res, pathname) {
     // violations reported to /csp-report.
     if (/\/tests\/pages\/csp\.html$/.test(file)) {
       headers['content-security-policy'] = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; require-trusted-types-for 'script'; trusted-types 'none'; report-uri /csp-report";
+    }
+    // The bare pages (no tokenpaint in them) under a strict CSP, for the extension: `?csp=strict`
+    // forbids WebAssembly (no 'wasm-unsafe-eval'), `?csp=wasm` allows it; both require Trusted
+    // Types and report violations to /csp-report.
+    const policy = { strict: "default-src 'self'; script-src 'self'", wasm: "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'" }[query.get('csp')];
+    if (policy && file.includes(`${path.sep}tests${path.sep}pages${path.sep}bare${path.sep}`)) {
+      headers['content-security-policy'] = `${policy}; connect-src 'self' ws:; require-trusted-types-for 'script'; trusted-types 'none'; report-uri /csp-report`;
     }
     // The arrival clock's service worker may control the whole origin (a site copies it to its
     // root, or sends this header).
@@ -241,7 +248,9 @@ export function createDemoServer(lab = {}) {
       }
       if (url.pathname.startsWith('/fixture/')) return await replayFixture(res, url);
       if (req.method !== 'GET' && req.method !== 'HEAD') return notFound(res);
-      return await serveStatic(res, url.pathname);
+      // No icon, and no failed request for one in a page's console.
+      if (url.pathname === '/favicon.ico') return res.writeHead(204, { 'cache-control': 'max-age=86400' }).end();
+      return await serveStatic(res, url.pathname, url.searchParams);
     } catch (e) {
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'text/plain' });

@@ -176,7 +176,7 @@ import type { RatedMetric, Rating, SummaryMetric } from './index.js';
       let optional = f.serde.skip_serializing_if ? '?' : '';
       if (ALWAYS.test(f.doc)) {
         optional = '';
-        type = type.replace(/ \| null$/, '');
+        if (!/In TypeScript:/.test(f.doc)) type = type.replace(/ \| null$/, '');
       }
       if (item.name === 'Report') {
         if (f.rust === 'status') type = `Exclude<${type}, 'failed'>`;

@@ -58,8 +58,12 @@ export const BUDGET = 40 * 1024;
  * each answer's early cost per delta, the shortest conversation's kept as the later answers'
  * baseline, the verdict and its text) and the busy page's undecided read gap: 1.1 KB gzip
  * (92,978 B against 91,888 B).
+ * Raised to 92 KB for the report's `element` (which element showed the answer, and how it was
+ * found: a short selector) and `observe()` with no element, whose search is a lazy chunk of its
+ * own (1.2 KB gzip) but whose loading and claiming are in the watch: 0.7 KB gzip (93,874 B
+ * against 93,173 B).
  */
-export const CEILING = 91 * 1024;
+export const CEILING = 92 * 1024;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => readFileSync(path.join(root, p));
@@ -121,7 +125,7 @@ export function sizes() {
   const total = { name: 'total (wasm + minified js)', raw: rows[0].raw + rows[2].raw, gzip: rows[0].gzip + rows[2].gzip, brotli: rows[0].brotli + rows[2].brotli };
   // The development overlay (tokenpaint/overlay): its own entry, never in the core's bundle.
   const overlay = bundle('js/overlay.js').eager;
-  return [...rows, total, row('lazy chunks (otlp, devtools, arrival clock)', lazy), row('stub (tokenpaint/lazy)', stub), row('overlay (tokenpaint/overlay)', overlay)];
+  return [...rows, total, row('lazy chunks (otlp, devtools, arrival clock, document search)', lazy), row('stub (tokenpaint/lazy)', stub), row('overlay (tokenpaint/overlay)', overlay)];
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -229,6 +229,11 @@ pub struct Report {
     /// decimated); absent with `timeline: false`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timeline: Option<Timeline>,
+    /// The element that showed the answer (`selector`, a short path to it) and how it was found
+    /// (`how`); null when none was found (`domReason` says why). Always there in the browser. In
+    /// TypeScript: `ShownIn | null`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub element: Option<ShownIn>,
 }
 
 impl Report {
@@ -635,6 +640,20 @@ pub struct Malformed {
     pub first: Option<String>,
     /// A framing error, if any.
     pub framing: Option<String>,
+}
+
+/// The element that showed an answer.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ShownIn {
+    /// A short CSS selector of it: up to four steps up (an id ends it, but in a shadow tree),
+    /// each `tag#id` or `tag.class` with `:nth-of-type(k)`; ` >>> ` follows a shadow root's host.
+    pub selector: String,
+    /// How it was found: one of `target` (named with the stream), `observed` (the child of an
+    /// observed element whose text starts like the answer) or `document` (`observe()` with no
+    /// element: the largest element around a change whose text starts like the answer, with
+    /// nothing before it, no text field and no other answer in it).
+    pub how: String,
 }
 
 /// A stream that began before the module loaded.

@@ -136,3 +136,50 @@ export function resumeAt(prev, text, limit = Infinity) {
 function isLowSurrogate(code) {
   return code >= 0xdc00 && code <= 0xdfff;
 }
+
+const escape =
+  typeof CSS !== 'undefined' && typeof CSS.escape === 'function' ? (s) => CSS.escape(s) : (s) => s.replace(/[^\w-]/g, (c) => `\\${c}`);
+
+/**
+ * A short selector for `el`, for the report: up to four steps up (an id ends it, but for a shadow
+ * tree's host), each `tag#id` or `tag.class.class` with `:nth-of-type(k)` among same-tag
+ * siblings; a shadow boundary is written ` >>> ` after its host.
+ */
+export function selectorOf(el) {
+  const parts = [];
+  let n = el;
+  for (let steps = 0; n && steps < 4; ) {
+    if (n.nodeType === 11 && n.host) {
+      parts.push('>>>');
+      n = n.host;
+      continue;
+    }
+    if (n.nodeType !== 1) break;
+    let part = n.localName;
+    if (n.id) {
+      // Unique in its tree: the path goes on only from a shadow root's host.
+      parts.push(`${part}#${escape(n.id)}`);
+      const root = n.getRootNode();
+      if (root.nodeType !== 11 || !root.host) break;
+      steps++;
+      n = root;
+      continue;
+    }
+    for (const c of [...n.classList].slice(0, 2)) part += `.${escape(c)}`;
+    const parent = n.parentNode;
+    if (parent && parent.children) {
+      let k = 0;
+      let same = 0;
+      for (const sib of parent.children) {
+        if (sib.localName !== n.localName) continue;
+        same++;
+        if (sib === n) k = same;
+      }
+      if (same > 1) part += `:nth-of-type(${k})`;
+    }
+    parts.push(part);
+    steps++;
+    n = parent;
+  }
+  return parts.reverse().join(' > ').replace(/ > >>> > /g, ' >>> ');
+}

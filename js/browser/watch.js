@@ -5,7 +5,7 @@
 // core with its time. The watch owns the observers and, per stream, the element that shows it
 // and the text it showed last.
 
-import { touched, changes, resumeAt, appendedText, leadingText } from './dom.js';
+import { touched, changes, resumeAt, appendedText, leadingText, selectorOf } from './dom.js';
 import { eachShadowRoot, addedElements, whyUnseen } from './shadow.js';
 import { FLUSH_MS } from '../core/link.js';
 
@@ -21,6 +21,8 @@ export class DomWatch {
   #lastShadowScan;
   #views;
   #changed;
+  #retired;
+  #find;
 
   /**
    * `streams`: the open streams (iterable); `link`: the core link (calls and the queue);
@@ -41,6 +43,10 @@ export class DomWatch {
     this.#views = new WeakMap();
     // The page changed since the last frame (the paint clock's idle count reads it).
     this.#changed = false;
+    // The document-wide search (find.js), once loaded, and the elements that showed a finished
+    // answer, which it never claims again.
+    this.#find = null;
+    this.#retired = null;
   }
 
   /** Whether anything is observed for `s`: its own target, or observed elements. */
@@ -50,7 +56,7 @@ export class DomWatch {
 
   #view(s) {
     let v = this.#views.get(s);
-    if (!v) this.#views.set(s, (v = { scope: null, text: '', limit: 0, mo: null }));
+    if (!v) this.#views.set(s, (v = { scope: null, how: null, text: '', limit: 0, mo: null }));
     return v;
   }
 
@@ -61,7 +67,7 @@ export class DomWatch {
   heldChars(target) {
     if (target || !this.roots.size) return NaN;
     let n = 0;
-    for (const root of [...this.roots.keys(), ...this.#shadows.keys()]) n += (root.textContent || '').length;
+    for (const root of [...this.roots.keys(), ...this.#shadows.keys()]) n += (textRoot(root).textContent || '').length;
     return n;
   }
 
@@ -74,6 +80,27 @@ export class DomWatch {
 
   observe(element) {
     if (this.roots.has(element) || typeof MutationObserver !== 'function') return false;
+    if (element.nodeType === 9 && !this.#find) {
+      // The whole document: its search (find.js) is loaded first. Until then the document is
+      // held as observed, with nothing to disconnect.
+      const pending = { disconnect() {} };
+      this.roots.set(element, pending);
+      import('./find.js').then(
+        (m) => {
+          if (!this.#find) {
+            this.#find = m;
+            this.#retired = new m.Retired();
+          }
+          if (this.roots.get(element) !== pending) return; // unobserved meanwhile
+          this.roots.delete(element);
+          this.observe(element);
+          // Text an open stream's answer already shows is read now.
+          if (this.#streams.size) this.#readDocument(element, performance.now());
+        },
+        () => this.roots.get(element) === pending && this.roots.delete(element),
+      );
+      return true;
+    }
     const mo = new MutationObserver((records) => this.#onMutations(records, element, null));
     mo.observe(element, OBSERVE);
     this.roots.set(element, mo);
@@ -108,10 +135,16 @@ export class DomWatch {
     v.mo.observe(s.target, OBSERVE);
   }
 
-  /** `s` is reported: its observer goes. */
+  /**
+   * `s` is reported: its observer goes, and the element that showed it is kept on `s.element`
+   * for the report (`{ selector, how }`, null when none did), and retired.
+   */
   forget(s) {
     const v = this.#views.get(s);
     if (v && v.mo) v.mo.disconnect();
+    const el = s.target || (v && v.scope);
+    s.element = el ? { selector: selectorOf(el), how: s.target ? 'target' : v.how } : null;
+    if (el && !s.target && this.#retired) this.#retired.add(el);
     this.#views.delete(s);
   }
 
@@ -160,11 +193,22 @@ export class DomWatch {
     if (s.target) commits = this.#read(s, s.target, t);
     else {
       for (const root of this.roots.keys()) {
+        if (root.nodeType === 9) {
+          if (this.#find) this.#readDocument(root, t);
+          continue;
+        }
         const all = { target: root, type: 'childList', addedNodes: [...root.childNodes], removedNodes: [] };
         this.#onMutations([all], root, null, t);
       }
     }
     if (commits > 0) this.#committed();
+  }
+
+  // The whole document: the text nodes nearest its end (where a new answer is) are tried as if
+  // each had just been added.
+  #readDocument(doc, t) {
+    const adds = this.#find.lastTexts(doc).map((n) => ({ target: n, type: 'characterData' }));
+    this.#onMutations(adds, doc, null, t);
   }
 
   // DOM: find each stream's element, read its text when it changed, time the commit.
@@ -173,6 +217,9 @@ export class DomWatch {
       const t = at === undefined ? performance.now() : at;
       // Elements added here may bring open shadow roots (a chat component's own tree).
       const owner = this.roots.has(root) ? root : this.#shadows.has(root) ? this.#shadows.get(root).owner : null;
+      // Observed as a whole document: the answer's element is searched for around each change,
+      // not among an observed element's children.
+      const wide = owner !== null && owner.nodeType === 9;
       const added = owner && addedElements(records);
       if (added) for (const el of added) this.#findShadows(el, owner);
       let commits = 0;
@@ -189,8 +236,13 @@ export class DomWatch {
           v.text = '';
         }
         if (!v.scope) {
-          candidates = candidates || touched(records, root);
-          v.scope = this.#claim(s, candidates);
+          if (wide) {
+            v.scope = this.#claimAround(s, (candidates = candidates || this.#find.startsOf(records)));
+            v.how = 'document';
+          } else {
+            v.scope = this.#claim(s, (candidates = candidates || touched(records, root)));
+            v.how = 'observed';
+          }
           if (v.scope) commits += this.#read(s, v.scope, t);
         } else {
           commits += this.#read(s, v.scope, t, records);
@@ -211,6 +263,18 @@ export class DomWatch {
       if (this.#link.call((c) => c.claims(s.id, text), false, s)) return el;
     }
     return null;
+  }
+
+  // Around the changes (find.js): an element whose text starts like `s`'s answer, that no other
+  // open stream shows or holds.
+  #claimAround(s, starts) {
+    const others = [];
+    for (const o of this.#streams) {
+      const v = o === s || o.done ? null : this.#views.get(o);
+      const shown = o.target || (v && v.scope);
+      if (shown) others.push(shown);
+    }
+    return this.#find.claimAround(starts, (el) => this.#link.call((c) => c.claims(s.id, leadingText(el)), false, s), others, this.#retired);
   }
 
   #claimedByOther(el, s) {
@@ -254,4 +318,9 @@ export class DomWatch {
     s.committed(n, t);
     return n > 0 ? n : 0;
   }
+}
+
+// The node whose text stands for `root`'s: a document's is its root element's.
+function textRoot(root) {
+  return root.nodeType === 9 ? root.documentElement || root : root;
 }

@@ -72,6 +72,8 @@ export class Reports {
       }
       hub.exported(report, stream && stream.trace);
     }
+    // The element that showed the answer, as the watch found it (a browser fact, like the above).
+    report.element = (stream && stream.element) || null;
     this.list.push(report);
     if (this.list.length > hub.options.maxReports) this.list.shift();
     each(this.listeners, report);
