@@ -7,8 +7,9 @@
 // asks the core), then grown to the largest element that holds nothing before it: the message
 // bubble rather than its first paragraph, so that the answer's later paragraphs are inside it.
 // Growth stops at anything that shows other text first (a role label, the user's question, an
-// earlier message), at a text field or an editable region (where the user types the prompt), at
-// an element holding an earlier answer, and at the body or the shadow root.
+// earlier message), at an element with much more text than has arrived (a newest-first list), at
+// a text field or an editable region (where the user types the prompt), at an element holding an
+// earlier answer, and at the body or the shadow root.
 
 import { leadingText } from './dom.js';
 
@@ -43,19 +44,33 @@ function excluded(el) {
 /**
  * Around each of `starts` (the changed elements): the nearest element (the change's own, or an
  * ancestor up to the body or its shadow root) whose text `claims` (starts like the answer),
- * grown to the largest one that shows nothing before it (`grow`); null when none does. Never one
- * of `others` (elements showing other open answers) or of `retired`, nor an element holding one.
+ * grown to the largest one that shows nothing before it (`grow`) and holds little more text than
+ * the `arrived` characters (not a list whose older messages come after); null when none does.
+ * Never one of `others` (elements showing other open answers) or of `retired`, nor an element
+ * holding one.
  */
-export function claimAround(starts, claims, others, retired) {
+export function claimAround(starts, claims, others, retired, arrived = Infinity) {
   const blocked = (el) => others.includes(el) || retired.has(el) || retired.within(el) || others.some((o) => o !== el && el.contains(o));
+  // What an element may show besides the answer: the one a change is found in, a few characters
+  // (a typing indicator, a delta shown before it was read); an element it grows to, a label or a
+  // button more. And the difference of UTF-16 units and characters.
+  const tight = arrived + 16 + arrived / 10;
+  const room = arrived + 64 + arrived / 4;
   const tried = new Set();
   for (const start of starts) {
     const ceiling = ceilingOf(start);
     for (let el = start; el && el !== ceiling && el.nodeType === 1; el = el.parentNode) {
       if (tried.has(el)) break; // and its ancestors were tried from an earlier change
       tried.add(el);
-      if (blocked(el)) break;
-      if (claims(el)) return grow(el, ceiling, blocked);
+      // Much more text than has arrived: a finished answer, a list (nor can an ancestor be it).
+      const size = (el.textContent || '').length;
+      if (blocked(el) || size > room) break;
+      // Text that starts like the answer but goes on past it: a question that shares its first
+      // words, say. An ancestor holds it too.
+      if (claims(el)) {
+        if (size > tight) break;
+        return grow(el, ceiling, (p) => blocked(p) || (p.textContent || '').length > room);
+      }
     }
   }
   return null;
@@ -70,13 +85,14 @@ export function ceilingOf(node) {
 }
 
 /**
- * The largest ancestor of `el` (below `ceiling`) that shows nothing before `el`'s text, holds no
- * text field, and is not `blocked` (it holds another answer); `el` itself when its parent fails.
+ * The largest ancestor of `el` (below `ceiling`) that shows nothing before `el`'s text, nor text
+ * after it in an element of its kind, holds no text field, and is not `blocked` (it holds
+ * another answer, or too much text); `el` itself when its parent fails.
  */
 export function grow(el, ceiling, blocked) {
   let best = el;
   for (let p = el.parentNode; p && p !== ceiling && p.nodeType === 1; p = p.parentNode) {
-    if (textBefore(p, best) || blocked(p) || p.querySelector(FIELDS) !== null) break;
+    if (textBefore(p, best) || sameKindAfter(p, best) || blocked(p) || p.querySelector(FIELDS) !== null) break;
     best = p;
   }
   return best;
@@ -86,6 +102,16 @@ export function grow(el, ceiling, blocked) {
 function textBefore(parent, child) {
   for (let n = parent.firstChild; n && n !== child; n = n.nextSibling) {
     if (hasText(n)) return true;
+  }
+  return false;
+}
+
+// Whether `parent` shows text after `child` in an element of `child`'s kind (tag): the next
+// message of a list, a question after its answer. A paragraph of the answer is not yet there
+// when the answer is claimed.
+function sameKindAfter(parent, child) {
+  for (let n = child.nextSibling; n; n = n.nextSibling) {
+    if (n.nodeType === 1 && n.localName === child.localName && hasText(n)) return true;
   }
   return false;
 }

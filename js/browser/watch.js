@@ -274,7 +274,10 @@ export class DomWatch {
       const shown = o.target || (v && v.scope);
       if (shown) others.push(shown);
     }
-    return this.#find.claimAround(starts, (el) => this.#link.call((c) => c.claims(s.id, leadingText(el)), false, s), others, this.#retired);
+    // The answer's characters so far: an element holding much more text holds more than it.
+    const progress = this.#link.call((c) => c.progress(s.id, performance.now()), '', s);
+    const arrived = progress ? JSON.parse(progress)[0] : Infinity;
+    return this.#find.claimAround(starts, (el) => this.#link.call((c) => c.claims(s.id, leadingText(el)), false, s), others, this.#retired, arrived);
   }
 
   #claimedByOther(el, s) {
