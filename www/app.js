@@ -458,10 +458,11 @@ function cell(id, value, text = ms(value)) {
   el.dataset.value = value === null || value === undefined ? '' : String(value);
 }
 
-function showReport(r) {
+function showReport(r, viewed = null) {
   $('live').hidden = true;
   $('report').hidden = false;
-  $('scenarioName').textContent = SCENARIOS[scenario].label;
+  $('report').dataset.source = viewed ? 'file' : 'live';
+  $('scenarioName').textContent = viewed ? viewed.name : SCENARIOS[scenario].label;
   $('report').dataset.reportId = String(r.id);
   $('report').dataset.verdict = r.diagnosis?.[0]?.verdict ?? '';
   cell('ttft-measured', r.ttft);
@@ -486,7 +487,7 @@ function showReport(r) {
   drawFirstToken(r);
   drawChart(r);
   drawHistogram(r);
-  showSummary(profiler.summary());
+  showSummary(viewed ? viewed.summary : profiler.summary());
 }
 
 function gap(a, b) {
@@ -676,12 +677,133 @@ function showSummary(s) {
 }
 
 $('export').addEventListener('click', () => {
-  const blob = new Blob([JSON.stringify({ reports: profiler.reports(), summary: profiler.summary() }, null, 2)], { type: 'application/json' });
+  const file = { tokenpaint: 'reports', version: 1, source: 'lab', exportedAt: new Date().toISOString(), reports: profiler.reports(), summaries: [profiler.exportSummary()] };
+  const blob = new Blob([JSON.stringify(file, null, 2)], { type: 'application/json' });
   const a = document.createElement('a');
   a.href = URL.createObjectURL(blob);
   a.download = 'tokenpaint-reports.json';
   a.click();
   URL.revokeObjectURL(a.href);
+});
+
+// --- The viewer: saved reports, drawn as live ones are ---------------------------------------
+
+/**
+ * The reports and exported summaries in a saved file's JSON: one report, an array of them
+ * (`profiler.reports()`), an export of the lab, the extension or the Playwright helper
+ * (`{ reports, summaries }`), or an exported summary alone (`exportSummary()`'s text).
+ */
+export function readSaved(text) {
+  const isReport = (x) => x && typeof x === 'object' && 'diagnosis' in x && 'id' in x;
+  let v;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (Array.isArray(v)) return v.every(isReport) ? { reports: v, summaries: [] } : null;
+  if (isReport(v)) return { reports: [v], summaries: [] };
+  if (v && Array.isArray(v.reports)) {
+    const summaries = Array.isArray(v.summaries) ? v.summaries.filter((s) => typeof s === 'string') : [];
+    return { reports: v.reports.filter(isReport), summaries };
+  }
+  // An exported summary is itself JSON: a fresh profiler tells whether it reads.
+  const p = new Profiler();
+  const ok = p.mergeSummary(text);
+  p.close();
+  return ok ? { reports: [], summaries: [text] } : null;
+}
+
+const viewed = { reports: [], summary: null, name: '' };
+
+/** Opens saved files: their reports in the picker, their summaries merged, the last report drawn. */
+async function openSaved(files) {
+  const reports = [];
+  const viewer = new Profiler();
+  let merged = 0;
+  const bad = [];
+  for (const f of files) {
+    const got = readSaved(await f.text());
+    if (!got) {
+      bad.push(f.name);
+      continue;
+    }
+    reports.push(...got.reports.map((r) => ({ r, file: f.name })));
+    for (const s of got.summaries) merged += viewer.mergeSummary(s) ? 1 : 0;
+  }
+  viewed.reports = reports;
+  // Percentiles across what was opened: the exported summaries, or else the reports themselves.
+  viewed.summary = merged ? viewer.summary() : summaryOf(reports.map((x) => x.r));
+  viewer.close();
+  $('openStatus').textContent = `${reports.length} report${reports.length === 1 ? '' : 's'}${merged ? `, ${merged} summar${merged === 1 ? 'y' : 'ies'}` : ''}${bad.length ? `; not a tokenpaint file: ${bad.join(', ')}` : ''}`;
+  $('openStatus').dataset.count = String(reports.length);
+  const pick = $('pick');
+  pick.replaceChildren(
+    ...reports.map(({ r, file }, i) => {
+      const o = document.createElement('option');
+      o.value = String(i);
+      o.textContent = `${i + 1}. ${r.diagnosis?.[0]?.verdict ?? r.status} (${file}, ${r.url || 'no URL'})`;
+      return o;
+    }),
+  );
+  $('pickLabel').hidden = reports.length < 2;
+  if (reports.length) {
+    pick.value = String(reports.length - 1);
+    showViewed(reports.length - 1);
+  } else if (viewed.summary) {
+    $('report').hidden = false;
+    showSummary(viewed.summary);
+  }
+}
+
+function showViewed(i) {
+  const x = viewed.reports[i];
+  if (x) showReport(x.r, { name: `${x.file}, report ${i + 1} of ${viewed.reports.length}`, summary: viewed.summary });
+}
+
+/** Percentiles across reports (nearest rank), in the summary's shape, for files without one. */
+function summaryOf(reports) {
+  if (!reports.length) return null;
+  const q = (values, p) => {
+    const v = values.filter(Number.isFinite).sort((a, b) => a - b);
+    return v.length ? v[Math.min(v.length - 1, Math.ceil(p * v.length) - 1)] : null;
+  };
+  const of = (f) => {
+    const values = reports.map((r) => {
+      try {
+        return f(r);
+      } catch {
+        return null;
+      }
+    });
+    return { p50: q(values, 0.5), p90: q(values, 0.9), p95: q(values, 0.95), p99: q(values, 0.99) };
+  };
+  const phase = (name) => of((r) => r.phases.find((p) => p.name === name).ms);
+  return {
+    count: reports.length,
+    ttft: of((r) => r.ttft),
+    ttftPerceived: of((r) => r.ttftPerceived.painted),
+    e2ePerceived: of((r) => r.e2ePerceived.painted),
+    tpot: of((r) => r.tpot),
+    lag: of((r) => r.lag.p50),
+    queue: phase('queue'),
+    prefill: phase('prefill'),
+    network: phase('network'),
+    decode: phase('decode'),
+    intermediary: phase('intermediary'),
+    client: phase('client'),
+    diagnosis: [],
+    gains: [],
+  };
+}
+
+$('open').addEventListener('change', (e) => e.target.files.length && openSaved([...e.target.files]));
+$('pick').addEventListener('change', (e) => showViewed(Number(e.target.value)));
+addEventListener('dragover', (e) => e.preventDefault());
+addEventListener('drop', (e) => {
+  if (!e.dataTransfer || !e.dataTransfer.files.length) return;
+  e.preventDefault();
+  openSaved([...e.dataTransfer.files]);
 });
 
 function canvas(id, ratio) {

@@ -160,6 +160,21 @@ test('extension export: the popup exports the reports and each page load summary
   }, file.summaries);
   assert.ok(merged.ok.every(Boolean), JSON.stringify(merged));
   assert.equal(merged.streams, file.reports.length);
+  // The lab opens the export and draws its last report's figures, and the summary's count.
+  const view = await plain.page('/');
+  await view.setInputFiles('#open', await download.path());
+  await view.waitForFunction(() => document.getElementById('report').dataset.source === 'file');
+  const drawn = await view.evaluate(() => ({
+    verdict: document.getElementById('report').dataset.verdict,
+    ttft: Number(document.getElementById('ttft-measured').dataset.value),
+    matched: Number(document.getElementById('matched').dataset.value),
+    lag: Number(document.getElementById('lag').dataset.value),
+    runs: document.getElementById('runs').textContent,
+  }));
+  const last = file.reports[file.reports.length - 1];
+  assert.deepEqual(drawn, { verdict: last.diagnosis[0].verdict, ttft: last.ttft, matched: last.matchedPct, lag: last.lag.p50, runs: `(${file.reports.length} streams)` });
+  assert.deepEqual(view.errors, []);
+  await view.close();
   await popup.close();
   await page.close();
   await lab.close();

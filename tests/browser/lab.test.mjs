@@ -4,7 +4,7 @@
 // against a second local process, directly and through the demo server.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -309,5 +309,45 @@ test('your own server: a second local process, directly and through the demo ser
     await page.close();
   } finally {
     child.kill('SIGTERM');
+  }
+});
+
+// The viewer (issues 34 and 35): reports saved by the lab's export, or by `profiler.reports()`,
+// open in a fresh lab and are drawn with the same numbers as when they were live.
+test('the lab opens its own export and profiler.reports(): the same figures drawn as live', async () => {
+  const page = await env.page('/');
+  await page.waitForFunction(() => !!window.tokenpaintProfiler);
+  await runScenario(page, 'decode');
+  await runScenario(page, 'prefill');
+  const drawn = (p) =>
+    p.evaluate(() => {
+      const report = document.getElementById('report');
+      const cells = Object.fromEntries([...report.querySelectorAll('[data-value]')].map((e) => [e.id, [e.dataset.value, e.textContent]]));
+      const summary = [...document.querySelectorAll('#summary tbody tr')].map((tr) => tr.textContent);
+      return { verdict: report.dataset.verdict, cells, diagnosis: document.getElementById('diagnosis').textContent, summary };
+    });
+  const live = await drawn(page);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export')]);
+  const saved = { name: 'tokenpaint-reports.json', mimeType: 'application/json', buffer: readFileSync(await download.path()) };
+  const list = await page.evaluate(() => JSON.stringify(window.tokenpaintProfiler.reports()));
+  await page.close();
+  for (const [what, open] of [
+    ['the lab export', (v) => v.setInputFiles('#open', saved)],
+    ['profiler.reports()', (v) => v.setInputFiles('#open', { name: 'reports.json', mimeType: 'application/json', buffer: Buffer.from(list) })],
+  ]) {
+    const view = await env.page('/');
+    await open(view);
+    await view.waitForFunction(() => document.getElementById('report').dataset.source === 'file');
+    const shown = await drawn(view);
+    assert.equal(shown.verdict, live.verdict, what);
+    assert.deepEqual(shown.cells, live.cells, what);
+    assert.equal(shown.diagnosis, live.diagnosis, what);
+    // The export carries the summary: its percentiles are the live ones. A bare list of reports is
+    // summarised by the viewer from the reports (nearest rank), so only its rows are compared.
+    if (what === 'the lab export') assert.deepEqual(shown.summary, live.summary, what);
+    else assert.equal(shown.summary.length, live.summary.length, what);
+    assert.equal(await view.textContent('#openStatus'), what === 'the lab export' ? '2 reports, 1 summary' : '2 reports');
+    assert.deepEqual(view.errors, []);
+    await view.close();
   }
 });
