@@ -103,6 +103,9 @@ chrome.runtime.onMessage.addListener((m, sender, reply) => {
           if (typeof m.summary === 'string' && sender.documentId) s.summaries[sender.documentId] = m.summary;
         });
         return true;
+      case 'note':
+        await update(tabId, (s) => (s.notes = [...new Set([...(s.notes || []), String(m.note)])]));
+        return true;
       case 'state':
         return { ...(await tabState(tabId)), on: (await sites()).includes(m.origin) };
       case 'site':

@@ -7,6 +7,7 @@
 // app reads the same bytes at the same time.
 import init, { Profiler } from '../js/index.js';
 import { overlay } from '../js/overlay.js';
+import { refetch } from '../js/transports/instrument.js';
 
 // Static files are never answers: they are left alone, not even passed through.
 const STATIC = /\.(?:m?js|css|png|jpe?g|gif|webp|avif|svg|ico|woff2?|ttf|wasm|map|mp4|webm)(?:[?#]|$)/i;
@@ -29,6 +30,14 @@ export function start({ bytes, send, options }) {
     },
   );
   profiler.instrument({ match: (url) => !STATIC.test(url) });
+  // A page that puts a native fetch of its own in place of ours (some frameworks take a fresh one
+  // from an iframe) is patched again: looked at once it has loaded, and a few seconds later.
+  const again = () => refetch() && send({ type: 'note', note: 'fetch-replaced' });
+  addEventListener('load', () => {
+    again();
+    setTimeout(again, 1000);
+    setTimeout(again, 5000);
+  }, { once: true });
   profiler.observe();
   profiler.onReport((r) => {
     // An answer, or a request for one that failed: other responses (JSON, HTML) are not.

@@ -14,7 +14,7 @@ import { startNginx } from './nginx.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Only these folders are served.
-const PUBLIC = ['www', 'js', 'pkg', 'examples/leptos-chat/dist', 'tests/pages', 'bench/pages', 'node_modules/marked/lib', 'node_modules/eventsource-parser/dist', 'node_modules/sse.js/lib', 'node_modules/socket.io-client/dist'];
+const PUBLIC = ['www', 'js', 'pkg', 'examples/leptos-chat/dist', 'examples/playwright/app', 'tests/pages', 'bench/pages', 'node_modules/marked/lib', 'node_modules/eventsource-parser/dist', 'node_modules/sse.js/lib', 'node_modules/socket.io-client/dist'];
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -288,7 +288,8 @@ export async function startServer({ port = 8787, nginx = false, otel = false } =
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const port = Number(process.env.PORT || 8787);
-  const { url, nginx } = await startServer({ port, nginx: true });
+  // NO_NGINX=1: without the proxy scenario's nginx (the Playwright example's backend).
+  const { url, nginx } = await startServer({ port, nginx: !process.env.NO_NGINX });
   console.log(`tokenpaint demo: ${url}/  (simulated OpenAI-compatible server at ${url}/v1/chat/completions)`);
   console.log(nginx ? `nginx in front of it: ${nginx.url}/buffered/ and ${nginx.url}/unbuffered/` : 'nginx is not installed: the proxy-buffering scenario is unavailable');
   const stop = () => {

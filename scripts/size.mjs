@@ -108,8 +108,9 @@ export function sizes() {
   const wasm = read('pkg/tokenpaint_core_bg.wasm');
   const js = Buffer.concat([
     read('pkg/tokenpaint_core.js'),
+    // tokenpaint/playwright runs in Node, never in a page.
     ...readdirSync(path.join(root, 'js'), { recursive: true })
-      .filter((f) => f.endsWith('.js'))
+      .filter((f) => f.endsWith('.js') && f !== 'playwright.js')
       .sort()
       .map((f) => read(`js/${f}`)),
   ]);

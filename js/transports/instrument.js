@@ -72,9 +72,8 @@ export function instrument(p, o = {}, profiledFetch) {
     saved.push([holder, key, holder[key], value]);
     holder[key] = value;
   };
-  if (typeof g.fetch === 'function') {
-    const original = g.fetch;
-    swap(g, 'fetch', function fetch(input, init) {
+  const patchFetch = (original) =>
+    function fetch(input, init) {
       let url = '';
       try {
         url = fullUrlOf(input, null);
@@ -83,8 +82,8 @@ export function instrument(p, o = {}, profiledFetch) {
       }
       if (!url || !matches(url)) return original.call(this, input, init);
       return profiledFetch(input, init, o.label !== undefined ? String(o.label) : p.options.label, original);
-    });
-  }
+    };
+  if (typeof g.fetch === 'function') swap(g, 'fetch', patchFetch(g.fetch));
   if (typeof g.XMLHttpRequest === 'function') {
     const proto = g.XMLHttpRequest.prototype;
     const open = proto.open;
@@ -134,6 +133,27 @@ export function instrument(p, o = {}, profiledFetch) {
     active = false;
     installed = null;
   };
-  installed = { undo };
+  // The page put a native fetch of its own in place of ours (taken from a fresh iframe, say): it
+  // is patched in turn. A function of the page's, which most likely calls ours, is left alone.
+  const refetch = () => {
+    const f = g.fetch;
+    if (!active || typeof f !== 'function' || saved.some((x) => x[3] === f) || !isNative(f)) return false;
+    swap(g, 'fetch', patchFetch(f));
+    return true;
+  };
+  installed = { undo, refetch };
   return undo;
+}
+
+/** After `instrument`: patches a native fetch that replaced the patched one; whether it did. */
+export function refetch() {
+  return installed ? installed.refetch() : false;
+}
+
+function isNative(f) {
+  try {
+    return /\{\s*\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(f));
+  } catch {
+    return false;
+  }
 }

@@ -211,3 +211,19 @@ test('extension on a strict-CSP page that allows WebAssembly (Trusted Types requ
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+for (const how of ['wrap', 'native']) {
+  test(`extension on a page that replaces fetch as it loads (${how === 'wrap' ? 'a wrapper of the fetch it found' : "a fresh native fetch from an iframe"}): still seen`, async () => {
+    const p = { name: `fetch=${how}`, path: `/tests/pages/bare/refetch.html?fetch=${how}`, ask: () => window.send('ttft_ms=50&token_ms=20&tokens=30'), turns: 1, answer: '.msg.assistant' };
+    const page = await ext.page(p.path);
+    await ext.turnOn(page);
+    // The extension looks again once the page has loaded, and a second later.
+    await page.waitForTimeout(1500);
+    await use(page, p);
+    const st = await ext.reports(page, 1);
+    await holds(page, p, st.reports, 'document');
+    assert.deepEqual(st.notes || [], how === 'native' ? ['fetch-replaced'] : []);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+}

@@ -1,0 +1,42 @@
+import type { StreamReport, Report } from './report.js';
+
+/** What `attach` gives: the page's reports as they come. */
+export interface Attached {
+  /** The next report not yet taken, within `timeout` ms (default: attach's). */
+  next(timeout?: number): Promise<Report>;
+  /** Every report so far. */
+  reports(): Report[];
+  /** `{ status: 'on' | 'blocked', why }` once the page said, else null. */
+  status(): { status: 'on' | 'blocked'; why?: string } | null;
+}
+
+export interface AttachOptions {
+  /** The test's TestInfo: each report is attached to it (JSON, and its chart as SVG). */
+  testInfo?: { attach(name: string, o: { body: string | Buffer; contentType: string }): Promise<void> } | null;
+  /** How long `next()` waits by default, ms (30,000). */
+  timeout?: number;
+}
+
+/** Profiles the streamed answers of a Playwright page (call before it navigates). */
+export declare function attach(page: unknown, options?: AttachOptions): Promise<Attached>;
+
+/** Upper bounds in ms, the lowest share matched (default 99), verdicts that fail it. */
+export interface Budget {
+  ttft?: number;
+  ttftPerceived?: number;
+  e2ePerceived?: number;
+  lagP50?: number;
+  lagP95?: number;
+  tpot?: number;
+  matched?: number;
+  forbid?: string[];
+}
+
+/** Checks a report against a budget; an unknown figure fails its budget. */
+export declare function checkBudget(report: Report, budget?: Budget): { pass: boolean; failures: string[]; verdict: StreamReport['diagnosis'][number] | null };
+
+/** Matchers for Playwright's `expect.extend`: `expect(report).toMeetBudget(budget)`. */
+export declare const budgets: { toMeetBudget(report: Report, budget: Budget): { pass: boolean; name: string; message: () => string } };
+
+/** A report's arrived/committed/painted chart as SVG. */
+export declare function chartSvg(report: Report): string;

@@ -1,0 +1,166 @@
+// tokenpaint/playwright: perceived latency in CI. For the real `@playwright/test` runner (Node):
+//
+//   import { test, expect as base } from '@playwright/test';
+//   import { attach, budgets } from 'tokenpaint/playwright';
+//   const expect = base.extend(budgets);
+//
+//   test('the answer feels fast', async ({ page }, testInfo) => {
+//     const tp = await attach(page, { testInfo });   // before the page loads
+//     await page.goto('/chat');
+//     await page.click('text=Send');
+//     expect(await tp.next()).toMeetBudget({ ttftPerceived: 800, lagP95: 50, forbid: ['client-render-bound'] });
+//   });
+//
+// `attach` injects the same instrumentation as the browser extension before the page's own
+// scripts (`page.addInitScript`): `instrument()`, `observe()` with no element, the overlay. The
+// app is not changed. Each report is attached to the test (JSON, and its chart as SVG), so it is
+// in Playwright's HTML and JSON reports.
+import { readFileSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const INJECT = fileURLToPath(new URL('../dist/tokenpaint-inject.js', import.meta.url));
+
+let script = null;
+function injectable() {
+  if (script) return script;
+  if (!existsSync(INJECT)) throw new Error(`tokenpaint/playwright: ${INJECT} is missing (npm run build:extension makes it; the npm package ships it)`);
+  return (script = readFileSync(INJECT, 'utf8'));
+}
+
+/**
+ * Profiles the streamed answers of `page` (a Playwright Page, before it navigates). Options:
+ * `testInfo` (the test's, to attach each report to), `timeout` (ms `next()` waits by default,
+ * 30,000). Returns `{ next(timeout?), reports(), status() }`.
+ */
+export async function attach(page, { testInfo = null, timeout = 30000 } = {}) {
+  const reports = [];
+  const waiting = [];
+  let taken = 0;
+  let status = null;
+  const attachments = [];
+  await page.exposeBinding('__tokenpaint', (_source, json) => {
+    let m;
+    try {
+      m = JSON.parse(json);
+    } catch {
+      return;
+    }
+    if (m.type === 'status') status = m;
+    if (m.type !== 'report') return;
+    reports.push(m.report);
+    if (testInfo) {
+      const n = reports.length;
+      attachments.push(
+        testInfo.attach(`tokenpaint-report-${n}.json`, { body: JSON.stringify(m.report, null, 1), contentType: 'application/json' }),
+        testInfo.attach(`tokenpaint-chart-${n}.svg`, { body: chartSvg(m.report), contentType: 'image/svg+xml' }),
+      );
+    }
+    while (waiting.length && taken < reports.length) waiting.shift()(reports[taken++]);
+  });
+  await page.addInitScript({ content: injectable() });
+  return {
+    /** The next report not yet taken, within `ms` (rejects with what the page said, if anything). */
+    next(ms = timeout) {
+      if (taken < reports.length) return Promise.all(attachments).then(() => reports[taken++]);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          const i = waiting.indexOf(take);
+          if (i >= 0) waiting.splice(i, 1);
+          reject(new Error(`tokenpaint: no report within ${ms} ms${status && status.status === 'blocked' ? `: ${status.why}` : ''}`));
+        }, ms);
+        const take = (r) => {
+          clearTimeout(timer);
+          Promise.all(attachments).then(() => resolve(r));
+        };
+        waiting.push(take);
+      });
+    },
+    /** Every report so far. */
+    reports: () => reports.slice(),
+    /** `{ status: 'on' | 'blocked', why }` once the page said, else null. */
+    status: () => status,
+  };
+}
+
+// Each budget: the report's figure, its name in a message, and its unit.
+const FIGURES = {
+  ttft: [(r) => r.ttft, 'TTFT measured'],
+  ttftPerceived: [(r) => r.ttftPerceived && r.ttftPerceived.painted, 'perceived TTFT'],
+  e2ePerceived: [(r) => r.e2ePerceived && r.e2ePerceived.painted, 'perceived E2E'],
+  lagP50: [(r) => r.lag && r.lag.p50, 'lag p50'],
+  lagP95: [(r) => r.lag && r.lag.p95, 'lag p95'],
+  tpot: [(r) => r.tpot, 'TPOT'],
+};
+
+/**
+ * Checks `report` against `budget`: upper bounds in ms (`ttft`, `ttftPerceived`, `e2ePerceived`,
+ * `lagP50`, `lagP95`, `tpot`), `matched` (the lowest share matched, default 99) and `forbid`
+ * (verdicts that fail it). Returns `{ pass, failures, verdict }`. A figure the report could not
+ * measure (null) fails its budget: an instrument that cannot see does not pass.
+ */
+export function checkBudget(report, budget = {}) {
+  const failures = [];
+  if (!report || typeof report !== 'object') return { pass: false, failures: ['no report'], verdict: null };
+  for (const [k, limit] of Object.entries(budget)) {
+    if (!(k in FIGURES)) continue;
+    const [of, name] = FIGURES[k];
+    const v = of(report);
+    if (v === null || v === undefined) failures.push(`${name} unknown (budget ${limit} ms)`);
+    else if (v > limit) failures.push(`${name} ${Math.round(v)} ms > ${limit} ms`);
+  }
+  const matched = budget.matched ?? 99;
+  if (!(report.matchedPct >= matched)) failures.push(`matched ${report.matchedPct ?? 'unknown'}% < ${matched}%`);
+  const verdicts = (report.diagnosis || []).map((v) => v.verdict);
+  for (const v of budget.forbid || []) if (verdicts.includes(v)) failures.push(`verdict ${v}`);
+  return { pass: failures.length === 0, failures, verdict: (report.diagnosis || [])[0] || null };
+}
+
+/** Matchers for Playwright's `expect.extend`: `expect(report).toMeetBudget(budget)`. */
+export const budgets = {
+  toMeetBudget(report, budget) {
+    const { pass, failures, verdict } = checkBudget(report, budget);
+    const why = verdict ? `verdict ${verdict.verdict}: ${verdict.fix || verdict.evidence || ''}` : 'no verdict';
+    return {
+      pass,
+      name: 'toMeetBudget',
+      message: () =>
+        pass
+          ? `expected the answer to miss its budget ${JSON.stringify(budget)}, and it met it (${why})`
+          : `the streamed answer missed its budget:\n  - ${failures.join('\n  - ')}\n${why}\n(report ${report && report.id}, ${report && report.url})`,
+    };
+  },
+};
+
+/**
+ * The report's chart as SVG: characters arrived, committed and painted over time (ms from the
+ * request start), from its timeline; a note when the report has none.
+ */
+export function chartSvg(report) {
+  const W = 640;
+  const H = 200;
+  const tl = report && report.timeline;
+  const esc = (s) => String(s).replace(/[<&>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const head = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="11">`;
+  const title = `<text x="8" y="14">${esc(`tokenpaint: ${(report && report.diagnosis && report.diagnosis[0] && report.diagnosis[0].verdict) || report?.status || ''}`)}</text>`;
+  if (!tl || !Array.isArray(tl.arrived) || !tl.arrived.length) return `${head}${title}<text x="8" y="40">no timeline in this report</text></svg>`;
+  const chars = [];
+  let total = 0;
+  for (const c of tl.chars) chars.push((total += c));
+  const series = { arrived: tl.arrived, committed: tl.committed, painted: tl.painted };
+  const all = Object.values(series).flat().filter(Number.isFinite);
+  const tMax = Math.max(1, ...all);
+  const x = (t) => 40 + (t / tMax) * (W - 50);
+  const y = (n) => H - 20 - (n / Math.max(1, total)) * (H - 40);
+  const colors = { arrived: '#2563eb', committed: '#16a34a', painted: '#dc2626' };
+  let lines = '';
+  let legend = '';
+  let lx = 120;
+  for (const [name, ts] of Object.entries(series)) {
+    const pts = ts.map((t, i) => (Number.isFinite(t) ? `${x(t).toFixed(1)},${y(chars[i]).toFixed(1)}` : null)).filter(Boolean);
+    if (pts.length) lines += `<polyline fill="none" stroke="${colors[name]}" stroke-width="1.5" points="${pts.join(' ')}"/>`;
+    legend += `<text x="${lx}" y="14" fill="${colors[name]}">${name}</text>`;
+    lx += 70;
+  }
+  const axes = `<line x1="40" y1="${H - 20}" x2="${W - 10}" y2="${H - 20}" stroke="#94a3b8"/><text x="40" y="${H - 6}">0</text><text x="${W - 60}" y="${H - 6}">${Math.round(tMax)} ms</text><text x="4" y="${y(total) + 4}">${total}</text>`;
+  return `${head}${title}${legend}${axes}${lines}</svg>`;
+}
