@@ -20,9 +20,12 @@ if (how === 'wrap') {
 const truths = [];
 window.received = [];
 window.send = async (query) => {
+  const q = document.createElement('div');
+  q.className = 'msg user';
+  q.textContent = 'Explain streaming latency.';
   const a = document.createElement('div');
   a.className = 'msg assistant';
-  document.getElementById('log').append(a);
+  document.getElementById('log').append(q, a);
   const painted = paintTruth();
   truths.push(painted);
   const res = await window.fetch(new URL(`/v1/chat/completions?${query}`, location.href), { method: 'POST', body: '{}' });
