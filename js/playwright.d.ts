@@ -11,7 +11,7 @@ export interface Attached {
 }
 
 export interface AttachOptions {
-  /** The test's TestInfo: each report is attached to it (JSON, and its chart as SVG). */
+  /** The test's TestInfo: each report is attached to it (JSON, its chart as SVG, its trace). */
   testInfo?: { attach(name: string, o: { body: string | Buffer; contentType: string }): Promise<void> } | null;
   /** How long `next()` waits by default, ms (30,000). */
   timeout?: number;

@@ -13,10 +13,11 @@
 //
 // `attach` injects the same instrumentation as the browser extension before the page's own
 // scripts (`page.addInitScript`): `instrument()`, `observe()` with no element, the overlay. The
-// app is not changed. Each report is attached to the test (JSON, and its chart as SVG), so it is
-// in Playwright's HTML and JSON reports.
+// app is not changed. Each report is attached to the test (JSON, its chart as SVG, and a trace
+// for Perfetto UI or the Chrome Performance panel), so it is in Playwright's HTML and JSON reports.
 import { readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { traceOf } from './trace.js';
 
 const INJECT = fileURLToPath(new URL('../dist/tokenpaint-inject.js', import.meta.url));
 
@@ -53,6 +54,7 @@ export async function attach(page, { testInfo = null, timeout = 30000 } = {}) {
       attachments.push(
         testInfo.attach(`tokenpaint-report-${n}.json`, { body: JSON.stringify(m.report, null, 1), contentType: 'application/json' }),
         testInfo.attach(`tokenpaint-chart-${n}.svg`, { body: chartSvg(m.report), contentType: 'image/svg+xml' }),
+        testInfo.attach(`tokenpaint-trace-${n}.json`, { body: JSON.stringify(traceOf(m.report)), contentType: 'application/json' }),
       );
     }
     while (waiting.length && taken < reports.length) waiting.shift()(reports[taken++]);

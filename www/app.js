@@ -5,6 +5,7 @@
 
 import init, { Profiler } from '/js/index.js';
 import { marked } from '/vendor/marked.esm.js';
+import { traceOf } from '/js/trace.js';
 
 const $ = (id) => document.getElementById(id);
 const messages = $('messages');
@@ -684,6 +685,18 @@ $('export').addEventListener('click', () => {
   a.download = 'tokenpaint-reports.json';
   a.click();
   URL.revokeObjectURL(a.href);
+});
+
+// The reports shown (those opened, or the live ones) as a trace: open it in ui.perfetto.dev or
+// the Performance panel.
+$('exportTrace').addEventListener('click', () => {
+  const shown = $('report').dataset.source === 'file' ? viewed.reports.map((x) => x.r) : profiler.reports();
+  const blob = new Blob([JSON.stringify(traceOf(shown))], { type: 'application/json' });
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = 'tokenpaint-trace.json';
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 });
 
 // --- The viewer: saved reports, drawn as live ones are ---------------------------------------

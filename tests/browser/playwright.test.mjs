@@ -72,6 +72,7 @@ test('the Playwright example passes its budget when the app appends each delta, 
       assert.ok(r, `a report attached to "${a.title}": ${JSON.stringify(a.attachments.map((x) => x.name))}`);
       assert.ok(r.matchedPct >= 99 && r.diagnosis[0].verdict !== 'client-render-bound', JSON.stringify(r.diagnosis));
       assert.ok(a.attachments.some((x) => x.name === 'tokenpaint-chart-1.svg' && x.contentType === 'image/svg+xml'));
+      assert.ok(a.attachments.some((x) => x.name === 'tokenpaint-trace-1.json' && x.contentType === 'application/json'));
     }
   } finally {
     run.cleanup();
