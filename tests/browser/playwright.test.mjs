@@ -2,8 +2,8 @@
 // real @playwright/test runner against the demo server: its budget test passes when the app
 // appends each delta, and fails when the app re-renders the whole message as markdown per delta,
 // with a message that names `client-render-bound` and its fix. Each test's report is attached,
-// and is in the runner's JSON output.
-import { test, before } from 'node:test';
+// is in the runner's JSON output, and opens in the lab with its own figures.
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,10 +12,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildInject } from '../../scripts/build-extension.mjs';
+import { setup } from '../support/helpers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-before(() => buildInject());
+let env;
+before(async () => {
+  await buildInject();
+  env = await setup();
+});
+after(() => env.close());
 
 const freePort = () =>
   new Promise((resolve) => {
@@ -73,6 +79,15 @@ test('the Playwright example passes its budget when the app appends each delta, 
       assert.ok(r.matchedPct >= 99 && r.diagnosis[0].verdict !== 'client-render-bound', JSON.stringify(r.diagnosis));
       assert.ok(a.attachments.some((x) => x.name === 'tokenpaint-chart-1.svg' && x.contentType === 'image/svg+xml'));
       assert.ok(a.attachments.some((x) => x.name === 'tokenpaint-trace-1.json' && x.contentType === 'application/json'));
+      // The attached report opens in the lab, drawn with its own figures.
+      const view = await env.page('/');
+      await view.setInputFiles('#open', { name: 'tokenpaint-report-1.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(r)) });
+      await view.waitForFunction(() => document.getElementById('report').dataset.source === 'file');
+      const drawn = await view.evaluate(() => ['ttft-measured', 'ttft-perceived', 'e2e-measured', 'e2e-perceived', 'lag', 'matched', 'tpot'].map((id) => Number(document.getElementById(id).dataset.value)));
+      assert.deepEqual(drawn, [r.ttft, r.ttftPerceived.painted, r.e2e, r.e2ePerceived.painted, r.lag.p50, r.matchedPct, r.tpot]);
+      assert.equal(await view.evaluate(() => document.getElementById('report').dataset.verdict), r.diagnosis[0].verdict);
+      assert.deepEqual(view.errors, []);
+      await view.close();
     }
   } finally {
     run.cleanup();
