@@ -23,9 +23,16 @@
 //! let _reports = profiler.on_report(|r| log(r.ttft));       // unsubscribes on drop
 //! let response = profiler.fetch("/v1/chat/completions", &init).await?;
 //! ```
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
+use std::time::Duration;
+
+use gloo_timers::future::TimeoutFuture;
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -89,6 +96,11 @@ pub enum Error {
     Shell(String),
     /// A report or summary did not have the shape of [`Report`] or [`Summary`].
     Shape(String),
+    /// No report came within the time given to [`Profiler::next_report`] (ms).
+    Timeout(u32),
+    /// There is no shell to report anything (the page load is not sampled, or the shell could not
+    /// be made).
+    Unavailable,
 }
 
 impl fmt::Display for Error {
@@ -96,6 +108,8 @@ impl fmt::Display for Error {
         match self {
             Error::Shell(m) => write!(f, "tokenpaint shell: {m}"),
             Error::Shape(m) => write!(f, "tokenpaint report shape: {m}"),
+            Error::Timeout(ms) => write!(f, "tokenpaint: no report within {ms} ms"),
+            Error::Unavailable => write!(f, "tokenpaint: not profiling this page"),
         }
     }
 }
@@ -329,6 +343,36 @@ impl Profiler {
         self.subscribe(Shell::on_report, callback)
     }
 
+    /// The next report to finish, within `timeout`: [`Error::Timeout`] when none came, and
+    /// [`Error::Unavailable`] at once without a shell. The subscription and the timer it uses are
+    /// both dropped when the future is (a component that unmounts while waiting leaks neither).
+    ///
+    /// ```ignore
+    /// let report = profiler.next_report(Duration::from_secs(30)).await?;
+    /// ```
+    pub fn next_report(&self, timeout: Duration) -> impl Future<Output = Result<Report, Error>> {
+        let ms = u32::try_from(timeout.as_millis()).unwrap_or(u32::MAX);
+        let slot: Rc<RefCell<NextSlot>> = Rc::default();
+        let sub = self.shell.as_ref().map(|_| {
+            let slot = Rc::clone(&slot);
+            self.on_report(move |r| {
+                let mut s = slot.borrow_mut();
+                if s.report.is_none() {
+                    s.report = Some(r.clone());
+                    if let Some(w) = s.waker.take() {
+                        w.wake();
+                    }
+                }
+            })
+        });
+        NextReport {
+            slot,
+            timer: sub.as_ref().map(|_| TimeoutFuture::new(ms)),
+            ms,
+            _sub: sub,
+        }
+    }
+
     /// Calls `callback` with each open stream's figures so far, after painted frames, every
     /// 100 ms at most, until the subscription is dropped (nothing is done without one).
     ///
@@ -429,6 +473,40 @@ impl Profiler {
         self.shell
             .as_ref()
             .map_or(JsValue::UNDEFINED, |s| JsValue::from(s.clone()))
+    }
+}
+
+#[derive(Default)]
+struct NextSlot {
+    report: Option<Report>,
+    waker: Option<Waker>,
+}
+
+/// The future of [`Profiler::next_report`]: its subscription and its timer, dropped with it.
+#[must_use = "futures do nothing unless awaited"]
+struct NextReport {
+    slot: Rc<RefCell<NextSlot>>,
+    timer: Option<TimeoutFuture>,
+    ms: u32,
+    _sub: Option<Subscription>,
+}
+
+impl Future for NextReport {
+    type Output = Result<Report, Error>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        if let Some(r) = self.slot.borrow_mut().report.take() {
+            return Poll::Ready(Ok(r));
+        }
+        let ms = self.ms;
+        let Some(timer) = self.timer.as_mut() else {
+            return Poll::Ready(Err(Error::Unavailable));
+        };
+        if Pin::new(timer).poll(cx).is_ready() {
+            return Poll::Ready(Err(Error::Timeout(ms)));
+        }
+        self.slot.borrow_mut().waker = Some(cx.waker().clone());
+        Poll::Pending
     }
 }
 

@@ -57,6 +57,11 @@ export function claimAround(starts, claims, others, retired, arrived = Infinity)
   const tight = arrived + 16 + arrived / 10;
   const room = arrived + 64 + arrived / 4;
   const tried = new Set();
+  // Of the elements that claim, the one whose text goes least past what has arrived: a page shows
+  // no more of the answer than it has read, and a question that starts with the answer's first
+  // words goes on past them.
+  let best = null;
+  let over = Infinity;
   for (const start of starts) {
     const ceiling = ceilingOf(start);
     for (let el = start; el && el !== ceiling && el.nodeType === 1; el = el.parentNode) {
@@ -65,15 +70,18 @@ export function claimAround(starts, claims, others, retired, arrived = Infinity)
       // Much more text than has arrived: a finished answer, a list (nor can an ancestor be it).
       const size = (el.textContent || '').length;
       if (blocked(el) || size > room) break;
-      // Text that starts like the answer but goes on past it: a question that shares its first
-      // words, say. An ancestor holds it too.
       if (claims(el)) {
-        if (size > tight) break;
-        return grow(el, ceiling, (p) => blocked(p) || (p.textContent || '').length > room);
+        // Text that starts like the answer but goes well past it: an ancestor holds it too.
+        if (size <= tight && Math.max(0, size - arrived) < over) {
+          over = Math.max(0, size - arrived);
+          best = [el, ceiling];
+        }
+        break;
       }
     }
+    if (best && over === 0) break;
   }
-  return null;
+  return best && grow(best[0], best[1], (p) => blocked(p) || (p.textContent || '').length > room);
 }
 
 /** Where the search around `node` stops: its shadow root, or its document's body. */

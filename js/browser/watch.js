@@ -56,7 +56,7 @@ export class DomWatch {
 
   #view(s) {
     let v = this.#views.get(s);
-    if (!v) this.#views.set(s, (v = { scope: null, how: null, text: '', limit: 0, mo: null }));
+    if (!v) this.#views.set(s, (v = { scope: null, how: null, unsure: false, text: '', limit: 0, mo: null }));
     return v;
   }
 
@@ -235,17 +235,35 @@ export class DomWatch {
           v.scope = null; // replaced by the app: find the new one
           v.text = '';
         }
+        // Claimed in the document on the answer's first characters, the element may only have
+        // started like it (a question that begins with the same words, shown as the answer
+        // began). Until a later change in it is read, a batch that changes another element that
+        // claims the answer, outside it, moves the claim there: the answer grows, the question
+        // does not.
+        if (v.scope && v.unsure && wide && !changes(records, v.scope)) {
+          const other = this.#claimAround(s, (candidates = candidates || this.#find.startsOf(records)));
+          if (other && !other.contains(v.scope) && !v.scope.contains(other)) {
+            v.scope = other;
+            v.text = '';
+            v.limit = 0;
+            commits += this.#read(s, other, t);
+            continue;
+          }
+        }
         if (!v.scope) {
           if (wide) {
             v.scope = this.#claimAround(s, (candidates = candidates || this.#find.startsOf(records)));
             v.how = 'document';
+            v.unsure = v.scope !== null;
           } else {
             v.scope = this.#claim(s, (candidates = candidates || touched(records, root)));
             v.how = 'observed';
           }
           if (v.scope) commits += this.#read(s, v.scope, t);
         } else {
-          commits += this.#read(s, v.scope, t, records);
+          const n = this.#read(s, v.scope, t, records);
+          if (n > 0) v.unsure = false;
+          commits += n;
         }
       }
       if (commits > 0) this.#committed();

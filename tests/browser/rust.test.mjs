@@ -162,3 +162,18 @@ test('Leptos app: a panic inside tokenpaint mid-stream leaves the app running, i
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+// Issue 36: the typed API's deadline (gloo-timers): `next_report(timeout)` gives the next report,
+// or a timeout error when none comes.
+test('Leptos app: next_report(timeout) resolves with the next report, or says that none came in time', async () => {
+  const page = await open();
+  const none = await page.evaluate(() => window.nextReport(150));
+  assert.equal(none, 'tokenpaint: no report within 150 ms');
+  const [ttft] = await Promise.all([page.evaluate(() => window.nextReport(20000)), page.evaluate(() => window.send('ttft_ms=50&token_ms=10&tokens=20'))]);
+  await page.waitForFunction(() => window.rawReports.length > 0, null, { timeout: 20000 });
+  const raw = await page.evaluate(() => window.rawReports.at(-1));
+  assert.equal(ttft, raw.ttft, 'the report it resolved with is the one the shell made');
+  assert.ok(ttft > 0);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

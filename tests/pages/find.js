@@ -4,7 +4,9 @@
 // (a textarea, or an editable region the user types into during the answer, sometimes the
 // answer's own first words), oldest-first or newest-first order, and one of four ways of
 // rendering the new answer: text nodes appended, one text node grown in place, the whole answer
-// re-rendered per delta, or a typing indicator replaced by the first delta. An earlier answer's
+// re-rendered per delta, or a typing indicator replaced by the first delta. In some cases the
+// answer's first five deltas are shown before the document search has loaded (it then reads what the
+// page shows, as a fresh-clone run did for its very first case). An earlier answer's
 // toolbar may change while the new one streams. The answer comes through a push handle.
 import init, { Profiler } from '/js/index.js';
 
@@ -74,7 +76,11 @@ window.claimCase = async (seed) => {
   const profiler = new Profiler({ settleMs: 150 });
   profiler.observe();
   const report = new Promise((resolve) => profiler.onReport(resolve));
-  await sleep(10); // the document search is loaded
+  // Mostly the document search (a chunk of its own) is loaded before the answer starts; else the
+  // question, the answer's element and its first delta are there before it is, and it reads
+  // what the page already shows.
+  const late = r() < 0.3;
+  if (!late) await sleep(10);
   const question = bubble('user', `${answer.split(' ')[0]} ${words(4)}?`);
   const shown = bubble('assistant', '');
   const content = shown.c;
@@ -88,7 +94,7 @@ window.claimCase = async (seed) => {
   for (const [i, d] of deltas.entries()) {
     h.chunk(d);
     text += d;
-    await sleep(int(3));
+    if (!(late && i < 5)) await sleep(int(3));
     if (!shown.b.isConnected) insert();
     if (mode === 'rerender' || (mode === 'indicator' && i === 0)) {
       content.replaceChildren(...text.split('\n\n').map((part) => el('p', '', part)));
@@ -103,7 +109,7 @@ window.claimCase = async (seed) => {
     // Meanwhile the user types, and an earlier answer's toolbar changes.
     if (editable && i % 7 === 3) prompt.append(pick(WORDS).slice(0, 2));
     if (toolbar && earlier.length && i % 9 === 4) earlier[0].querySelector('.toolbar').textContent = i % 2 ? 'Copied' : 'Copy';
-    await sleep(int(4));
+    if (!(late && i < 5)) await sleep(int(4));
   }
   h.end();
   const rep = await Promise.race([report, sleep(5000).then(() => null)]);
@@ -115,6 +121,7 @@ window.claimCase = async (seed) => {
   return {
     seed,
     mode,
+    late,
     newestFirst,
     reversed,
     labels,

@@ -9,6 +9,7 @@
 //! For the tests, the page also records its own truth (when its reader got each delta, and when
 //! Leptos wrote the text that shows it to the DOM) and exposes `window.send(query)`,
 //! `window.toggle()` (unmounts or mounts the chat), `window.truth()`, `window.appText()`,
+//! `window.nextReport(ms)` (the next report's TTFT within `ms`, or the error's text),
 //! `window.typedReports`, `window.typedProgress` and `window.tokenpaintProfiler` (the JavaScript
 //! profiler).
 use std::cell::RefCell;
@@ -259,6 +260,20 @@ fn App() -> impl IntoView {
     });
     expose("appText", text.as_ref());
     text.forget();
+    // The next report within `ms` (the typed API's deadline): its TTFT, or the error's text.
+    let next = Closure::<dyn Fn(u32) -> js_sys::Promise>::new(|ms: u32| {
+        wasm_bindgen_futures::future_to_promise(async move {
+            let got = profiler()
+                .next_report(std::time::Duration::from_millis(u64::from(ms)))
+                .await;
+            Ok(match got {
+                Ok(r) => r.ttft.map_or(JsValue::NULL, JsValue::from),
+                Err(e) => JsValue::from(e.to_string()),
+            })
+        })
+    });
+    expose("nextReport", next.as_ref());
+    next.forget();
     expose("typedReports", &js_sys::Array::new());
     expose("typedProgress", &js_sys::Array::new());
     expose("tokenpaintProfiler", &profiler().as_js());
