@@ -108,6 +108,7 @@ for (const p of PAGES) {
     const shown = await overlayText(page);
     assert.ok(shown && shown.includes(`${last.status}, ${last.tokens} tokens`), shown);
     assert.ok(shown.includes(`${last.matchedPct}%`) && shown.includes(last.diagnosis[0].verdict), shown);
+    assert.ok(shown.includes(`lag (last token; p50 at the end) ${Math.round(last.lag.p50)} ms`), `the overlay's lag p50: ${shown}`);
     // The popup lists each report.
     const popup = await ext.popup(page);
     await popup.waitForFunction((n) => document.querySelectorAll('#reports tbody tr').length === n, p.turns);
