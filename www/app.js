@@ -679,24 +679,23 @@ function showSummary(s) {
 
 $('export').addEventListener('click', () => {
   const file = { tokenpaint: 'reports', version: 1, source: 'lab', exportedAt: new Date().toISOString(), reports: profiler.reports(), summaries: [profiler.exportSummary()] };
-  const blob = new Blob([JSON.stringify(file, null, 2)], { type: 'application/json' });
-  const a = document.createElement('a');
-  a.href = URL.createObjectURL(blob);
-  a.download = 'tokenpaint-reports.json';
-  a.click();
-  URL.revokeObjectURL(a.href);
+  saveJson('tokenpaint-reports.json', JSON.stringify(file, null, 2));
 });
+
+/** Saves `json` as a file named `name` (a download: nothing leaves the browser). */
+function saveJson(name, json) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([json], { type: 'application/json' }));
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
 
 // The reports shown (those opened, or the live ones) as a trace: open it in ui.perfetto.dev or
 // the Performance panel.
 $('exportTrace').addEventListener('click', () => {
   const shown = $('report').dataset.source === 'file' ? viewed.reports.map((x) => x.r) : profiler.reports();
-  const blob = new Blob([JSON.stringify(traceOf(shown))], { type: 'application/json' });
-  const a = document.createElement('a');
-  a.href = URL.createObjectURL(blob);
-  a.download = 'tokenpaint-trace.json';
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  saveJson('tokenpaint-trace.json', JSON.stringify(traceOf(shown)));
 });
 
 // --- The viewer: saved reports, drawn as live ones are ---------------------------------------

@@ -275,8 +275,9 @@ export class DomWatch {
   // The first of `candidates` whose text starts like `s`'s answer, and that no other stream
   // shows; null when none does.
   #claim(s, candidates) {
+    const others = this.#shownByOthers(s);
     for (const el of candidates) {
-      if (this.#claimedByOther(el, s)) continue;
+      if (others.includes(el)) continue;
       const text = leadingText(el);
       if (this.#link.call((c) => c.claims(s.id, text), false, s)) return el;
     }
@@ -286,25 +287,23 @@ export class DomWatch {
   // Around the changes (find.js): an element whose text starts like `s`'s answer, that no other
   // open stream shows or holds.
   #claimAround(s, starts) {
-    const others = [];
-    for (const o of this.#streams) {
-      const v = o === s || o.done ? null : this.#views.get(o);
-      const shown = o.target || (v && v.scope);
-      if (shown) others.push(shown);
-    }
+    const others = this.#shownByOthers(s);
     // The answer's characters so far: an element holding much more text holds more than it.
     const progress = this.#link.call((c) => c.progress(s.id, performance.now()), '', s);
     const arrived = progress ? JSON.parse(progress)[0] : Infinity;
     return this.#find.claimAround(starts, (el) => this.#link.call((c) => c.claims(s.id, leadingText(el)), false, s), others, this.#retired, arrived);
   }
 
-  #claimedByOther(el, s) {
+  // The elements the other open streams are shown in.
+  #shownByOthers(s) {
+    const out = [];
     for (const o of this.#streams) {
       if (o === s || o.done) continue;
       const v = this.#views.get(o);
-      if ((v && v.scope === el) || o.target === el) return true;
+      const shown = o.target || (v && v.scope);
+      if (shown) out.push(shown);
     }
-    return false;
+    return out;
   }
 
   // Reads `el`'s change for stream `s`; `records` (when a mutation batch caused it) tell whether

@@ -16,6 +16,7 @@ before(async () => {
   const page = await env.harness();
   reports = await page.evaluate(async () => {
     const { Profiler } = await import('/js/index.js');
+    const { deltas } = await import('/tests/pages/deltas.js');
     const root = document.getElementById('chat');
     const profiler = new Profiler({ settleMs: 300 });
     profiler.observe(root);
@@ -29,24 +30,11 @@ before(async () => {
         const out = document.createElement('div');
         root.append(out);
         const res = await profiler.fetch(`/v1/chat/completions?${q}`, { method: 'POST', body: '{}' });
-        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-        let buf = '';
         let shown = 0;
-        for (;;) {
-          const { value, done: end } = await reader.read();
-          if (end) break;
-          buf += value;
-          const events = buf.split('\n\n');
-          buf = events.pop();
-          for (const ev of events) {
-            const data = ev.startsWith('data: ') ? ev.slice(6) : '';
-            if (!data || data === '[DONE]') continue;
-            const c = JSON.parse(data).choices?.[0]?.delta?.content;
-            if (!c) continue;
-            out.append(c);
-            // The page blocks its main thread once, mid-answer: text arrived and not painted.
-            if (q.includes('stall') && ++shown === 25) for (const end = performance.now() + 300; performance.now() < end; );
-          }
+        for await (const { content } of deltas(res.body)) {
+          out.append(content);
+          // The page blocks its main thread once, mid-answer: text arrived and not painted.
+          if (q.includes('stall') && ++shown === 25) for (const end = performance.now() + 300; performance.now() < end; );
         }
       }),
     );

@@ -21,6 +21,19 @@ export async function* deltas(body) {
   }
 }
 
+/** `body` passed through, each chunk's text pushed to `into` as it is read (what the app received). */
+export function recording(body, into) {
+  const text = new TextDecoder();
+  return body.pipeThrough(
+    new TransformStream({
+      transform(chunk, c) {
+        into.push(text.decode(chunk, { stream: true }));
+        c.enqueue(chunk);
+      },
+    }),
+  );
+}
+
 /** The median of the finite values, or null. */
 export function median(v) {
   const s = v.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);

@@ -4,7 +4,7 @@
 // The app records its own truth: when its reader got each delta, and when deep-chat's DOM first
 // showed it (checked right after deep-chat took it, then in each frame); and every byte it got.
 import 'deep-chat';
-import { deltas, median } from '../../pages/deltas.js';
+import { deltas, median, recording } from '../../pages/deltas.js';
 
 let lags = [];
 let pending = [];
@@ -30,19 +30,6 @@ function watch(piece, t) {
   );
 }
 
-// The body as read, chunk by chunk, before the app's own parsing.
-function recorded(body) {
-  const text = new TextDecoder();
-  return body.pipeThrough(
-    new TransformStream({
-      transform(chunk, c) {
-        window.received.push(text.decode(chunk, { stream: true }));
-        c.enqueue(chunk);
-      },
-    }),
-  );
-}
-
 let finished = null;
 chat.connect = {
   stream: true,
@@ -50,7 +37,7 @@ chat.connect = {
     const res = await fetch(`/v1/chat/completions?${query}`, { method: 'POST', body: '{}' });
     signals.onOpen();
     let text = '';
-    for await (const { content, t } of deltas(recorded(res.body))) {
+    for await (const { content, t } of deltas(recording(res.body, window.received))) {
       text += content;
       await signals.onResponse({ text: content });
       watch(text.slice(-24).trim(), t);

@@ -7,7 +7,7 @@
 import { StrictMode, useLayoutEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import Markdown from 'react-markdown';
-import { commitTruth } from '../../pages/deltas.js';
+import { commitTruth, deltas, recording } from '../../pages/deltas.js';
 
 const turns = []; // per answer: { arrivals: [[end, t]], commits: [[length, t]] }
 window.received = [];
@@ -32,27 +32,12 @@ function Chat() {
     const turn = turns.push({ arrivals: [], commits: [] }) - 1;
     setMessages((m) => [...m, { role: 'user', text: question }, { role: 'assistant', text: '', turn }]);
     const res = await fetch(`/v1/chat/completions?${query}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ stream: true, messages: [{ role: 'user', content: question }] }) });
-    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buf = '';
     let text = '';
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      const t = performance.now();
-      window.received.push(value);
-      buf += value;
-      const events = buf.split('\n\n');
-      buf = events.pop();
-      for (const ev of events) {
-        const data = ev.startsWith('data: ') ? ev.slice(6) : null;
-        if (!data || data === '[DONE]') continue;
-        const content = JSON.parse(data).choices?.[0]?.delta?.content;
-        if (!content) continue;
-        text += content;
-        turns[turn].arrivals.push([text.length, t]);
-        const shown = text;
-        setMessages((m) => m.map((x) => (x.turn === turn ? { ...x, text: shown } : x)));
-      }
+    for await (const { content, t } of deltas(recording(res.body, window.received))) {
+      text += content;
+      turns[turn].arrivals.push([text.length, t]);
+      const shown = text;
+      setMessages((m) => m.map((x) => (x.turn === turn ? { ...x, text: shown } : x)));
     }
     return text;
   };
