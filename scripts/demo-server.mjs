@@ -14,7 +14,7 @@ import { startNginx } from './nginx.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Only these folders are served.
-const PUBLIC = ['www', 'js', 'pkg', 'examples/leptos-chat/dist', 'examples/playwright/app', 'tests/pages', 'bench/pages', 'node_modules/marked/lib', 'node_modules/eventsource-parser/dist', 'node_modules/sse.js/lib', 'node_modules/socket.io-client/dist'];
+const PUBLIC = ['www', 'js', 'pkg', 'examples/leptos-chat/dist', 'examples/dioxus-chat/dist', 'examples/yew-chat/dist', 'examples/playwright/app', 'tests/pages', 'bench/pages', 'node_modules/marked/lib', 'node_modules/eventsource-parser/dist', 'node_modules/sse.js/lib', 'node_modules/socket.io-client/dist'];
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',

@@ -10,11 +10,11 @@ bash scripts/setup.sh
 step build
 bash scripts/build.sh
 node scripts/size.mjs
-step "build the Leptos example (Rust API)"
+step "build the Rust example chats: Leptos, Dioxus, Yew (Rust API)"
 bash scripts/build-example.sh
 step "cargo fmt --check"
 cargo fmt --all --check
-cargo fmt --check --manifest-path examples/leptos-chat/Cargo.toml
+cargo fmt --all --check --manifest-path examples/Cargo.toml
 step "clippy (host)"
 cargo clippy -q --workspace --all-targets --features serde -- -D warnings
 step "clippy (wasm32)"

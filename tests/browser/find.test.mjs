@@ -11,7 +11,7 @@ let env;
 before(async () => (env = await setup()));
 after(() => env.close());
 
-const CASES = Number(process.env.FIND_CASES) || 48;
+const CASES = Number(process.env.FIND_CASES) || 32;
 
 test(`the claimed element, over ${CASES} random chat pages: the answer, never the question, the prompt or an earlier answer`, async (t) => {
   const page = await env.page('/tests/pages/find.html');
