@@ -3,7 +3,7 @@
 # headless Chromium, and page tests of the library and the demo in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-step() { echo; echo "== $*"; }
+step() { echo; echo "== $* (at ${SECONDS} s)"; }
 
 step setup
 bash scripts/setup.sh
@@ -30,3 +30,4 @@ CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" WASM_BINDGEN_TEST_TIMEOUT=
   cargo test -q --target wasm32-unknown-unknown --test web
 step "page tests in headless Chromium"
 node --test --test-concurrency=1 tests/
+echo; echo "== all passed in ${SECONDS} s"
