@@ -16,9 +16,13 @@ fi
 
 have_bindgen() { command -v wasm-bindgen >/dev/null && [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" = "$WASM_BINDGEN_VERSION" ]; }
 if ! have_bindgen || ! command -v wasm-bindgen-test-runner >/dev/null; then
-  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 2 minutes)"
+  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 1 minute)"
   # No --locked: the registry here lacks one locked dependency version, and the install fails.
-  cargo install -q wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force >/dev/null
+  # Unoptimised: it compiles in 62 s instead of 135 s on two cores, and its output is the same
+  # bytes; it runs 0.5 s instead of 0.15 s on a 2 MB app.
+  CARGO_PROFILE_RELEASE_OPT_LEVEL=0 CARGO_PROFILE_RELEASE_LTO=false \
+    CARGO_PROFILE_RELEASE_CODEGEN_UNITS=256 CARGO_PROFILE_RELEASE_DEBUG=false \
+    cargo install -q wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force >/dev/null
 fi
 
 need_apt=()

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Every test: formatting, lints (host and wasm32), native core tests, the wasm binding in
 # headless Chromium, and page tests of the library and the demo in headless Chromium.
+# The Rust checks (scripts/rust-checks.sh) run beside the page tests at nice 19: the page tests
+# keep the CPU they ask for, and the Rust checks take the rest. The Rust examples' page test runs
+# last, once the checks (which build the examples) have passed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { echo; echo "== $* (at ${SECONDS} s)"; }
@@ -10,24 +13,24 @@ bash scripts/setup.sh
 step build
 bash scripts/build.sh
 node scripts/size.mjs
-step "build the Rust example chats: Leptos, Dioxus, Yew (Rust API)"
-bash scripts/build-example.sh
-step "cargo fmt --check"
-cargo fmt --all --check
-cargo fmt --all --check --manifest-path examples/Cargo.toml
-step "clippy (host)"
-cargo clippy -q --workspace --all-targets --features serde -- -D warnings
-step "clippy (wasm32)"
-cargo clippy -q --workspace --target wasm32-unknown-unknown --all-targets -- -D warnings
-cargo clippy -q --target wasm32-unknown-unknown --lib --features web -- -D warnings
-cargo clippy -q --target wasm32-unknown-unknown --lib --features module -- -D warnings
-step "cargo doc (feature web): no missing docs, no broken links"
-RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps --target wasm32-unknown-unknown --features web
-step "native tests"
-cargo test -q --workspace --features serde
-step "wasm tests in headless Chromium"
-CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" WASM_BINDGEN_TEST_TIMEOUT=60 \
-  cargo test -q --target wasm32-unknown-unknown --test web
-step "page tests in headless Chromium"
-node --test --test-concurrency=1 tests/
+
+log=target/rust-checks.log
+step "Rust checks, beside the page tests (nice 19; their log follows the page tests: $log)"
+mkdir -p target
+setsid nice -n 19 bash scripts/rust-checks.sh > "$log" 2>&1 &
+checks=$!
+trap 'kill -- "-$checks" 2>/dev/null || true' EXIT
+
+step "page tests in headless Chromium, Firefox and WebKit"
+mapfile -t pages < <(find tests -name node_modules -prune -o -name '*.test.mjs' ! -name rust.test.mjs -print | sort)
+node --test --test-concurrency=1 "${pages[@]}"
+
+step "waiting for the Rust checks"
+rc=0; wait "$checks" || rc=$?
+trap - EXIT
+cat "$log"
+[ "$rc" = 0 ] || { echo "the Rust checks failed (exit $rc)"; exit "$rc"; }
+
+step "the Rust example chats in headless Chromium"
+node --test --test-concurrency=1 tests/browser/rust.test.mjs
 echo; echo "== all passed in ${SECONDS} s"

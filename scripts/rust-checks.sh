@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The Rust half of `npm test`: the example chats' build, formatting, lints (host and wasm32), the
+# docs, the native core tests and the wasm binding's tests in headless Chromium. scripts/test.sh
+# runs it beside the page tests, at low priority: they leave most of the two cores idle (they
+# wait on streams), and these are CPU-bound with no timing to disturb.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+step() { echo; echo "== $* (at ${SECONDS} s)"; }
+
+step "build the Rust example chats: Leptos, Dioxus, Yew (Rust API)"
+bash scripts/build-example.sh
+step "cargo fmt --check"
+cargo fmt --all --check
+cargo fmt --all --check --manifest-path examples/Cargo.toml
+step "clippy (host)"
+cargo clippy -q --workspace --all-targets --features serde -- -D warnings
+step "clippy (wasm32)"
+cargo clippy -q --workspace --target wasm32-unknown-unknown --all-targets -- -D warnings
+cargo clippy -q --target wasm32-unknown-unknown --lib --features web -- -D warnings
+cargo clippy -q --target wasm32-unknown-unknown --lib --features module -- -D warnings
+step "cargo doc (feature web): no missing docs, no broken links"
+RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps --target wasm32-unknown-unknown --features web
+step "native tests"
+cargo test -q --workspace --features serde
+step "wasm tests in headless Chromium"
+CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" WASM_BINDGEN_TEST_TIMEOUT=60 \
+  cargo test -q --target wasm32-unknown-unknown --test web
+step "Rust checks passed"
