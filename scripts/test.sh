@@ -19,7 +19,7 @@ step "Rust checks, beside the page tests (nice 19; their log follows the page te
 mkdir -p target
 setsid nice -n 19 bash scripts/rust-checks.sh > "$log" 2>&1 &
 checks=$!
-trap 'kill -- "-$checks" 2>/dev/null || true' EXIT
+trap 'kill -- "-$checks" 2>/dev/null || true; echo; echo "== the Rust checks so far ($log)"; cat "$log"' EXIT
 
 step "page tests in headless Chromium, Firefox and WebKit"
 mapfile -t pages < <(find tests -name node_modules -prune -o -name '*.test.mjs' ! -name rust.test.mjs -print | sort)

@@ -178,15 +178,19 @@ test('a whole-answer re-render with a real highlighter is the page, not a proxy,
 // its own (tests/pages/highlighter.js, highlight.js re-highlighting the code after each change).
 // Paced to this machine: the last half of the deltas each cost the page more than the time to
 // the next (faster, the page's long tasks are its read loop's, with no frame painted late).
+// Long enough that one render costs this machine 16 ms (150 to 300 lines): the entries list only
+// scripts over 5 ms, and a fast machine highlights 150 lines in less, its late frames then
+// naming no script but layout.
 export async function highlighterRun() {
-  const { tokenMs } = await paceBehind(page, 'markdown-highlighter', 150, { share: 0.5 });
-  return { tokenMs, ...(await run({ renderer: 'markdown-highlighter', strategy: 'per-token', query: `content=code&lines=150&merge=2&ttft_ms=30&token_ms=${tokenMs}`, paintTruth: true })) };
+  const { lines } = await linesCosting(page, 'markdown-highlighter', 150, 16, 300);
+  const { tokenMs } = await paceBehind(page, 'markdown-highlighter', lines, { share: 0.5 });
+  return { tokenMs, lines, ...(await run({ renderer: 'markdown-highlighter', strategy: 'per-token', query: `content=code&lines=${lines}&merge=2&ttft_ms=30&token_ms=${tokenMs}`, paintTruth: true })) };
 }
 
 test('the render verdict names the heavy script: the page\'s highlighter, by its URL', async (t) => {
-  const { report: r, paintTruth, tokenMs } = await highlighterRun();
+  const { report: r, paintTruth, tokenMs, lines } = await highlighterRun();
   const v = r.diagnosis.find((d) => /^client-render|^page-stall/.test(d.verdict));
-  t.diagnostic(JSON.stringify({ tokenMs, diagnosis: r.diagnosis, script: v?.script, unknown: v?.scriptUnknown, lateFrames: r.latePaints?.frames.length, lag: r.lag, paintTruth, arrivals: r.arrivals, itl: r.itl }));
+  t.diagnostic(JSON.stringify({ tokenMs, lines, diagnosis: r.diagnosis, script: v?.script, unknown: v?.scriptUnknown, lateFrames: r.latePaints?.frames.length, lag: r.lag, paintTruth, arrivals: r.arrivals, itl: r.itl }));
   assert.ok(v, r.diagnosis.map((d) => d.verdict).join());
   assert.ok(v.script, `no script: ${v.scriptUnknown}`);
   assert.match(v.script.url, /\/tests\/pages\/highlighter\.bundle\.js$/);
