@@ -162,7 +162,7 @@ test('extension export: the popup exports the reports and each page load summary
   assert.ok(merged.ok.every(Boolean), JSON.stringify(merged));
   assert.equal(merged.streams, file.reports.length);
   // The lab opens the export and draws its last report's figures, and the summary's count.
-  const view = await plain.page('/');
+  const view = await plain.lab();
   await view.setInputFiles('#open', await download.path());
   await view.waitForFunction(() => document.getElementById('report').dataset.source === 'file');
   const drawn = await view.evaluate(() => ({

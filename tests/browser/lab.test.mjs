@@ -318,8 +318,7 @@ test('your own server: a second local process, directly and through the demo ser
 // The viewer (issues 34 and 35): reports saved by the lab's export, or by `profiler.reports()`,
 // open in a fresh lab and are drawn with the same numbers as when they were live.
 test('the lab opens its own export and profiler.reports(): the same figures drawn as live', async () => {
-  const page = await env.page('/');
-  await page.waitForFunction(() => !!window.tokenpaintProfiler);
+  const page = await env.lab();
   await runScenario(page, 'decode');
   await runScenario(page, 'prefill');
   const drawn = (p) =>
@@ -338,7 +337,7 @@ test('the lab opens its own export and profiler.reports(): the same figures draw
     ['the lab export', (v) => v.setInputFiles('#open', saved)],
     ['profiler.reports()', (v) => v.setInputFiles('#open', { name: 'reports.json', mimeType: 'application/json', buffer: Buffer.from(list) })],
   ]) {
-    const view = await env.page('/');
+    const view = await env.lab();
     await open(view);
     await view.waitForFunction(() => document.getElementById('report').dataset.source === 'file');
     const shown = await drawn(view);

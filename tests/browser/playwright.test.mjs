@@ -80,7 +80,7 @@ test('the Playwright example passes its budget when the app appends each delta, 
       assert.ok(a.attachments.some((x) => x.name === 'tokenpaint-chart-1.svg' && x.contentType === 'image/svg+xml'));
       assert.ok(a.attachments.some((x) => x.name === 'tokenpaint-trace-1.json' && x.contentType === 'application/json'));
       // The attached report opens in the lab, drawn with its own figures.
-      const view = await env.page('/');
+      const view = await env.lab();
       await view.setInputFiles('#open', { name: 'tokenpaint-report-1.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(r)) });
       await view.waitForFunction(() => document.getElementById('report').dataset.source === 'file');
       const drawn = await view.evaluate(() => ['ttft-measured', 'ttft-perceived', 'e2e-measured', 'e2e-perceived', 'lag', 'matched', 'tpot'].map((id) => Number(document.getElementById(id).dataset.value)));

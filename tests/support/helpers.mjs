@@ -33,6 +33,12 @@ export async function setup({ nginx = false, otel = false } = {}) {
       await page.goto(url + path);
       return page;
     },
+    /** The lab (`/`), once its module has run and attached its handlers. */
+    async lab() {
+      const page = await this.page('/');
+      await page.waitForFunction(() => document.documentElement.dataset.lab === 'ready', null, { timeout: 30000 });
+      return page;
+    },
     /** The test harness page, once its module has loaded. */
     async harness() {
       const page = await this.page('/tests/pages/harness.html');
