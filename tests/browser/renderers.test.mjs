@@ -194,8 +194,19 @@ test('the render verdict names the heavy script: the page\'s highlighter, by its
   assert.ok(v, r.diagnosis.map((d) => d.verdict).join());
   assert.ok(v.script, `no script: ${v.scriptUnknown}`);
   assert.match(v.script.url, /\/tests\/pages\/highlighter\.bundle\.js$/);
-  assert.ok(v.script.share > 0.5 && v.script.share <= 1, `share ${v.script.share}`);
   assert.equal(v.scriptUnknown, undefined);
+  // Its share is of the frames that painted late: the highlighter ran in more of them than any
+  // other script of the page's. Some late frames run no script over 5 ms (layout alone, or
+  // tokenpaint's own read), so the share itself can be under a half on a loaded machine.
+  const frames = r.latePaints?.frames ?? [];
+  const ran = new Map();
+  for (const f of frames) {
+    for (const u of new Set((f.scripts ?? []).map((s) => s.sourceURL).filter((u) => u && !/\/(js|pkg)\//.test(new URL(u).pathname)))) ran.set(u, (ran.get(u) ?? 0) + 1);
+  }
+  const mine = ran.get(v.script.url) ?? 0;
+  assert.ok(mine > 0 && [...ran.values()].every((n) => n <= mine), JSON.stringify([...ran]));
+  // (The share counts the frames its function ran in; a bundle's other functions share its URL.)
+  assert.ok(v.script.share > 0 && v.script.share <= mine / frames.length + 1e-9, `share ${v.script.share}, its URL in ${mine} of ${frames.length} late frames`);
 });
 
 // A conversation: the page's first answer streams into an empty container, then two copies of
