@@ -63,7 +63,7 @@ test('nginx is there for the proxy scenario', () => {
 
 for (const [name, verdict] of Object.entries(EXPECT)) {
   test(`scenario "${name}": the diagnosis names ${verdict}`, async (t) => {
-    const page = await env.page('/');
+    const page = await env.lab();
     await page.setViewportSize({ width: 1280, height: 1000 });
     const r = await runScenario(page, name);
     t.diagnostic(`${name}: ${r.verdicts.join(', ')}`);
@@ -113,7 +113,7 @@ for (const [name, verdict] of Object.entries(EXPECT)) {
 // A heavy syntax highlighter (highlight.js, the lab's script of its own, run in a task after each
 // change of a long code answer): the page's verdict, naming that script (issue 32).
 test('scenario "highlighter": the page is slow, and its verdict names the highlighter\'s script', async (t) => {
-  const page = await env.page('/');
+  const page = await env.lab();
   const r = await runScenario(page, 'highlighter');
   t.diagnostic(`highlighter: ${r.verdicts.join(', ')}; script ${JSON.stringify(r.script)}`);
   assert.ok(['client-render-bound', 'page-stall'].includes(r.verdicts[0]), r.verdicts.join());
@@ -146,7 +146,7 @@ async function send(page) {
 }
 
 test('each fix gains what the report estimated before it: render-bound, throttled, smoothing and proxy scenarios; the summary ranks the fixes by gain', async (t) => {
-  const page = await env.page('/');
+  const page = await env.lab();
   await page.setViewportSize({ width: 1280, height: 1000 });
   for (const [name, [verdict, fix]] of Object.entries(FIXES)) {
     await page.click(`button[data-name="${name}"]`);
@@ -195,7 +195,7 @@ for (const transport of ['xhr', 'eventsource', 'websocket', 'socket.io']) {
     ['typing', 'client-smoothing', 30],
   ]) {
     test(`over ${transport}, scenario "${name}": the diagnosis names ${verdict}`, async (t) => {
-      const page = await env.page('/');
+      const page = await env.lab();
       await page.setViewportSize({ width: 1280, height: 1000 });
       await page.selectOption('#transport', transport);
       const r = await runScenario(page, name, { tokens });
@@ -212,7 +212,7 @@ for (const transport of ['xhr', 'eventsource', 'websocket', 'socket.io']) {
 }
 
 test('load mode: 8 requests on 2 slots show queueing in the percentiles, and the summary says capacity', async (t) => {
-  const page = await env.page('/');
+  const page = await env.lab();
   await page.click('button[data-name="free"]');
   await page.fill('#slots', '2');
   await page.fill('#tokens', '40');
@@ -236,7 +236,7 @@ test('load mode: 8 requests on 2 slots show queueing in the percentiles, and the
 });
 
 test('the live chart has points before the answer ends; own-server mode with max tokens ends with a report; Stop gives aborted', async () => {
-  const page = await env.page('/');
+  const page = await env.lab();
   await page.setViewportSize({ width: 1280, height: 1000 });
   await page.click('button[data-name="decode"]');
   await page.click('#send');
@@ -290,7 +290,7 @@ test('your own server: a second local process, directly and through the demo ser
       };
       check();
     });
-    const page = await env.page('/');
+    const page = await env.lab();
     await page.click('#own summary');
     await page.fill('#baseUrl', `${base}/v1`);
     await page.fill('#model', 'my-model');

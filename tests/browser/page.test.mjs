@@ -223,7 +223,7 @@ test('a container whose text never matches the answer costs a bounded read per c
 // Held to what the server and the app recorded in the same run, not to a fixed window: under
 // load the simulator's 300 ms sleep itself runs late (431 ms was seen on a loaded machine).
 test("the demo: server TTFT 300 ms gives a measured TTFT between the server's own and the app's first delta, and a perceived TTFT not below it", async (t) => {
-  const page = await env.page('/');
+  const page = await env.lab();
   await page.click('button[data-name="free"]');
   await page.fill('#ttft', '300');
   await page.fill('#tokens', '20');

@@ -286,7 +286,7 @@ export function engineTests({ name, setup, lacks, xhrProgressMs = 0 }) {
 
   test(`${name}: the lab page diagnoses a scenario (screenshot in tests/artifacts)`, async () => {
     const lab = await env.page('/');
-    await lab.waitForFunction(() => !!window.tokenpaintProfiler && !!document.querySelector('button[data-name="decode"]'), null, { timeout: 20000 });
+    await lab.waitForFunction(() => document.documentElement.dataset.lab === 'ready', null, { timeout: 20000 });
     const r = await lab.evaluate(async () => {
       const before = window.tokenpaintProfiler.reports().length;
       document.querySelector('button[data-name="decode"]').click();
