@@ -128,7 +128,6 @@ test('the overlay under the strict CSP: no violation, the app text and style unt
 
 test('the overlay on the lab page: live figures, then the verdict; the lab looks and reads the same', async () => {
   const page = await env.lab();
-  await page.waitForFunction(() => window.tokenpaintProfiler);
   const styleOf = () =>
     page.evaluate(() => ['#messages', 'h1', 'body', '#send'].map((q) => {
       const cs = getComputedStyle(document.querySelector(q));

@@ -200,8 +200,9 @@ test('the render verdict names the heavy script: the page\'s highlighter, by its
   // tokenpaint's own read), so the share itself can be under a half on a loaded machine.
   const frames = r.latePaints?.frames ?? [];
   const ran = new Map();
+  const ofPage = (u) => u && !/\/(js|pkg)\//.test(new URL(u).pathname); // not tokenpaint's own
   for (const f of frames) {
-    for (const u of new Set((f.scripts ?? []).map((s) => s.sourceURL).filter((u) => u && !/\/(js|pkg)\//.test(new URL(u).pathname)))) ran.set(u, (ran.get(u) ?? 0) + 1);
+    for (const u of new Set((f.scripts ?? []).map((s) => s.sourceURL).filter(ofPage))) ran.set(u, (ran.get(u) ?? 0) + 1);
   }
   const mine = ran.get(v.script.url) ?? 0;
   assert.ok(mine > 0 && [...ran.values()].every((n) => n <= mine), JSON.stringify([...ran]));

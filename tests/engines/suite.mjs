@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { median, lags, FRAME, holdsCrossOrigin } from '../support/helpers.mjs';
+import { median, lags, FRAME, holdsCrossOrigin, labReady } from '../support/helpers.mjs';
 import { bundleRenderers } from '../support/bundle.mjs';
 import { paceBehind } from '../support/pace.mjs';
 import { formatCases, readFixture, holdsFixture } from '../support/fixtures.mjs';
@@ -286,7 +286,7 @@ export function engineTests({ name, setup, lacks, xhrProgressMs = 0 }) {
 
   test(`${name}: the lab page diagnoses a scenario (screenshot in tests/artifacts)`, async () => {
     const lab = await env.page('/');
-    await lab.waitForFunction(() => document.documentElement.dataset.lab === 'ready', null, { timeout: 20000 });
+    await lab.waitForFunction(labReady, null, { timeout: 20000 });
     const r = await lab.evaluate(async () => {
       const before = window.tokenpaintProfiler.reports().length;
       document.querySelector('button[data-name="decode"]').click();

@@ -18,6 +18,9 @@ export const ARGS = [
   '--no-first-run',
 ];
 
+/** In the page: the lab's module has run and attached its handlers (www/app.js marks it last). */
+export const labReady = () => document.documentElement.dataset.lab === 'ready';
+
 export async function setup({ nginx = false, otel = false } = {}) {
   const { server, url, nginx: ng } = await startServer({ port: 0, nginx, otel });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
@@ -36,7 +39,7 @@ export async function setup({ nginx = false, otel = false } = {}) {
     /** The lab (`/`), once its module has run and attached its handlers. */
     async lab() {
       const page = await this.page('/');
-      await page.waitForFunction(() => document.documentElement.dataset.lab === 'ready', null, { timeout: 30000 });
+      await page.waitForFunction(labReady, null, { timeout: 30000 });
       return page;
     },
     /** The test harness page, once its module has loaded. */
