@@ -1,0 +1,327 @@
+// Finding the answer in a wire format no reader knows (issue 47). Each event of a stream or a
+// socket (SSE data, a line, a text frame, a Socket.IO event, UTF-8 runs of a binary frame) is
+// taken apart into its string values, each at a path (`msg=process_generating/output/data/1/1/
+// content/0/text`); diffs that patch a value the stream sent whole (`["append", [1, "content", 0,
+// "text"], "tok"]`, as Gradio sends them) are applied first, so a patched value is read at its
+// own path. For each path two readings are kept: the values joined (deltas) and the last value
+// (snapshots, when each extends the one before). The page decides which path is the answer:
+// once the text of a changed element holds what one of them carried, across at least three
+// events, that path is followed, and every event kept before is read again with its own arrival
+// time. Heartbeats, status messages and echoes of the question never grow on the page, so they
+// are never learned. Pure: no DOM, no timers; tested in Node (tests/native/learn.test.mjs).
+
+// Keys whose string value names what an object is: they become part of the path, so that the
+// answer's deltas and, say, reasoning deltas of the same shape stay apart.
+const KINDS = ['type', 'msg', 'event', 'object', 'role', 'kind'];
+// Keys whose string value names an answer, on a socket that carries many.
+const IDS = ['message_id', 'messageId', 'event_id', 'eventId', 'request_id', 'response_id', 'id'];
+// An event after the answer whose kind says it is over.
+const END = /(?:^|[^a-z])(?:complete[d]?|done|finish(?:ed)?|end(?:ed)?|stop(?:ped)?|close[d_]?)/i;
+
+const MAX_EVENTS = 4096;
+const MAX_BYTES = 4 * 1024 * 1024;
+const MAX_DEPTH = 12;
+// Matching: the shortest run of an answer's text, in letters and digits, that the page must show.
+const MIN_MATCH = 8;
+const MIN_EVENTS = 3;
+
+/** Letters and digits only, lower case: what survives any renderer's markup and spacing. */
+export function normal(text) {
+  let out = '';
+  for (const ch of String(text).toLowerCase()) if (/[\p{L}\p{N}]/u.test(ch)) out += ch;
+  return out;
+}
+
+// An array of diffs: each `[op, [key, …], value]` with op one of Gradio's.
+const OPS = new Set(['append', 'replace', 'add', 'delete']);
+function isDiffs(v) {
+  return Array.isArray(v) && v.length > 0 && v.every((d) => Array.isArray(d) && d.length === 3 && OPS.has(d[0]) && Array.isArray(d[1]));
+}
+
+// Applies diffs to a copy of `base` (which is kept unchanged).
+function patch(base, diffs) {
+  let root = clone(base);
+  for (const [op, at, value] of diffs) {
+    if (!at.length) {
+      root = op === 'append' && typeof root === 'string' ? root + value : op === 'delete' ? null : clone(value);
+      continue;
+    }
+    let node = root;
+    for (let i = 0; i < at.length - 1 && node && typeof node === 'object'; i++) node = node[at[i]];
+    if (!node || typeof node !== 'object') continue;
+    const k = at[at.length - 1];
+    if (op === 'append') node[k] = (typeof node[k] === 'string' ? node[k] : '') + (typeof value === 'string' ? value : '');
+    else if (op === 'delete') Array.isArray(node) ? node.splice(k, 1) : delete node[k];
+    else node[k] = clone(value);
+  }
+  return root;
+}
+
+function clone(v) {
+  return v && typeof v === 'object' ? JSON.parse(JSON.stringify(v)) : v;
+}
+
+function parse(text) {
+  const t = text.trimStart();
+  if (t[0] !== '{' && t[0] !== '[') return undefined;
+  try {
+    return JSON.parse(t);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The string values of `value` as `[path, string]`, into `out`; `ids` gets the answer's id if
+ * one is named; `kinds` the kinds named at the top (for end markers); `state` holds the last
+ * whole value at each path that diffs patch.
+ */
+function leaves(value, path, out, meta, state, depth) {
+  if (depth > MAX_DEPTH || value === null || value === undefined) return;
+  if (typeof value === 'string') {
+    // JSON sent as a string inside JSON (a frame inside an envelope) is read as JSON.
+    const inner = value.length > 1 ? parse(value) : undefined;
+    if (inner !== undefined && typeof inner === 'object') return leaves(inner, path, out, meta, state, depth + 1);
+    out.push([path, value]);
+    return;
+  }
+  if (typeof value !== 'object') return;
+  if (isDiffs(value)) {
+    const base = state.get(path);
+    if (base === undefined) return;
+    const next = patch(base, value);
+    state.set(path, next);
+    return leaves(next, path, out, meta, state, depth + 1);
+  }
+  if (path && depth > 0) state.set(path, value);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) leaves(value[i], `${path}/${i}`, out, meta, state, depth + 1);
+    return;
+  }
+  let here = path;
+  for (const k of KINDS) {
+    const v = value[k];
+    if (typeof v === 'string' && v.length < 80) {
+      here += `[${k}=${v}]`;
+      if (depth <= 1) meta.kinds.push(v);
+    }
+  }
+  if (meta.id === null) {
+    for (const k of IDS) {
+      const v = value[k];
+      if ((typeof v === 'string' && v) || typeof v === 'number') {
+        meta.id = String(v);
+        break;
+      }
+    }
+  }
+  if (value.done === true && depth <= 2) meta.done = true;
+  for (const k of Object.keys(value)) {
+    if (KINDS.includes(k) || IDS.includes(k)) continue;
+    leaves(value[k], `${here}/${k}`, out, meta, state, depth + 1);
+  }
+}
+
+// A path's two readings: its values joined, and the last value with how often it grew.
+class Path {
+  constructor() {
+    this.joined = '';
+    this.joinedEvents = 0;
+    this.last = '';
+    this.grew = 0;
+    this.changes = 0;
+    this.events = 0;
+  }
+
+  take(value) {
+    this.events++;
+    if (value) {
+      this.joined += value;
+      this.joinedEvents++;
+    }
+    if (value.length > this.last.length && value.startsWith(this.last)) this.grew++;
+    // A value sent again unchanged (the question, in every snapshot of the conversation) is not
+    // a delta.
+    if (value && value !== this.last) this.changes++;
+    this.last = value;
+  }
+}
+
+/**
+ * One stream's or socket's learner. `event(t, data, name)` takes an event (a string, bytes, or
+ * a value already parsed, e.g. a Socket.IO event's arguments) and returns what it carries of the
+ * answer once the path is learned: `[{ t, id, delta | text, done }]`, else `[]` (the event is
+ * kept). `shown(text)` hands it the text of an element the page changed: true when that taught
+ * it the path (then `replay()` gives the kept events' items).
+ */
+export class Learner {
+  constructor() {
+    this.paths = new Map();
+    this.kept = [];
+    this.keptBytes = 0;
+    this.state = new Map();
+    this.learned = null; // { path, mode: 'delta' | 'snapshot' }
+    this.overflow = false;
+    this.seen = 0;
+    this.lastAnswerAt = -1;
+  }
+
+  /** The values of one event: [[path, string]], its id and end marks. */
+  read(data, name) {
+    const meta = { id: null, kinds: [], done: false };
+    const out = [];
+    const prefix = name ? `${name}` : '';
+    if (typeof data === 'string') {
+      const v = parse(data);
+      if (v === undefined) out.push([`${prefix}$text`, data]);
+      else leaves(v, prefix, out, meta, this.state, 0);
+    } else if (data instanceof Uint8Array) {
+      // A binary frame: its UTF-8 runs, each a value at its index.
+      let i = 0;
+      for (const run of utf8Runs(data)) out.push([`${prefix}$bytes/${i++}`, run]);
+    } else if (data !== undefined) leaves(data, prefix, out, meta, this.state, 0);
+    return { values: out, ...meta };
+  }
+
+  event(t, data, name) {
+    this.seen++;
+    const ev = this.read(data, name);
+    if (this.learned) return this.items(t, ev);
+    for (const [path, value] of ev.values) {
+      let p = this.paths.get(path);
+      if (!p) {
+        if (this.paths.size > 512) continue;
+        this.paths.set(path, (p = new Path()));
+      }
+      p.take(value);
+    }
+    if (this.overflow) return [];
+    const size = ev.values.reduce((n, [, v]) => n + v.length, 0);
+    if (this.kept.length >= MAX_EVENTS || this.keptBytes + size > MAX_BYTES) {
+      this.overflow = true;
+      this.kept.length = 0;
+      return [];
+    }
+    this.keptBytes += size;
+    this.kept.push([t, ev]);
+    return [];
+  }
+
+  // What event `ev` carries of the learned path.
+  items(t, ev) {
+    const { path, mode } = this.learned;
+    const out = [];
+    for (const [p, value] of ev.values) {
+      if (p !== path) continue;
+      out.push(mode === 'delta' ? { t, id: ev.id, delta: value } : { t, id: ev.id, text: value });
+    }
+    if (out.length) this.lastAnswerAt = t;
+    // The answer ends with a done flag, or an event after it whose kind says so.
+    const ends = ev.done || (this.lastAnswerAt >= 0 && !out.length && ev.kinds.some((k) => END.test(k)));
+    if (ends) out.push({ t, id: ev.id, done: true });
+    return out;
+  }
+
+  /** The text of an element the page changed: whether it taught the path. */
+  shown(text) {
+    if (this.learned) return false;
+    const page = normal(text);
+    if (page.length < MIN_MATCH) return false;
+    let best = null;
+    for (const [path, p] of this.paths) {
+      for (const mode of ['delta', 'snapshot']) {
+        const ok = mode === 'delta' ? p.joinedEvents >= MIN_EVENTS && p.changes >= MIN_EVENTS : p.grew >= MIN_EVENTS - 1;
+        if (!ok) continue;
+        const n = shownPrefix(normal(mode === 'delta' ? p.joined : p.last), page);
+        if (n >= MIN_MATCH && (!best || n > best.n)) best = { path, mode, n };
+      }
+    }
+    if (!best) return false;
+    this.learned = { path: best.path, mode: best.mode };
+    return true;
+  }
+
+  /** The kept events read again through the learned path (once, after `shown` taught it). */
+  replay() {
+    const kept = this.kept;
+    this.kept = [];
+    this.keptBytes = 0;
+    if (!this.learned) return [];
+    return kept.flatMap(([t, ev]) => this.items(t, ev));
+  }
+}
+
+// The length of the longest start of `text` that `page` holds (both normalised); 0 when fewer
+// than MIN_MATCH characters of it are there. A binary search over the start's length: each step
+// one `includes`.
+function shownPrefix(text, page) {
+  if (text.length < MIN_MATCH || !page.includes(text.slice(0, MIN_MATCH))) return 0;
+  let lo = MIN_MATCH;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (page.includes(text.slice(0, mid))) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+// The runs of valid UTF-8 text (at least 2 characters, no control characters but whitespace)
+// in a binary frame.
+function utf8Runs(bytes) {
+  const out = [];
+  const dec = new TextDecoder('utf-8', { fatal: false });
+  const text = dec.decode(bytes);
+  for (const run of text.split(/[\uFFFD\u0000-\u0008\u000E-\u001F\u007F]+/)) if (run.length >= 2) out.push(run);
+  return out;
+}
+
+/**
+ * Server-sent events and lines for the learner, from a body's chunks: `push(text)` returns the
+ * complete events (`{ name, data }`), as the WHATWG parser frames them; a body that is not SSE is
+ * read as lines of JSON, or as text (each chunk an event).
+ */
+export class Framer {
+  constructor(contentType) {
+    const ct = String(contentType || '').toLowerCase();
+    this.kind = ct.includes('event-stream') ? 'sse' : ct.includes('json') ? 'lines' : null;
+    this.buf = '';
+    this.data = [];
+    this.name = '';
+  }
+
+  push(text) {
+    if (this.kind === null) {
+      const head = (this.buf + text).trimStart();
+      if (!head) return [];
+      this.kind = /^(?:data:|event:|id:|retry:|:)/.test(head) ? 'sse' : head[0] === '{' || head[0] === '[' ? 'lines' : 'text';
+    }
+    if (this.kind === 'text') return [{ name: '', data: text }];
+    this.buf += text;
+    const out = [];
+    let i;
+    while ((i = this.buf.search(/\r\n|\r|\n/)) >= 0) {
+      // A lone CR at the chunk's end may be the start of a CRLF: wait for the next chunk.
+      if (this.buf[i] === '\r' && i === this.buf.length - 1) break;
+      const line = this.buf.slice(0, i);
+      this.buf = this.buf.slice(i + (this.buf.startsWith('\r\n', i) ? 2 : 1));
+      if (this.kind === 'lines') {
+        if (line.trim()) out.push({ name: '', data: line });
+        continue;
+      }
+      if (line === '') {
+        if (this.data.length) out.push({ name: this.name, data: this.data.join('\n') });
+        this.data = [];
+        this.name = '';
+        continue;
+      }
+      const c = line.indexOf(':');
+      const field = c < 0 ? line : line.slice(0, c);
+      let value = c < 0 ? '' : line.slice(c + 1);
+      if (value[0] === ' ') value = value.slice(1);
+      if (field === 'data') this.data.push(value);
+      else if (field === 'event') this.name = value;
+    }
+    return out;
+  }
+}
