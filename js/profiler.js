@@ -32,6 +32,7 @@ export const DEFAULTS = Object.freeze({
   idleMs: 120000,
   sampleRate: 1,
   streamSampleRate: 1,
+  appReaders: true,
 });
 
 // Each profiler's inside, out of the public object's reach.
@@ -148,7 +149,7 @@ export class Profiler {
   instrument(options) {
     const hub = hubs.get(this);
     try {
-      return instrument(hub, options || {}, (input, init, label, original) => profiledFetch(hub, input, init, label, original));
+      return instrument(hub, options || {}, (input, init, label, original, extra) => profiledFetch(hub, input, init, label, original, extra));
     } catch {
       return () => {};
     }
@@ -278,7 +279,7 @@ function early(hub, res, o, input) {
   return { ...o, target: o.target || null, label: o.label !== undefined ? String(o.label) : hub.options.label, url: urlOf(url, res), fullUrl: fullUrlOf(url, res) };
 }
 
-async function profiledFetch(hub, input, init, label, fetchFn) {
+async function profiledFetch(hub, input, init, label, fetchFn, extra) {
   const f = fetchFn || hub.fetchFn;
   if (!f) throw new TypeError('fetch is not available');
   const start = performance.now();
@@ -296,7 +297,7 @@ async function profiledFetch(hub, input, init, label, fetchFn) {
     failedBeforeResponse(hub, urlOf(input, null), start, e);
     throw e; // exactly what the app's own fetch would have thrown
   }
-  return wrap(hub, res, { start, url: urlOf(input, res), fullUrl: fullUrlOf(input, res), target: null, format: undefined, label, trace });
+  return wrap(hub, res, { start, url: urlOf(input, res), fullUrl: fullUrlOf(input, res), target: null, format: undefined, label, trace, guess: !!(extra && extra.guess) });
 }
 
 /** Which non-fetch transport object `x` is, if any. */

@@ -137,6 +137,8 @@ export interface StreamReport {
   timeline?: Timeline | null;
   /** The element that showed the answer (`selector`, a short path to it) and how it was found (`how`); null when none was found (`domReason` says why). Always there in the browser. */
   element: ShownIn | null;
+  /** How the answer was read: `by` is `reader` (a reader knew the wire format: `format` names it, a wire format of the core's or an app's such as `open-webui` or `gradio`), `learned` (no reader knew it: `path` is where in each event the page showed the answer to be) or `app` (the app's own `extract`). Null when the format is not known. Always there in the browser. */
+  read: ReadBy | null;
 }
 
 /** An open stream so far, as `onProgress` gives it: read from the records its report will be made of. Times are ms from the request start; `null` is unknown. */
@@ -454,6 +456,16 @@ export interface ShownIn {
   how: 'target' | 'observed' | 'document';
 }
 
+/** How an answer was read. */
+export interface ReadBy {
+  /** One of `reader`, `learned` or `app`. */
+  by: 'reader' | 'learned' | 'app';
+  /** The format the reader read: a wire format, or an app's protocol (`open-webui`, `gradio`). */
+  format?: string | null;
+  /** The learned path: event name, keys and indices, with `[key=value]` for the kind of each object on the way (`events/data[type=response:completion]/data/delta`). */
+  path?: string | null;
+}
+
 /** A stream that began before the module loaded. */
 export interface CaughtUp {
   /** When the page's text was read. */
@@ -695,7 +707,7 @@ export interface SummaryBy {
 }
 
 /** tokenpaint itself failed during the stream (the app was unaffected): every figure is null. */
-export type FailedReport = Pick<StreamReport, 'id' | 'sampleRate' | 'url' | 'transport' | 'diagnosis' | 'unavailable' | 'element'> & {
+export type FailedReport = Pick<StreamReport, 'id' | 'sampleRate' | 'url' | 'transport' | 'diagnosis' | 'unavailable' | 'element' | 'read'> & {
   status: 'failed';
   error: StreamErrorInfo;
 } & { [K in FailedNull]: null };

@@ -343,6 +343,11 @@ impl Streams {
         self.get(id).map(|o| o.session.progress(now))
     }
 
+    /// The format stream `id` is read as, once detected or given.
+    pub fn format(&mut self, id: u32) -> Option<crate::read::wire::Format> {
+        self.get(id).and_then(|o| o.session.tl.format)
+    }
+
     /// Whether stream `id` has ended and all its visible text is painted.
     pub fn settled(&mut self, id: u32) -> bool {
         self.get(id).is_some_and(|o| o.session.settled())

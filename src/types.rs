@@ -234,6 +234,13 @@ pub struct Report {
     /// TypeScript: `ShownIn | null`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub element: Option<ShownIn>,
+    /// How the answer was read: `by` is `reader` (a reader knew the wire format: `format` names
+    /// it, a wire format of the core's or an app's such as `open-webui` or `gradio`), `learned`
+    /// (no reader knew it: `path` is where in each event the page showed the answer to be) or
+    /// `app` (the app's own `extract`). Null when the format is not known. Always there in the
+    /// browser. In TypeScript: `ReadBy | null`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read: Option<ReadBy>,
 }
 
 impl Report {
@@ -654,6 +661,21 @@ pub struct ShownIn {
     /// element: the largest element around a change whose text starts like the answer, with
     /// nothing before it, no text field and no other answer in it).
     pub how: String,
+}
+
+/// How an answer was read.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ReadBy {
+    /// One of `reader`, `learned` or `app`.
+    pub by: String,
+    /// The format the reader read: a wire format, or an app's protocol (`open-webui`, `gradio`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    /// The learned path: event name, keys and indices, with `[key=value]` for the kind of each
+    /// object on the way (`events/data[type=response:completion]/data/delta`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
 }
 
 /// A stream that began before the module loaded.

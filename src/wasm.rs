@@ -209,6 +209,15 @@ impl Core {
         })
     }
 
+    /// The format stream `id` is read as so far: a format name, or "" while it is not known
+    /// (and for no such stream). The shell learns where the answer is only in streams no reader
+    /// holds (`js/transports/learn.js`).
+    pub fn format(&mut self, id: u32) -> String {
+        self.streams
+            .format(id)
+            .map_or(String::new(), |f| f.name().into())
+    }
+
     /// Whether stream `id` has ended and all its visible text is painted.
     pub fn settled(&mut self, id: u32) -> bool {
         self.streams.settled(id)

@@ -23,13 +23,15 @@ export class DomWatch {
   #changed;
   #retired;
   #find;
+  #learners;
 
   /**
    * `streams`: the open streams (iterable); `link`: the core link (calls and the queue);
    * `committed()`: the page showed new text (the paint clock is asked for a frame).
    */
-  constructor({ streams, link, committed }) {
+  constructor({ streams, link, committed, learners }) {
     this.#streams = streams;
+    this.#learners = learners || new Set();
     this.#link = link;
     this.#committed = committed;
     // Observed elements: element → MutationObserver.
@@ -222,6 +224,7 @@ export class DomWatch {
       const wide = owner !== null && owner.nodeType === 9;
       const added = owner && addedElements(records);
       if (added) for (const el of added) this.#findShadows(el, owner);
+      if (this.#learners.size) this.#teach(records);
       let commits = 0;
       let candidates = null;
       for (const s of only ? [only] : this.#streams) {
@@ -259,7 +262,10 @@ export class DomWatch {
             v.scope = this.#claim(s, (candidates = candidates || touched(records, root)));
             v.how = 'observed';
           }
-          if (v.scope) commits += this.#read(s, v.scope, t);
+          if (v.scope) {
+            s.confirm();
+            commits += this.#read(s, v.scope, t);
+          }
         } else {
           const n = this.#read(s, v.scope, t, records);
           if (n > 0) v.unsure = false;
@@ -269,6 +275,24 @@ export class DomWatch {
       if (commits > 0) this.#committed();
     } catch {
       /* never into the page */
+    }
+  }
+
+  // The learners (learn.js) are handed the text around each change: the changed node's element
+  // and up to two elements above it, each read once a batch (at most 64 of them).
+  #teach(records) {
+    const seen = new Set();
+    for (const r of records) {
+      let el = r.target && r.target.nodeType === 1 ? r.target : r.target && r.target.parentElement;
+      for (let up = 0; el && up < 3 && seen.size < 64; up++, el = el.parentElement) {
+        if (seen.has(el) || el === document.body || el === document.documentElement) break;
+        seen.add(el);
+      }
+    }
+    for (const el of seen) {
+      const text = (el.textContent || '').slice(0, 20000);
+      for (const l of [...this.#learners]) l.shown(text);
+      if (!this.#learners.size) return;
     }
   }
 

@@ -75,7 +75,10 @@ export class Hub {
       arrival: () => this.arrival,
       beforeChunk: (s) => this.watch.rescanShadows(s),
     });
-    this.watch = new DomWatch({ streams: this.streams, link: this.link, committed: () => this.paint.request() });
+    // What learns where an answer is from the page (learn.js): streams and sockets no reader
+    // holds. The DOM watch hands each the text of the elements that change.
+    this.learners = new Set();
+    this.watch = new DomWatch({ streams: this.streams, link: this.link, committed: () => this.paint.request(), learners: this.learners });
     this.visibility = new Visibility((since, t) => this.link.call((c) => c.hidden(since, t)));
     this.visibility.listen();
     // Live progress (onProgress): its subscribers, and when it was last delivered.
@@ -211,7 +214,8 @@ export class Hub {
   #deliverProgress(now) {
     this.progressFrames++;
     for (const s of this.streams) {
-      if (s.done) continue;
+      // A stream not known to carry an answer (a heartbeat, a side request) is not shown as one.
+      if (s.done || !s.isAnswer()) continue;
       let v = null;
       try {
         v = JSON.parse(this.link.call((c) => c.progress(s.id, now), '', s) || 'null');

@@ -52,6 +52,9 @@ export class Reports {
         report = null;
       }
     }
+    // A stream the profiler only guessed at that carried no answer (a heartbeat, a status
+    // stream, a JSON side request) is not reported.
+    if (report && stream && !stream.isAnswer()) return;
     if (!report) {
       const reason = failure();
       if (!reason) return;
@@ -74,6 +77,11 @@ export class Reports {
     }
     // The element that showed the answer, as the watch found it (a browser fact, like the above).
     report.element = (stream && stream.element) || null;
+    // How the answer was read: a reader of the core's (its format), an app's reader in the shell
+    // (the format is the app's), or the path the shell learned from the page.
+    const read = stream && stream.read;
+    if (read) report.format = read.by === 'learned' ? 'learned' : read.format || report.format;
+    report.read = read || (report.format ? { by: 'reader', format: report.format } : null);
     this.list.push(report);
     if (this.list.length > hub.options.maxReports) this.list.shift();
     each(this.listeners, report);

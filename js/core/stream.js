@@ -7,6 +7,8 @@ import { load, ready, generationOf } from './wasm.js';
 import { feedRead } from './link.js';
 import { HEADERS } from '../schema.js';
 import { tap } from '../transports/tap.js';
+import { Learner, Framer } from '../transports/learn.js';
+import { answers, lastAsk } from '../transports/answers.js';
 
 // Chunks kept for a stream that started before the module loaded.
 const MAX_EARLY = 4096;
@@ -52,6 +54,15 @@ export function feed(hub, res, o) {
   if (o.startUnknown) o = { ...o, start: NaN };
   let s = ready() ? Stream.open(hub, res, o, headersAt) : undefined;
   if (s === null) return null;
+  // A stream the profiler only guessed is an answer (instrument() with no match): the shell
+  // reads it too, until the core's reader holds it, or the page shows where its answer is.
+  // Once it reads the answer itself, the core's stream goes without a report: the answer's is.
+  const side = o.guess && hub.learners ? new Sidecar(hub, res, o, () => s, () => drop()) : null;
+  const drop = () => {
+    if (s) s.discard();
+    s = null;
+    early.length = 0;
+  };
   const early = [];
   let earlyBytes = 0;
   // Bytes read so far: where each chunk ends, for the arrival clock's stamps.
@@ -79,6 +90,7 @@ export function feed(hub, res, o) {
   return {
     chunk(bytes, t) {
       end += bytes.byteLength;
+      if (side) side.chunk(bytes, t);
       if (s) {
         s.lastActivity = t;
         // A copy: the app may transfer or reuse its buffer before the queue is flushed.
@@ -93,10 +105,12 @@ export function feed(hub, res, o) {
       }
     },
     end(kind, t, message) {
+      if (side) side.end(kind, t, message);
       if (s) s.end(kind, t, message);
       else if (s === undefined) early.push([null, t, kind, message]);
     },
     discard() {
+      if (side) side.stop();
       if (s) s.discard();
       s = null;
       early.length = 0;
@@ -117,6 +131,94 @@ export function failedBeforeResponse(hub, url, start, e) {
   const aborted = e && e.name === 'AbortError';
   hub.link.call((c) => c.end(id, aborted ? 1 : 2, performance.now(), String((e && e.message) || e)));
   hub.reports.emit(id, { url, start });
+}
+
+// Formats whose reader finds no answer of its own in the stream: where the profiler only guessed
+// that a stream carries an answer, the page decides (learn.js).
+const WEAK = new Set(['', 'sse-text', 'text', 'json', 'unknown']);
+
+/**
+ * The shell's own reading of a stream the profiler only guessed is an answer (instrument() with
+ * no match, the injected script): its events go to a learner (learn.js) beside the core, until
+ * either the core's reader holds the stream (a known wire format), an app's reader claims it
+ * (Gradio), or the page shows text one of its paths carried. In the last two cases the answer
+ * is read from that path, every event kept so far read again at its own time, into a stream of
+ * its own, and the core's stream of the raw bytes is dropped (`drop()`).
+ */
+class Sidecar {
+  constructor(hub, res, o, stream, drop) {
+    this.hub = hub;
+    this.o = o;
+    this.stream = stream;
+    this.drop = drop;
+    this.learner = new Learner({ readers: hub.options.appReaders !== false });
+    this.framer = new Framer(res.headers && typeof res.headers.get === 'function' ? res.headers.get('content-type') : '');
+    this.decoder = new TextDecoder();
+    this.list = null;
+    this.off = false;
+    this.events = 0;
+    hub.learners.add(this);
+  }
+
+  chunk(bytes, t) {
+    if (this.off) return;
+    try {
+      for (const e of this.framer.push(this.decoder.decode(bytes, { stream: true }))) {
+        this.events++;
+        const items = this.learner.event(t, e.data, e.name);
+        if (this.learner.learned && !this.list) this.takeOver();
+        if (this.list) for (const it of items) this.list.extracted(it, it.t, this.o.transport || 'fetch');
+      }
+      // Whether the core's reader holds it is asked off the app's read, after a few events.
+      if (!this.list && (this.events === 4 || (this.events > 0 && this.events % 64 === 0))) setTimeout(() => this.check(), 0);
+    } catch {
+      this.stop();
+    }
+  }
+
+  check() {
+    const s = this.stream();
+    if (this.off || this.list || !s) return;
+    if (!WEAK.has(s.call((c) => c.format(s.id), ''))) {
+      s.confirm();
+      this.stop();
+    }
+  }
+
+  /** The text of an element the page changed (the DOM watch). */
+  shown(text) {
+    if (this.off || this.list || !this.learner.shown(text)) return;
+    const s = this.stream();
+    // Text the core reads as it is (SSE data, a text body): the core's stream is the answer.
+    if (s && this.learner.learned.path === '$text') {
+      s.confirm();
+      return this.stop();
+    }
+    this.takeOver();
+    for (const it of this.learner.replay()) this.list.extracted(it, it.t, this.o.transport || 'fetch');
+  }
+
+  takeOver() {
+    const how = this.learner.learned;
+    const read = how.by === 'reader' ? { by: 'reader', format: how.format } : { by: 'learned', path: how.path };
+    this.hub.learners.delete(this);
+    // Its request: the page's ask before it (a POST, then a GET that streams), or its own.
+    const ask = lastAsk(this.o.start);
+    const start = ask !== undefined && this.o.start - ask < 10000 ? ask : this.o.start;
+    this.list = answers(this.hub, { ...this.o, guess: false, answerStart: start, format: read.format || 'learned', read });
+    this.drop();
+  }
+
+  end(kind, t, message) {
+    if (this.list) this.list.closeAll(kind, t, message);
+    this.stop();
+  }
+
+  stop() {
+    this.off = true;
+    this.hub.learners.delete(this);
+    this.learner = null;
+  }
 }
 
 export class Stream {
@@ -173,6 +275,22 @@ export class Stream {
     this.lastActivity = performance.now();
     // The Resource Timing entry the report was made with (undefined until looked for).
     this.entry = undefined;
+    // How its answer is read (`{ by, format | path }`), when the shell reads it (answers.js).
+    this.read = o.read || null;
+    // Whether it carries an answer: known unless the profiler only guessed (instrument() with no
+    // match); then a reader of the core's, or the page showing its text, says so.
+    this.answer = !o.guess;
+  }
+
+  /** Whether it carries an answer (see `answer`). */
+  isAnswer() {
+    if (!this.answer && !WEAK.has(this.call((c) => c.format(this.id), ''))) this.answer = true;
+    return this.answer;
+  }
+
+  /** It carries an answer: the page shows its text, or a reader holds it. */
+  confirm() {
+    this.answer = true;
   }
 
   call(fn, fallback) {

@@ -10,6 +10,7 @@
 import { urlOf, fullUrlOf } from '../core/url.js';
 import { tapXhr, tapEventSource } from './transports.js';
 import { tapSocket, tapPolling, sentAt } from './sockets.js';
+import { asked } from './answers.js';
 
 let installed = null;
 
@@ -38,7 +39,25 @@ function optionsFor(p, o, input) {
     label: o.label !== undefined ? String(o.label) : p.options.label,
     extract: o.extract,
     events: o.events,
+    guess: guessing(o),
+    asks: true,
   };
+}
+
+// Without a `match` (or with `guess: true`, as the injected script does) every request is
+// profiled, and only the streams found to carry an answer are reported.
+function guessing(o) {
+  return o.guess === true || (o.guess !== false && (o.match === undefined || o.match === null));
+}
+
+// An ask: a request that sends something (the question of an answer that may come elsewhere).
+const ASKS = new Set(['POST', 'PUT', 'PATCH']);
+function methodOf(input, init) {
+  try {
+    return String((init && init.method) || (input && typeof input === 'object' && input.method) || 'GET').toUpperCase();
+  } catch {
+    return 'GET';
+  }
 }
 
 /** A constructor that makes the original's instances, tapped when their URL matches. */
@@ -80,8 +99,9 @@ export function instrument(p, o = {}, profiledFetch) {
       } catch {
         /* not a URL tokenpaint can read */
       }
+      if (active && ASKS.has(methodOf(input, init))) asked(performance.now());
       if (!url || !matches(url)) return original.call(this, input, init);
-      return profiledFetch(input, init, o.label !== undefined ? String(o.label) : p.options.label, original);
+      return profiledFetch(input, init, o.label !== undefined ? String(o.label) : p.options.label, original, { guess: guessing(o) });
     };
   if (typeof g.fetch === 'function') swap(g, 'fetch', patchFetch(g.fetch));
   if (typeof g.XMLHttpRequest === 'function') {
@@ -101,6 +121,7 @@ export function instrument(p, o = {}, profiledFetch) {
       try {
         const [method, url] = urls.get(this) || [];
         const full = url === undefined ? '' : fullUrlOf(url, null);
+        if (active && ASKS.has(method)) asked(performance.now());
         // Socket.IO's long-polling: each poll is a batch of a socket's messages, not an answer.
         if (/[?&]EIO=\d/.test(full) && /[?&]transport=polling/.test(full)) {
           if (matches(full)) tapPolling(p, this, optionsFor(p, o, url), full, method);
@@ -132,6 +153,7 @@ export function instrument(p, o = {}, profiledFetch) {
     for (const [holder, key, original, ours] of saved.reverse()) if (holder[key] === ours) holder[key] = original;
     active = false;
     installed = null;
+    asked(-Infinity);
   };
   // The page put a native fetch of its own in place of ours (taken from a fresh iframe, say): it
   // is patched in turn. A function of the page's, which most likely calls ours, is left alone.

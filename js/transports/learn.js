@@ -116,6 +116,7 @@ function leaves(value, path, out, meta, state, depth) {
     }
   }
   if (value.done === true && depth <= 2) meta.done = true;
+  if (depth === 0 && typeof value.msg === 'string') meta.msg = value.msg;
   for (const k of Object.keys(value)) {
     if (KINDS.includes(k) || IDS.includes(k)) continue;
     leaves(value[k], `${here}/${k}`, out, meta, state, depth + 1);
@@ -155,20 +156,24 @@ class Path {
  * it the path (then `replay()` gives the kept events' items).
  */
 export class Learner {
-  constructor() {
+  /** `readers`: whether the apps' readers (READERS) may claim the stream from its first events. */
+  constructor({ readers = false } = {}) {
     this.paths = new Map();
     this.kept = [];
     this.keptBytes = 0;
     this.state = new Map();
-    this.learned = null; // { path, mode: 'delta' | 'snapshot' }
-    this.overflow = false;
+    // { path, mode: 'delta' | 'snapshot', by: 'reader' | 'learned', format, match }
+    this.learned = null;
+    this.dropped = 0;
     this.seen = 0;
+    this.readers = readers;
+    this.reader = null;
     this.lastAnswerAt = -1;
   }
 
   /** The values of one event: [[path, string]], its id and end marks. */
   read(data, name) {
-    const meta = { id: null, kinds: [], done: false };
+    const meta = { id: null, kinds: [], done: false, msg: null };
     const out = [];
     const prefix = name ? `${name}` : '';
     if (typeof data === 'string') {
@@ -195,29 +200,42 @@ export class Learner {
       }
       p.take(value);
     }
-    if (this.overflow) return [];
-    const size = ev.values.reduce((n, [, v]) => n + v.length, 0);
-    if (this.kept.length >= MAX_EVENTS || this.keptBytes + size > MAX_BYTES) {
-      this.overflow = true;
-      this.kept.length = 0;
-      return [];
+    this.keep(t, ev);
+    // An app whose protocol a reader knows: its path is known from the wire alone.
+    if (this.readers && this.seen <= 2 && this.reader === null) this.reader = READERS.find((r) => r.claims(ev)) || false;
+    if (this.reader) {
+      const path = this.reader.path(ev);
+      if (path) {
+        this.learned = { path, mode: this.reader.mode, by: 'reader', format: this.reader.name, match: this.reader.match(path) };
+        return this.replay();
+      }
     }
-    this.keptBytes += size;
-    this.kept.push([t, ev]);
     return [];
+  }
+
+  // Keeps an event to read again once the path is learned: the newest MAX_EVENTS events, at
+  // most MAX_BYTES of their values (a socket's old events go first).
+  keep(t, ev) {
+    const size = ev.values.reduce((n, [, v]) => n + v.length, 0);
+    this.kept.push([t, ev, size]);
+    this.keptBytes += size;
+    while (this.kept.length > MAX_EVENTS || (this.keptBytes > MAX_BYTES && this.kept.length > 1)) {
+      this.keptBytes -= this.kept.shift()[2];
+      this.dropped++;
+    }
   }
 
   // What event `ev` carries of the learned path.
   items(t, ev) {
-    const { path, mode } = this.learned;
+    const { path, mode, match } = this.learned;
     const out = [];
     for (const [p, value] of ev.values) {
-      if (p !== path) continue;
+      if (match ? !match(p) : p !== path) continue;
       out.push(mode === 'delta' ? { t, id: ev.id, delta: value } : { t, id: ev.id, text: value });
     }
     if (out.length) this.lastAnswerAt = t;
     // The answer ends with a done flag, or an event after it whose kind says so.
-    const ends = ev.done || (this.lastAnswerAt >= 0 && !out.length && ev.kinds.some((k) => END.test(k)));
+    const ends = ev.done || (this.lastAnswerAt >= 0 && ev.kinds.some((k) => END.test(k)));
     if (ends) out.push({ t, id: ev.id, done: true });
     return out;
   }
@@ -237,7 +255,7 @@ export class Learner {
       }
     }
     if (!best) return false;
-    this.learned = { path: best.path, mode: best.mode };
+    this.learned = { path: best.path, mode: best.mode, by: 'learned', format: null, match: null };
     return true;
   }
 
@@ -247,9 +265,44 @@ export class Learner {
     this.kept = [];
     this.keptBytes = 0;
     if (!this.learned) return [];
-    return kept.flatMap(([t, ev]) => this.items(t, ev));
+    const out = [];
+    for (const [t, ev] of kept) for (const it of this.items(t, ev)) out.push(it);
+    return out;
   }
 }
+
+/**
+ * The apps whose protocols are known, recorded from the installed apps (tests/fixtures/apps/):
+ * each claims a stream from its first events, and names the answer's path.
+ * - Gradio 6 (`/gradio_api/queue/data`): SSE of `{ msg, event_id, output }`; `process_generating`
+ *   sends the outputs whole, then diffs (applied by `read`), and the chatbot's last assistant
+ *   message's text is the answer; `process_completed` ends it.
+ */
+const GRADIO_MSGS = new Set(['estimation', 'process_starts', 'process_generating', 'process_completed', 'heartbeat', 'send_data', 'close_stream', 'log', 'progress']);
+const GRADIO_TEXT = /^\[msg=process_(?:generating|completed)\](\/output\/data\/\d+)\/(\d+)\[role=assistant\](\/content\/\d+)\[type=text\]\/text$/;
+export const READERS = [
+  {
+    name: 'gradio',
+    mode: 'snapshot',
+    claims: (ev) => GRADIO_MSGS.has(ev.msg),
+    // The last assistant message's text in the outputs.
+    path(ev) {
+      let best = null;
+      for (const [p] of ev.values) {
+        const m = GRADIO_TEXT.exec(p);
+        if (m && (!best || Number(m[2]) > best.i)) best = { p, i: Number(m[2]) };
+      }
+      return best && best.p;
+    },
+    match(path) {
+      const m = GRADIO_TEXT.exec(path);
+      return (p) => {
+        const n = GRADIO_TEXT.exec(p);
+        return !!n && n[1] === m[1] && n[2] === m[2] && n[3] === m[3];
+      };
+    },
+  },
+];
 
 // The length of the longest start of `text` that `page` holds (both normalised); 0 when fewer
 // than MIN_MATCH characters of it are there. A binary search over the start's length: each step

@@ -1,13 +1,16 @@
 // Answers over sockets. One socket carries many answers, so each message is read to find the
 // answer it belongs to and whether it ends it. Readers, in order:
 // - the app's `extract(message) → { id, delta | text, done } | null`;
-// - Socket.IO packets (Engine.IO framing, `42["event", …]`), with Open WebUI's `chat-events`
-//   read as Open WebUI's own frontend reads them;
+// - Socket.IO packets (Engine.IO framing, `42["event", …]`), with Open WebUI's `events` (0.12,
+//   recorded in tests/fixtures/apps/) and its older `chat-events` read as its frontend reads them;
 // - OpenAI chat.completion.chunk JSON per message (an answer per `id`), fed to the core as the
-//   SSE events they would be.
+//   SSE events they would be;
+// - any other message goes to the learner (learn.js), which finds the answer's path from what
+//   the page shows, and from then on reads it.
 
-import { feed } from '../core/stream.js';
 import { stampOf, bytesOf } from './transports.js';
+import { answers } from './answers.js';
+import { Learner } from './learn.js';
 
 /** When each socket last sent a message (WebSocket.prototype.send, patched by instrument()). */
 export const sentAt = new WeakMap();
@@ -31,7 +34,7 @@ export function socketIoEvent(text) {
 }
 
 /**
- * One message of Open WebUI's `chat-events` (`{ chat_id, message_id, data: { type, data } }`) as
+ * One message of Open WebUI's older `chat-events` (`{ chat_id, message_id, data: { type, data } }`) as
  * `{ id, delta | text, done }`, or null. Read as its frontend reads it: `chat:completion`
  * carries the answer so far in `content` (whole snapshots, repeated), or OpenAI `choices` (a
  * `delta`, or a whole `message`), and `done: true` at the end; `chat:message:delta` and
@@ -63,86 +66,127 @@ export function openWebUiMessage(payload) {
   }
 }
 
-/** The answer a chat.completion.chunk message belongs to, and whether it ends it, without parsing it. */
-function openaiMessage(text) {
-  if (text.trim() === '[DONE]') return { id: null, end: true };
-  if (text.indexOf('"choices"') < 0) return null;
-  const m = /"id"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(text);
-  return { id: m ? m[1] : '', done: /"finish_reason"\s*:\s*"/.test(text) };
+/**
+ * One message of Open WebUI 0.12's `events` (recorded from 0.12.4 in
+ * tests/fixtures/apps/open-webui-0.12.4.json) as `{ id, delta | text, done, usage }`, or null.
+ * `{ chat_id, message_id, data: { type, data } }`: `response:completion` carries the server's
+ * first raw chunk (`choices`), then a `response.output_text.delta` per token; `chat:completion`
+ * the finish chunk, the usage, and last `done: true` with the whole answer in
+ * `output[].content[].text`. Presence, titles and lists are not answers.
+ */
+export function openWebUiEvent(payload) {
+  const event = payload && payload.data;
+  const data = event && event.data;
+  if (!data || typeof data !== 'object' || typeof payload.message_id !== 'string') return null;
+  const id = payload.message_id;
+  if (event.type === 'response:completion') {
+    if (data.type === 'response.output_text.delta') return typeof data.delta === 'string' ? { id, delta: data.delta } : null;
+    const choice = Array.isArray(data.choices) ? data.choices[0] : null;
+    if (choice && choice.delta) return { id, delta: typeof choice.delta.content === 'string' ? choice.delta.content : '' };
+    return null;
+  }
+  if (event.type !== 'chat:completion') return null;
+  const out = { id };
+  if (data.usage) out.usage = data.usage;
+  if (data.done === true) {
+    out.done = true;
+    const text = outputText(data.output);
+    if (text !== null) out.text = text;
+    else if (typeof data.content === 'string') out.text = data.content;
+  }
+  return out.usage || out.done ? out : null;
 }
 
-/** The open answers of one socket, each a stream of the core. */
-function answers(p, o) {
-  const open = new Map();
-  let latest = null;
-  const start = (id, t, plain, transport) => {
-    const headers = new Headers({ 'content-type': plain ? 'text/plain' : 'text/event-stream' });
-    const format = plain ? 'text' : o.format || 'openai-chat';
-    // The answer's request: the socket's last message out before it (the app's ask), if seen.
-    const sent = o.sentAt ? o.sentAt() : undefined;
-    const at = typeof sent === 'number' && sent <= t ? { start: sent } : { startUnknown: true };
-    const a = { f: feed(p, { status: 200, headers }, { ...o, ...at, format, transport }), text: '', timer: 0, finished: false };
-    open.set(id, a);
-    return a;
+// The text of a Responses-style `output` (`[{ type: 'message', content: [{ text }] }]`).
+function outputText(output) {
+  if (!Array.isArray(output)) return null;
+  let text = null;
+  for (const item of output) {
+    if (!item || item.type !== 'message' || !Array.isArray(item.content)) continue;
+    for (const c of item.content) if (c && typeof c.text === 'string') text = (text || '') + c.text;
+  }
+  return text;
+}
+
+/**
+ * The readers of one socket, in order: the app's extract, Open WebUI's (unless `appReaders:
+ * false`), OpenAI chunks, and the learner for what none of them reads.
+ */
+function socketReaders(p, o) {
+  const list = answers(p, o);
+  const apps = p.options.appReaders !== false;
+  const learning = learner(p, o);
+  let readBy = null; // a reader that has read an answer on this socket: no learning then
+  return {
+    /** A Socket.IO event (`[name, ...args]`). */
+    io(args, t, transport) {
+      const [name, payload] = args;
+      if (o.extract) return list.extracted(o.extract(payload, name), t, transport);
+      if (apps) {
+        const r = name === 'events' ? openWebUiEvent(payload) : name === 'chat-events' ? openWebUiMessage(payload) : null;
+        if (r) {
+          readBy = 'open-webui';
+          return learning.reader(r, t, transport);
+        }
+      }
+      if (!readBy) learning.event(t, payload, name, transport);
+    },
+    /** A text or binary message that is not Socket.IO's. */
+    message(data, t, transport) {
+      if (o.extract) return list.extracted(o.extract(data), t, transport);
+      const text = typeof data === 'string' ? data : null;
+      if (text !== null && list.openai(text, t, transport)) return void (readBy = 'openai-chat');
+      if (!readBy) learning.event(t, text !== null ? text : bytesOf(data), '', transport);
+    },
+    closeAll(kind, t, message) {
+      list.closeAll(kind, t, message);
+      learning.closeAll(kind, t, message);
+    },
   };
-  const close = (id, kind, t, message, doneMarker) => {
-    const a = open.get(id);
-    open.delete(id);
-    if (!a || !a.f) return;
-    clearTimeout(a.timer);
-    if (doneMarker) a.f.chunk(bytesOf('data: [DONE]\n\n'), t);
-    a.f.end(kind, t, message);
+}
+
+/**
+ * A socket's learner and the answers it reads. While it learns it is one of the hub's learners
+ * (the DOM watch hands it the text of each changed element); once the page has taught it the
+ * answer's path, the events it kept are read again, and every later one as it comes. An app
+ * reader's answers are kept here too, so that each report says how its answer was read.
+ */
+function learner(p, o) {
+  const l = new Learner();
+  let learned = null;
+  let read = null;
+  let transport = '';
+  const teacher = {
+    shown(text) {
+      if (!l.shown(text)) return;
+      p.learners.delete(teacher);
+      learned = answers(p, { ...o, format: 'learned', read: { by: 'learned', path: l.learned.path } });
+      for (const it of l.replay()) learned.extracted(it, it.t, transport);
+    },
   };
   return {
-    /** `{ id, delta | text, done }`: `text` is the answer so far; what is new is fed. */
-    extracted(r, t, transport) {
-      if (!r || typeof r !== 'object') return;
-      const id = String(r.id ?? '');
-      const a = open.get(id) || start(id, t, true, transport);
-      let delta = typeof r.delta === 'string' ? r.delta : '';
-      if (typeof r.text === 'string') {
-        // A snapshot: what follows the part it shares with the last one is new.
-        let same = 0;
-        const max = Math.min(a.text.length, r.text.length);
-        while (same < max && a.text.charCodeAt(same) === r.text.charCodeAt(same)) same++;
-        delta = r.text.slice(same);
-        a.text = r.text;
-      } else a.text += delta;
-      if (delta && a.f) a.f.chunk(bytesOf(delta), t);
-      if (r.done) close(id, 0, t, '');
-    },
-    /** One OpenAI chunk message; the answer ends at `[DONE]` or once messages stop after its finish. */
-    openai(text, t, transport) {
-      const m = openaiMessage(text);
-      if (!m) return;
-      // A message without an id (or one that cannot be read) belongs to the answer before it.
-      const id = m.id || latest;
-      if (id === null) return;
-      const a = open.get(id) || (m.id ? start(id, t, false, transport) : null);
-      latest = id;
-      if (!a) return;
-      clearTimeout(a.timer);
-      if (m.end) return close(id, 0, t, '', true);
-      if (a.f) a.f.chunk(bytesOf(`data: ${text}\n\n`), t);
-      // A finish_reason may be followed by the usage chunk.
-      if (m.done) a.finished = true;
-      if (a.finished) a.timer = setTimeout(() => close(id, 0, t, '', true), 100);
-    },
-    /** The socket closed: answers that finished are done; the others end as `kind`. */
-    closeAll(kind, t, message) {
-      for (const [id, a] of [...open]) {
-        if (a.finished) close(id, 0, t, '', true);
-        else close(id, kind, t, kind ? message : '');
+    event(t, data, name, via) {
+      if (learned) {
+        for (const it of l.event(t, data, name)) learned.extracted(it, it.t, via);
+        return;
       }
+      transport = via;
+      l.event(t, data, name);
+      p.learners.add(teacher);
+    },
+    reader(r, t, via) {
+      if (!read) {
+        p.learners.delete(teacher);
+        read = answers(p, { ...o, format: 'open-webui', read: { by: 'reader', format: 'open-webui' } });
+      }
+      read.extracted(r, t, via);
+    },
+    closeAll(kind, t, message) {
+      p.learners.delete(teacher);
+      if (learned) learned.closeAll(kind, t, message);
+      if (read) read.closeAll(kind, t, message);
     },
   };
-}
-
-/** A Socket.IO event: Open WebUI's chat-events, or the app's extract (payload, event name). */
-function socketIoArgs(list, o, args, t) {
-  const [name, payload] = args;
-  if (o.extract) return list.extracted(o.extract(payload, name), t, 'socket.io');
-  if (name === 'chat-events') list.extracted(openWebUiMessage(payload), t, 'socket.io');
 }
 
 /**
@@ -150,13 +194,11 @@ function socketIoArgs(list, o, args, t) {
  * Closing the socket ends every open answer: cleanly (code 1000) as done, else as failed.
  */
 export function tapSocket(p, ws, o) {
-  const list = answers(p, { ...o, sentAt: () => sentAt.get(ws) });
-  const onText = (data, t) => {
-    if (o.extract) return list.extracted(o.extract(data), t, 'websocket');
-    const io = typeof data === 'string' ? socketIoEvent(data) : null;
-    if (io) return socketIoArgs(list, o, io, t);
-    if (typeof data !== 'string') data = new TextDecoder().decode(bytesOf(data) || new Uint8Array());
-    list.openai(data, t, 'websocket');
+  const readers = socketReaders(p, { ...o, sentAt: () => sentAt.get(ws) });
+  const onData = (data, t) => {
+    const io = typeof data === 'string' && !o.extract ? socketIoEvent(data) : null;
+    if (io) return readers.io(io, t, 'socket.io');
+    readers.message(data, t, 'websocket');
   };
   // Blobs are read in order: each message waits for the one before it.
   let order = Promise.resolve();
@@ -165,8 +207,8 @@ export function tapSocket(p, ws, o) {
       const t = stampOf(e);
       const data = e.data;
       if (typeof Blob === 'function' && data instanceof Blob) {
-        order = order.then(() => data.arrayBuffer()).then((b) => onText(b, t), () => {});
-      } else onText(data, t);
+        order = order.then(() => data.arrayBuffer()).then((b) => onData(b, t), () => {});
+      } else onData(data, t);
     } catch {
       /* a message tokenpaint cannot read is the app's business, not a reason to fail */
     }
@@ -174,7 +216,7 @@ export function tapSocket(p, ws, o) {
   const onClose = (e) => {
     try {
       const clean = e.code === 1000 && e.wasClean !== false;
-      list.closeAll(clean ? 0 : 2, stampOf(e), `WebSocket closed (code ${e.code})`);
+      readers.closeAll(clean ? 0 : 2, stampOf(e), `WebSocket closed (code ${e.code})`);
     } catch {
       /* tokenpaint's problem */
     }
@@ -191,10 +233,10 @@ export function tapSocket(p, ws, o) {
 export function tapSocketIo(p, socket, o) {
   let sent;
   if (typeof socket.onAnyOutgoing === 'function') socket.onAnyOutgoing(() => (sent = performance.now()));
-  const list = answers(p, { ...o, sentAt: () => sent });
+  const readers = socketReaders(p, { ...o, sentAt: () => sent });
   socket.onAny((...args) => {
     try {
-      socketIoArgs(list, o, args, performance.now());
+      readers.io(args, performance.now(), 'socket.io');
     } catch {
       /* tokenpaint's problem */
     }
@@ -202,7 +244,7 @@ export function tapSocketIo(p, socket, o) {
   socket.on('disconnect', (reason) => {
     try {
       const mine = reason === 'io client disconnect';
-      list.closeAll(mine ? 0 : 2, performance.now(), `Socket.IO disconnected (${reason})`);
+      readers.closeAll(mine ? 0 : 2, performance.now(), `Socket.IO disconnected (${reason})`);
     } catch {
       /* tokenpaint's problem */
     }
@@ -230,24 +272,24 @@ export function tapPolling(p, xhr, o, url, method) {
   if (!sessions) polled.set(p, (sessions = new Map()));
   if (!sessions.has(sid)) {
     const session = { sent: undefined };
-    session.list = answers(p, { ...o, sentAt: () => session.sent });
+    session.readers = socketReaders(p, { ...o, sentAt: () => session.sent });
     sessions.set(sid, session);
   }
   const session = sessions.get(sid);
   // A POST poll carries the client's packets (the ask): it is the answer's request.
   if (method === 'POST') return void (session.sent = performance.now());
-  const list = session.list;
+  const readers = session.readers;
   xhr.addEventListener('load', (e) => {
     try {
       const t = stampOf(e);
       for (const packet of String(xhr.responseText).split('\x1e')) {
         if (packet === '1') {
-          list.closeAll(0, t, '');
+          readers.closeAll(0, t, '');
           sessions.delete(sid);
           continue;
         }
         const io = socketIoEvent(packet);
-        if (io) socketIoArgs(list, o, io, t);
+        if (io) readers.io(io, t, 'socket.io');
       }
     } catch {
       /* tokenpaint's problem */

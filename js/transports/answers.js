@@ -1,0 +1,132 @@
+// The open answers of one socket, or of one stream whose answer is read in the shell (an app's
+// reader, the learner): each answer is a stream of the core. An answer is handed over as items
+// `{ id, delta | text, done, usage }` (`text`: the answer so far, a snapshot; what is new is
+// fed), and crosses into the core as the SSE events of an OpenAI chat stream (so that usage is
+// read as a server's), or as plain text for the app's own `extract`.
+
+import { feed } from '../core/stream.js';
+import { bytesOf } from './transports.js';
+
+// When the page last asked for something (a POST by fetch or XMLHttpRequest): the request of an
+// answer that comes over another channel (a socket, a second stream), as chat apps ask.
+let askedAt = -Infinity;
+export function asked(t) {
+  askedAt = t;
+}
+/** The last ask at or before `t`, if any. */
+export function lastAsk(t) {
+  return askedAt <= t ? askedAt : undefined;
+}
+
+const ASK_MS = 30000;
+
+const chunkOf = (delta) => `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: delta } }] })}\n\n`;
+
+function usageOf(u) {
+  if (!u || typeof u !== 'object') return null;
+  const n = (...keys) => {
+    for (const k of keys) if (Number.isFinite(u[k])) return u[k];
+    return undefined;
+  };
+  const prompt = n('prompt_tokens', 'input_tokens');
+  const completion = n('completion_tokens', 'output_tokens');
+  if (prompt === undefined && completion === undefined) return null;
+  return { prompt_tokens: prompt, completion_tokens: completion };
+}
+
+/**
+ * `p`: the hub; `o`: the stream options (url, label, target, …) with `sentAt()` (when the
+ * socket last sent, if known), `answerStart` (the request start, when known for every answer), `read`
+ * (how the answer is read: `{ by, format | path }`; without it, the app's own extract: plain
+ * text).
+ */
+export function answers(p, o) {
+  const open = new Map();
+  let latest = null;
+  const start = (id, t, plain, transport) => {
+    const headers = new Headers({ 'content-type': plain ? 'text/plain' : 'text/event-stream' });
+    const format = plain && !o.read ? 'text' : o.format || 'openai-chat';
+    // The answer's request: given; else the page's last ask (a POST) within ASK_MS before it,
+    // as apps that ask over HTTP and answer over a socket do (Open WebUI: the socket's own
+    // messages in between join rooms); else the socket's last message out before it.
+    let at = { startUnknown: true };
+    // Asks are seen only where instrument() patched fetch and XMLHttpRequest.
+    const ask = o.asks ? lastAsk(t) : undefined;
+    const sent = o.sentAt ? o.sentAt() : undefined;
+    if (typeof o.answerStart === 'number') at = { start: o.answerStart };
+    else if (ask !== undefined && t - ask <= ASK_MS) at = { start: ask };
+    else if (typeof sent === 'number' && sent <= t) at = { start: sent };
+    const a = { f: feed(p, { status: 200, headers }, { ...o, ...at, format, transport }), text: '', timer: 0, finished: false, synth: !!o.read };
+    open.set(id, a);
+    return a;
+  };
+  const close = (id, kind, t, message, doneMarker) => {
+    const a = open.get(id);
+    open.delete(id);
+    if (!a || !a.f) return;
+    clearTimeout(a.timer);
+    if (doneMarker || a.synth) a.f.chunk(bytesOf('data: [DONE]\n\n'), t);
+    a.f.end(kind, t, message);
+  };
+  return {
+    /** `{ id, delta | text, done, usage }`: `text` is the answer so far; what is new is fed. */
+    extracted(r, t, transport) {
+      if (!r || typeof r !== 'object') return;
+      const id = String(r.id ?? '');
+      const a = open.get(id) || start(id, t, true, transport);
+      let delta = typeof r.delta === 'string' ? r.delta : '';
+      if (typeof r.text === 'string') {
+        // A snapshot: what follows the part it shares with the last one is new.
+        let same = 0;
+        const max = Math.min(a.text.length, r.text.length);
+        while (same < max && a.text.charCodeAt(same) === r.text.charCodeAt(same)) same++;
+        delta = r.text.slice(same);
+        a.text = r.text;
+      } else a.text += delta;
+      if (a.f && delta) a.f.chunk(bytesOf(a.synth ? chunkOf(delta) : delta), t);
+      const usage = a.synth && usageOf(r.usage);
+      if (a.f && usage) a.f.chunk(bytesOf(`data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [], usage })}\n\n`), t);
+      if (r.done) close(id, 0, t, '');
+    },
+    /** One OpenAI chunk message; the answer ends at `[DONE]` or once messages stop after its finish. */
+    openai(text, t, transport) {
+      const m = openaiMessage(text);
+      if (!m) return false;
+      // A message without an id (or one that cannot be read) belongs to the answer before it.
+      const id = m.id || latest;
+      if (id === null) return false;
+      const a = open.get(id) || (m.id ? start(id, t, false, transport) : null);
+      latest = id;
+      if (!a) return false;
+      clearTimeout(a.timer);
+      if (m.end) {
+        close(id, 0, t, '', true);
+        return true;
+      }
+      if (a.f) a.f.chunk(bytesOf(`data: ${text}\n\n`), t);
+      // A finish_reason may be followed by the usage chunk.
+      if (m.done) a.finished = true;
+      if (a.finished) a.timer = setTimeout(() => close(id, 0, t, '', true), 100);
+      return true;
+    },
+    /** The socket or stream closed: answers that finished are done; the others end as `kind`. */
+    closeAll(kind, t, message) {
+      for (const [id, a] of [...open]) {
+        if (a.finished) close(id, 0, t, '', true);
+        else close(id, kind, t, kind ? message : '');
+      }
+    },
+    /** Whether an answer is open. */
+    get size() {
+      return open.size;
+    },
+  };
+}
+
+/** The answer a chat.completion.chunk message belongs to, and whether it ends it, without parsing it. */
+function openaiMessage(text) {
+  if (text.trim() === '[DONE]') return { id: null, end: true };
+  if (text.indexOf('"choices"') < 0) return null;
+  const m = /"id"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(text);
+  return { id: m ? m[1] : '', done: /"finish_reason"\s*:\s*"/.test(text) };
+}
