@@ -13,8 +13,16 @@ import { start } from './start.js';
       /* nothing into the page */
     }
   };
+  // A test runner's options for the profiler (tokenpaint/playwright's `attach(page, { options })`).
+  let options;
   try {
-    start({ bytes: wasm, send });
+    const o = globalThis.tokenpaintOptions;
+    options = o && typeof o === 'object' ? { ...o } : undefined;
+  } catch {
+    options = undefined;
+  }
+  try {
+    start({ bytes: wasm, send, options });
   } catch {
     /* never into the page */
   }

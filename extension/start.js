@@ -29,7 +29,9 @@ export function start({ bytes, send, options }) {
       if (panel) panel.note(`cannot measure here: ${blocked}`);
     },
   );
-  profiler.instrument({ match: (url) => !STATIC.test(url) });
+  // Every request but static files, and only the streams found to carry an answer are reported
+  // (`guess`): a heartbeat, a status stream or a JSON side request is not an answer.
+  profiler.instrument({ match: (url) => !STATIC.test(url), guess: true });
   // A page that puts a native fetch of its own in place of ours (some frameworks take a fresh one
   // from an iframe) is patched again: looked at once it has loaded, and a few seconds later.
   const again = () => refetch() && send({ type: 'note', note: 'fetch-replaced' });
@@ -41,7 +43,7 @@ export function start({ bytes, send, options }) {
   profiler.observe();
   profiler.onReport((r) => {
     // An answer, or a request for one that failed: other responses (JSON, HTML) are not.
-    if (!(r.deltas > 0 || r.status === 'failed' || r.status === 'aborted')) return;
+    if (!(r.deltas > 0 || r.status === 'failed' || r.status === 'aborted' || r.status === 'error')) return;
     send({ type: 'report', report: r, summary: profiler.exportSummary() });
   });
   const show = () => {

@@ -89,6 +89,8 @@ export interface ProfilerOptions {
   sampleRate?: number;
   /** The share of streams profiled on a sampled page, 0 to 1 (default 1), each stream drawn on its own: a stream left out is not wrapped and makes no report. Reports and summaries carry `sampleRate × streamSampleRate`. */
   streamSampleRate?: number;
+  /** Read the chat apps whose protocols tokenpaint knows (Open WebUI's Socket.IO `events`, Gradio's queue) with their readers (default true); false: their answers are learned from the page, as any unknown app's. */
+  appReaders?: boolean;
   /** Your own mapping of your server's response headers to timings (ms). */
   serverTiming?: (response: Response) => { queue?: number; prefill?: number; decode?: number; ttft?: number; total?: number; load?: number } | null | undefined;
 }

@@ -15,6 +15,8 @@ export interface AttachOptions {
   testInfo?: { attach(name: string, o: { body: string | Buffer; contentType: string }): Promise<void> } | null;
   /** How long `next()` waits by default, ms (30,000). */
   timeout?: number;
+  /** The profiler's options, as `new Profiler(options)` takes them (e.g. `{ appReaders: false }`). */
+  options?: Record<string, unknown> | null;
 }
 
 /** Profiles the streamed answers of a Playwright page (call before it navigates). */

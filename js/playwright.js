@@ -31,9 +31,9 @@ function injectable() {
 /**
  * Profiles the streamed answers of `page` (a Playwright Page, before it navigates). Options:
  * `testInfo` (the test's, to attach each report to), `timeout` (ms `next()` waits by default,
- * 30,000). Returns `{ next(timeout?), reports(), status() }`.
+ * 30,000), `options` (the profiler's, as `new Profiler(options)` takes them). Returns `{ next(timeout?), reports(), status() }`.
  */
-export async function attach(page, { testInfo = null, timeout = 30000 } = {}) {
+export async function attach(page, { testInfo = null, timeout = 30000, options = null } = {}) {
   const reports = [];
   const waiting = [];
   let taken = 0;
@@ -59,6 +59,8 @@ export async function attach(page, { testInfo = null, timeout = 30000 } = {}) {
     }
     while (waiting.length && taken < reports.length) waiting.shift()(reports[taken++]);
   });
+  // The profiler's options (e.g. `{ appReaders: false }`), set before the injected script runs.
+  if (options) await page.addInitScript((o) => (globalThis.tokenpaintOptions = o), options);
   await page.addInitScript({ content: injectable() });
   return {
     /** The next report not yet taken, within `ms` (rejects with what the page said, if anything). */

@@ -9,6 +9,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { handleChat } from './sim.mjs';
+import { attachAppReplays } from './app-replays.mjs';
 import { attachSockets, attachSocketIo } from './sockets.mjs';
 import { startNginx } from './nginx.mjs';
 
@@ -247,6 +248,8 @@ export function createDemoServer(lab = {}) {
         return await handleChat(req, res, url, body);
       }
       if (url.pathname.startsWith('/fixture/')) return await replayFixture(res, url);
+      // Real chat apps' recorded traffic (scripts/app-replays.mjs), at the apps' own paths.
+      if (lab.apps && (await lab.apps(req, res, url))) return;
       if (req.method !== 'GET' && req.method !== 'HEAD') return notFound(res);
       // No icon, and no failed request for one in a page's console.
       if (url.pathname === '/favicon.ico') return res.writeHead(204, { 'cache-control': 'max-age=86400' }).end();
@@ -275,6 +278,7 @@ export async function startServer({ port = 8787, nginx = false, otel = false } =
   const server = createDemoServer(lab);
   attachSockets(server);
   attachSocketIo(server);
+  lab.apps = attachAppReplays(server);
   await new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', resolve);

@@ -338,6 +338,14 @@ impl Streams {
             .sum()
     }
 
+    /// A frame painted before stream `id` opened, handed to it alone: a stream whose answer the
+    /// shell learned from the page late gets the frames that showed its first commits (which
+    /// the shell replays with their own times). Returns how many tokens got a paint bracket.
+    pub fn painted_one(&mut self, id: u32, frame: f64, cutoff: f64, after: f64) -> u32 {
+        self.get(id)
+            .map_or(0, |o| o.session.painted(frame, cutoff, after))
+    }
+
     /// Stream `id` so far, at `now` (the live view).
     pub fn progress(&mut self, id: u32, now: f64) -> Option<Progress> {
         self.get(id).map(|o| o.session.progress(now))

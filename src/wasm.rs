@@ -192,6 +192,11 @@ impl Core {
         self.streams.painted(frame, cutoff, after, since)
     }
 
+    /// A frame painted before stream `id` opened, for it alone (see [`Streams::painted_one`]).
+    pub fn painted_one(&mut self, id: u32, frame: f64, cutoff: f64, after: f64) -> u32 {
+        self.streams.painted_one(id, frame, cutoff, after)
+    }
+
     /// Stream `id` so far, at `now` (the live view), as a JSON array: arrived and painted
     /// characters, measured and perceived TTFT, the last lag, the oldest wait (null unknown);
     /// "" without the stream.

@@ -11,6 +11,9 @@ import { FLUSH_MS } from '../core/link.js';
 
 // A text node's old value (a reference to the string it held, not a copy) tells a text that grew
 // in place, as React renders it, from one that changed.
+// The changes kept for a stream a learner finds late (see #teach).
+const HISTORY = 512;
+
 export const OBSERVE = { childList: true, subtree: true, characterData: true, characterDataOldValue: true };
 
 export class DomWatch {
@@ -24,6 +27,8 @@ export class DomWatch {
   #retired;
   #find;
   #learners;
+  #history;
+  #expected;
 
   /**
    * `streams`: the open streams (iterable); `link`: the core link (calls and the queue);
@@ -32,6 +37,11 @@ export class DomWatch {
   constructor({ streams, link, committed, learners }) {
     this.#streams = streams;
     this.#learners = learners || new Set();
+    // While something learns (learn.js): the text of the elements it was shown, with their
+    // times ([t, element, text], the newest HISTORY), and the element a learner found its answer
+    // in, for the stream that opens next (its earlier changes are replayed into it).
+    this.#history = [];
+    this.#expected = null;
     this.#link = link;
     this.#committed = committed;
     // Observed elements: element → MutationObserver.
@@ -58,7 +68,7 @@ export class DomWatch {
 
   #view(s) {
     let v = this.#views.get(s);
-    if (!v) this.#views.set(s, (v = { scope: null, how: null, unsure: false, text: '', limit: 0, mo: null }));
+    if (!v) this.#views.set(s, (v = { scope: null, how: null, unsure: false, text: '', limit: 0, mo: null, replaying: false }));
     return v;
   }
 
@@ -224,7 +234,7 @@ export class DomWatch {
       const wide = owner !== null && owner.nodeType === 9;
       const added = owner && addedElements(records);
       if (added) for (const el of added) this.#findShadows(el, owner);
-      if (this.#learners.size) this.#teach(records);
+      if (this.#learners.size) this.#teach(records, at === undefined ? performance.now() : at);
       let commits = 0;
       let candidates = null;
       for (const s of only ? [only] : this.#streams) {
@@ -234,6 +244,7 @@ export class DomWatch {
           continue;
         }
         const v = this.#view(s);
+        if (v.replaying) continue;
         if (v.scope && !v.scope.isConnected) {
           v.scope = null; // replaced by the app: find the new one
           v.text = '';
@@ -278,9 +289,10 @@ export class DomWatch {
     }
   }
 
-  // The learners (learn.js) are handed the text around each change: the changed node's element
-  // and up to two elements above it, each read once a batch (at most 64 of them).
-  #teach(records) {
+  // The learners (learn.js) are handed the text around each change at `t`: the changed node's
+  // element and up to two elements above it, each read once a batch (at most 64 of them). The
+  // paint clock watches the frames meanwhile, so that a stream learned later gets them.
+  #teach(records, t) {
     const seen = new Set();
     for (const r of records) {
       let el = r.target && r.target.nodeType === 1 ? r.target : r.target && r.target.parentElement;
@@ -289,11 +301,54 @@ export class DomWatch {
         seen.add(el);
       }
     }
+    if (seen.size) this.#committed();
     for (const el of seen) {
       const text = (el.textContent || '').slice(0, 20000);
-      for (const l of [...this.#learners]) l.shown(text);
-      if (!this.#learners.size) return;
+      this.#history.push([t, el, text]);
+      if (this.#history.length > HISTORY) this.#history.shift();
+      for (const l of [...this.#learners]) l.shown(text, el);
+      if (!this.#learners.size) break;
     }
+    if (!this.#learners.size) this.#history.length = 0;
+  }
+
+  /** A learner found the answer in `el`: the stream it opens next is shown there. */
+  expect(el) {
+    this.#expected = el;
+  }
+
+  /**
+   * `s` opened: if a learner expected it, it is shown in the expected element, and the changes
+   * that element showed before (`[t, text]`, oldest first) are returned, to be replayed.
+   */
+  adopt(s) {
+    const el = this.#expected;
+    if (!el || s.target) return null;
+    this.#expected = null;
+    const v = this.#view(s);
+    v.scope = el;
+    v.how = 'document';
+    // Its changes so far are replayed first (`replay`), in their order.
+    v.replaying = true;
+    s.confirm();
+    return this.#history.filter((h) => h[1] === el).map(([t, , text]) => [t, text]);
+  }
+
+  /** Replays the changes `s`'s element showed before it opened, each at its own time. */
+  replay(s, history) {
+    const v = this.#view(s);
+    v.replaying = false;
+    for (const [t, text] of history) {
+      if (text === v.text) continue;
+      v.text = text;
+      const r = this.#link.call((c) => c.render(s.id, text, 0, t), 0, s);
+      const n = r < 0 ? -1 : r % 2 ** 32;
+      v.limit = r < 0 ? 0 : Math.floor(r / 2 ** 32);
+      s.committed(n, t);
+    }
+    // The frames after the last of them are the live ones: the core is handed them.
+    this.#changed = true;
+    this.#committed();
   }
 
   // The first of `candidates` whose text starts like `s`'s answer, and that no other stream

@@ -22,6 +22,8 @@ import { whenIdle } from '../sample.js';
 
 /** The shortest time between two progress deliveries (ms). */
 export const PROGRESS_MS = 100;
+/** The frames kept while something learns (about 4 s). */
+const RECENT_FRAMES = 240;
 
 const known = (x) => (typeof x === 'number' && !Number.isNaN(x) ? x : null);
 
@@ -78,6 +80,7 @@ export class Hub {
     // What learns where an answer is from the page (learn.js): streams and sockets no reader
     // holds. The DOM watch hands each the text of the elements that change.
     this.learners = new Set();
+    this.recentFrames = [];
     this.watch = new DomWatch({ streams: this.streams, link: this.link, committed: () => this.paint.request(), learners: this.learners });
     this.visibility = new Visibility((since, t) => this.link.call((c) => c.hidden(since, t)));
     this.visibility.listen();
@@ -126,10 +129,26 @@ export class Hub {
   /** A stream opened. */
   opened(s) {
     this.streams.add(s);
+    // Its answer was learned from the page (learn.js): what the page showed of it before is
+    // replayed, once its chunks (handed over in the same task) are in, with the frames after.
+    const history = this.watch.adopt(s);
+    if (history && history.length) queueMicrotask(() => this.#replay(s, history));
     if (this.progress.size) this.paint.request();
     this.resources.want(s.fullUrl);
     this.#watchIdle();
     this.watch.watchTarget(s);
+  }
+
+  #replay(s, history) {
+    try {
+      this.watch.replay(s, history);
+      const since = history[0][0];
+      for (const f of this.recentFrames) {
+        if (f.after > since) this.link.call((c) => c.painted_one(s.id, f.frame, f.cutoff, f.after), 0, s);
+      }
+    } catch {
+      /* the stream goes on without its first commits */
+    }
   }
 
   /** A stream is done (reported or discarded). */
@@ -182,6 +201,11 @@ export class Hub {
     // The frame waits in the queue with the commits before it. The clock keeps running while
     // the page keeps changing.
     const changed = this.watch.takeChanged();
+    // The last frames, for a stream whose answer is learned from the page after they painted it.
+    if (this.learners.size) {
+      this.recentFrames.push({ frame, cutoff, after });
+      if (this.recentFrames.length > RECENT_FRAMES) this.recentFrames.shift();
+    } else if (this.recentFrames.length) this.recentFrames.length = 0;
     // A frame the clock watches only for live progress (the page unchanged for IDLE_FRAMES) is
     // not handed to the core: the report sees the frames it would see with no subscriber, so
     // that watching never changes a figure (the share of late frames, above all).

@@ -57,7 +57,7 @@ export function feed(hub, res, o) {
   // A stream the profiler only guessed is an answer (instrument() with no match): the shell
   // reads it too, until the core's reader holds it, or the page shows where its answer is.
   // Once it reads the answer itself, the core's stream goes without a report: the answer's is.
-  const side = o.guess && hub.learners ? new Sidecar(hub, res, o, () => s, () => drop()) : null;
+  const side = o.guess && hub.learners ? new Sidecar(hub, res, { ...o, headersAt }, () => s, () => drop()) : null;
   const drop = () => {
     if (s) s.discard();
     s = null;
@@ -186,7 +186,7 @@ class Sidecar {
   }
 
   /** The text of an element the page changed (the DOM watch). */
-  shown(text) {
+  shown(text, el) {
     if (this.off || this.list || !this.learner.shown(text)) return;
     const s = this.stream();
     // Text the core reads as it is (SSE data, a text body): the core's stream is the answer.
@@ -194,6 +194,8 @@ class Sidecar {
       s.confirm();
       return this.stop();
     }
+    // The answer's stream is shown in that element, from its first change on.
+    if (el) this.hub.watch.expect(el);
     this.takeOver();
     for (const it of this.learner.replay()) this.list.extracted(it, it.t, this.o.transport || 'fetch');
   }

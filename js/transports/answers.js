@@ -56,7 +56,11 @@ export function answers(p, o) {
     if (typeof o.answerStart === 'number') at = { start: o.answerStart };
     else if (ask !== undefined && t - ask <= ASK_MS) at = { start: ask };
     else if (typeof sent === 'number' && sent <= t) at = { start: sent };
-    const a = { f: feed(p, { status: 200, headers }, { ...o, ...at, format, transport }), text: '', timer: 0, finished: false, synth: !!o.read };
+    // An answer a reader found is one: never guessed at again.
+    // Its headers came with its first message (for a stream read in the shell, with the
+    // stream's own): an answer learned late is opened after its first events arrived.
+    const headersAt = typeof o.headersAt === 'number' ? o.headersAt : t;
+    const a = { f: feed(p, { status: 200, headers }, { ...o, ...at, format, transport, guess: false, headersAt }), text: '', timer: 0, finished: false, synth: !!o.read };
     open.set(id, a);
     return a;
   };
@@ -73,6 +77,8 @@ export function answers(p, o) {
     extracted(r, t, transport) {
       if (!r || typeof r !== 'object') return;
       const id = String(r.id ?? '');
+      // An end of an answer that is not open (ended already, or never begun) opens none.
+      if (!open.has(id) && typeof r.delta !== 'string' && typeof r.text !== 'string') return;
       const a = open.get(id) || start(id, t, true, transport);
       let delta = typeof r.delta === 'string' ? r.delta : '';
       if (typeof r.text === 'string') {

@@ -157,9 +157,10 @@ function learner(p, o) {
   let read = null;
   let transport = '';
   const teacher = {
-    shown(text) {
+    shown(text, el) {
       if (!l.shown(text)) return;
       p.learners.delete(teacher);
+      if (el) p.watch.expect(el);
       learned = answers(p, { ...o, format: 'learned', read: { by: 'learned', path: l.learned.path } });
       for (const it of l.replay()) learned.extracted(it, it.t, transport);
     },

@@ -64,8 +64,10 @@ export function paintTruth() {
   const lags = [];
   let waiting = [];
   let framed = [];
+  let first = null;
   const stamp = () => {
     const now = performance.now();
+    if (first === null && framed.length) first = now;
     for (const t of framed) lags.push(now - t);
     framed = [];
   };
@@ -85,6 +87,10 @@ export function paintTruth() {
     },
     median() {
       return median(lags);
+    },
+    /** When the first change was stamped painted (null before). */
+    first() {
+      return first;
     },
     /** The `q` quantile of painted − got (nearest rank). */
     quantile(q) {

@@ -1,0 +1,115 @@
+// Issue 47: real chat apps, no code. The traffic of Open WebUI 0.12.4 and Gradio 6.31.0, recorded
+// from the installed apps (tests/fixtures/apps/, scripts/record-app.mjs), is replayed through real
+// transports (a real Socket.IO server, a real SSE response: scripts/app-replays.mjs) into pages
+// that stream and render as the apps do (tests/pages/apps/). tokenpaint's injected script (the
+// one the extension and tokenpaint/playwright use) is the only instrumentation. Each answer is
+// one report, status ok, matched, with perceived TTFT and lag p50 within a frame of the page's
+// own truth; the heartbeat, the status messages and the JSON side requests make no report; and
+// with the apps' readers off (`appReaders: false`) the answer is learned from the page, with the
+// same figures.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { setup, FRAME } from '../support/helpers.mjs';
+import { overlayText } from '../support/extension.mjs';
+import { buildInject } from '../../scripts/build-extension.mjs';
+
+// The page's truth is its own after-paint mark; tokenpaint's paint is the frame's, and their
+// times differ by the scheduling of the mark's task.
+const SLACK = 10;
+const TURNS = 2;
+
+const APPS = [
+  {
+    name: 'Open WebUI 0.12.4',
+    path: '/tests/pages/apps/open-webui.html',
+    reader: 'open-webui',
+    transport: 'socket.io',
+    learned: /^events\/data\[type=response:completion\]\/data\[type=response\.output_text\.delta\]\/delta$/,
+  },
+  {
+    name: 'Gradio 6.31.0',
+    path: '/tests/pages/apps/gradio.html',
+    reader: 'gradio',
+    transport: 'fetch',
+    learned: /^\[msg=process_generating\]\/output\/data\/1\/1\[role=assistant\]\/content\/0\[type=text\]\/text$/,
+  },
+];
+
+let env;
+let inject;
+before(async () => {
+  inject = readFileSync(await buildInject(), 'utf8');
+  env = await setup();
+});
+after(() => env.close());
+
+/** The page, with the injected script (and the profiler's options, if any) before its own. */
+async function open(app, options) {
+  const page = await env.browser.newPage();
+  const got = [];
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  await page.exposeBinding('__tokenpaint', (_src, json) => got.push(JSON.parse(json)));
+  if (options) await page.addInitScript((o) => (globalThis.tokenpaintOptions = o), options);
+  await page.addInitScript({ content: inject });
+  await page.goto(env.url + app.path);
+  await page.waitForFunction(() => window.appReady === true, null, { timeout: 15000 });
+  page.reports = () => got.filter((m) => m.type === 'report').map((m) => m.report);
+  return page;
+}
+
+/** Asks TURNS questions, one after another; waits for a report of each (and a little longer). */
+async function use(page) {
+  for (let i = 0; i < TURNS; i++) await page.evaluate(() => window.send());
+  for (const until = Date.now() + 20000; page.reports().length < TURNS && Date.now() < until; ) await new Promise((r) => setTimeout(r, 100));
+  // A report that should not come (the heartbeat, a side request) would come by now.
+  await new Promise((r) => setTimeout(r, 1500));
+  return page.reports();
+}
+
+async function holds(t, page, app, reports, read) {
+  t.diagnostic(reports.map((r) => `${r.format} ${JSON.stringify(r.read)}: ttft perceived ${r.ttftPerceived?.painted}, lag p50 ${r.lag?.p50}, matched ${r.matchedPct}%, ${r.status}, ${r.url}`).join('\n'));
+  assert.equal(reports.length, TURNS, `${app.name}: one report per answer, and none else`);
+  for (const [i, r] of reports.entries()) {
+    const what = `${app.name}, answer ${i + 1}`;
+    const [lag, first] = await page.evaluate((n) => [window.truth(n), window.firstPaint(n)], i);
+    t.diagnostic(`${what}: the page's own lag p50 ${lag?.toFixed(1)} ms, first paint ${first?.toFixed(1)} ms after its ask`);
+    assert.equal(r.status, 'ok', `${what}: ${JSON.stringify(r.error)}`);
+    assert.equal(r.transport, app.transport);
+    read(r, what);
+    assert.ok(r.matchedPct >= 99, `${what}: matched ${r.matchedPct}`);
+    assert.ok(r.lag.p50 >= lag - SLACK && r.lag.p50 <= lag + FRAME + SLACK, `${what}: lag p50 ${r.lag.p50} vs the page's ${lag}`);
+    const perceived = r.ttftPerceived && r.ttftPerceived.painted;
+    assert.ok(perceived >= first - SLACK && perceived <= first + FRAME + SLACK, `${what}: perceived TTFT ${perceived} vs the page's ${first}`);
+    assert.ok(!r.diagnosis.some((d) => /buffer/.test(d.verdict)), `${what}: ${r.diagnosis.map((d) => d.verdict)}`);
+    assert.equal(r.deltas > 0 && r.element && r.element.how, 'document', `${what}: ${JSON.stringify(r.element)}`);
+  }
+  // The overlay shows the last answer, not a heartbeat or status stream as streaming.
+  const shown = await overlayText(page);
+  assert.ok(shown && shown.includes(`ok, ${reports[TURNS - 1].tokens} tokens`), shown);
+  assert.deepEqual(page.errors, []);
+}
+
+for (const app of APPS) {
+  test(`${app.name}, replayed, no code: one report per answer, read by its reader, within a frame of the page's truth; nothing else reported`, async (t) => {
+    const page = await open(app);
+    const reports = await use(page);
+    await holds(t, page, app, reports, (r, what) => {
+      assert.deepEqual(r.read, { by: 'reader', format: app.reader }, what);
+      assert.equal(r.format, app.reader, what);
+    });
+    await page.close();
+  });
+
+  test(`${app.name}, replayed, its reader off: the answer is learned from the page, with the same figures`, async (t) => {
+    const page = await open(app, { appReaders: false });
+    const reports = await use(page);
+    await holds(t, page, app, reports, (r, what) => {
+      assert.equal(r.read && r.read.by, 'learned', `${what}: ${JSON.stringify(r.read)}`);
+      assert.match(r.read.path, app.learned, what);
+      assert.equal(r.format, 'learned', what);
+    });
+    await page.close();
+  });
+}
