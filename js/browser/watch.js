@@ -331,7 +331,15 @@ export class DomWatch {
     // Its changes so far are replayed first (`replay`), in their order.
     v.replaying = true;
     s.confirm();
-    return this.#history.filter((h) => h[1] === el).map(([t, , text]) => [t, text]);
+    // Its changes, and before the first of them, those of the nearest element around it that
+    // changed earlier (an app that renders a new paragraph once the first words are in).
+    const own = this.#history.filter((h) => h[1] === el);
+    const first = own.length ? own[0][0] : Infinity;
+    let before = [];
+    for (let up = el.parentElement, n = 0; up && n < 2 && !before.length; up = up.parentElement, n++) {
+      before = this.#history.filter((h) => h[1] === up && h[0] < first);
+    }
+    return [...before, ...own].map(([t, , text]) => [t, text]);
   }
 
   /** Replays the changes `s`'s element showed before it opened, each at its own time. */

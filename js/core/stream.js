@@ -189,8 +189,9 @@ class Sidecar {
   shown(text, el) {
     if (this.off || this.list || !this.learner.shown(text)) return;
     const s = this.stream();
-    // Text the core reads as it is (SSE data, a text body): the core's stream is the answer.
-    if (s && this.learner.learned.path === '$text') {
+    // A reader of the core's holds it (it had not been asked yet), or the core reads the text as
+    // it is (SSE data, a text body): the core's stream is the answer.
+    if (s && (this.learner.learned.path === '$text' || !WEAK.has(s.call((c) => c.format(s.id), '')))) {
       s.confirm();
       return this.stop();
     }

@@ -181,9 +181,14 @@ export class Learner {
       if (v === undefined) out.push([`${prefix}$text`, data]);
       else leaves(v, prefix, out, meta, this.state, 0);
     } else if (data instanceof Uint8Array) {
-      // A binary frame: its UTF-8 runs, each a value at its index.
-      let i = 0;
-      for (const run of utf8Runs(data)) out.push([`${prefix}$bytes/${i++}`, run]);
+      // A binary frame: JSON in UTF-8 is read as JSON; else its UTF-8 runs, each a value at its
+      // index.
+      const v = parse(new TextDecoder().decode(data));
+      if (v !== undefined) leaves(v, prefix, out, meta, this.state, 0);
+      else {
+        let i = 0;
+        for (const run of utf8Runs(data)) out.push([`${prefix}$bytes/${i++}`, run]);
+      }
     } else if (data !== undefined) leaves(data, prefix, out, meta, this.state, 0);
     return { values: out, ...meta };
   }
