@@ -42,8 +42,10 @@ export function start({ bytes, send, options }) {
   }, { once: true });
   profiler.observe();
   profiler.onReport((r) => {
-    // An answer, or a request for one that failed: other responses (JSON, HTML) are not.
-    if (!(r.deltas > 0 || r.status === 'failed' || r.status === 'aborted' || r.status === 'error')) return;
+    // An answer, a request for one that failed, or an answer it could not read: other
+    // responses (JSON, HTML) are not.
+    const unread = r.read && r.read.by === 'none';
+    if (!(r.deltas > 0 || unread || r.status === 'failed' || r.status === 'aborted' || r.status === 'error')) return;
     send({ type: 'report', report: r, summary: profiler.exportSummary() });
   });
   const show = () => {

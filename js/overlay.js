@@ -113,7 +113,8 @@ export function overlay(profiler, options = {}) {
       draw();
     });
     const offReport = profiler.onReport((r) => {
-      status.textContent = `${r.status}, ${r.tokens ?? '?'} tokens`;
+      // An answer on the page that no stream seen carried: said so, not "0 tokens".
+      status.textContent = r.read && r.read.by === 'none' ? "cannot read this app's stream" : `${r.status}, ${r.tokens ?? '?'} tokens`;
       show({ ttft: r.ttft, ttftPerceived: r.ttftPerceived && r.ttftPerceived.painted, lag: r.lag && r.lag.p50, matched: r.matchedPct });
       const v = r.diagnosis && r.diagnosis[0];
       verdict.textContent = v ? v.verdict : '';

@@ -137,7 +137,7 @@ export interface StreamReport {
   timeline?: Timeline | null;
   /** The element that showed the answer (`selector`, a short path to it) and how it was found (`how`); null when none was found (`domReason` says why). Always there in the browser. */
   element: ShownIn | null;
-  /** How the answer was read: `by` is `reader` (a reader knew the wire format: `format` names it, a wire format of the core's or an app's such as `open-webui` or `gradio`), `learned` (no reader knew it: `path` is where in each event the page showed the answer to be) or `app` (the app's own `extract`). Null when the format is not known. Always there in the browser. */
+  /** How the answer was read: `by` is `reader` (a reader knew the wire format: `format` names it, a wire format of the core's or an app's such as `open-webui` or `gradio`), `learned` (no reader knew it: `path` is where in each event the page showed the answer to be) or `none` (an answer grew on the page and none of the streams and sockets seen carried it: `why`, and `seen`). Null when the format is not known. Always there in the browser. */
   read: ReadBy | null;
 }
 
@@ -172,8 +172,8 @@ export type Status = 'ok' | 'error' | 'aborted' | 'incomplete' | 'failed';
 
 /** What went wrong with a stream. */
 export interface StreamErrorInfo {
-  /** One of `http`, `stream` (sent by the server in the body), `network`, `aborted`, `truncated`, `not-ended`, `empty-stream` (a 2xx stream with no event: llama.cpp-based servers answer a prompt longer than their context so, with the error only in their log) or `internal`. */
-  kind: 'http' | 'stream' | 'network' | 'aborted' | 'truncated' | 'not-ended' | 'empty-stream' | 'internal';
+  /** One of `http`, `stream` (sent by the server in the body), `network`, `aborted`, `truncated`, `not-ended`, `empty-stream` (a 2xx stream with no event: llama.cpp-based servers answer a prompt longer than their context so, with the error only in their log), `unread` (an answer grew on the page and no stream or socket seen carried it: see `read`) or `internal`. */
+  kind: 'http' | 'stream' | 'network' | 'aborted' | 'truncated' | 'not-ended' | 'empty-stream' | 'unread' | 'internal';
   /** The server's or the browser's code, if any. */
   code: string | null;
   /** The message, if any. */
@@ -458,12 +458,26 @@ export interface ShownIn {
 
 /** How an answer was read. */
 export interface ReadBy {
-  /** One of `reader`, `learned` or `app`. */
-  by: 'reader' | 'learned' | 'app';
+  /** One of `reader`, `learned` or `none`. */
+  by: 'reader' | 'learned' | 'none';
   /** The format the reader read: a wire format, or an app's protocol (`open-webui`, `gradio`). */
   format?: string | null;
   /** The learned path: event name, keys and indices, with `[key=value]` for the kind of each object on the way (`events/data[type=response:completion]/data/delta`). */
   path?: string | null;
+  /** With `none`: why no stream carried it. */
+  why?: string | null;
+  /** With `none`: the streams and sockets that were open while it grew, and how many events each carried. */
+  seen?: SeenStream[] | null;
+}
+
+/** A stream or socket that was open while an answer nobody could read grew on the page. */
+export interface SeenStream {
+  /** Its URL, without query string or fragment. */
+  url: string;
+  /** What carried it (as a report's `transport`). */
+  transport: string;
+  /** How many events it carried. */
+  events: number;
 }
 
 /** A stream that began before the module loaded. */

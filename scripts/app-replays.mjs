@@ -124,6 +124,19 @@ export function attachAppReplays(server) {
       res.end(call && call.chunks.length ? call.chunks.map(([, t]) => t).join('') : '{"data":[],"is_generating":false}');
       return true;
     }
+    // An app whose protocol tokenpaint cannot read (a made-up one, not recorded): each token as
+    // its characters' code points, `data: {"c": [119, 111, …]}`, every 20 ms.
+    if (p === '/unreadable/stream') {
+      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+      let closed = false;
+      req.on('close', () => (closed = true));
+      for (let i = 0; i < 30 && !closed; i++) {
+        await sleep(20);
+        res.write(`data: ${JSON.stringify({ c: [...`${i ? ' ' : ''}piece${i}`].map((ch) => ch.codePointAt(0)) })}\n\n`);
+      }
+      res.end('data: {"end":true}\n\n');
+      return true;
+    }
     if (p.startsWith('/gradio_api/heartbeat/')) {
       res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
       res.write('data: ALIVE\n\n');

@@ -109,14 +109,30 @@ export function attachSockets(server) {
 }
 
 /**
+ * Open WebUI 0.12's `events` messages for one answer, in the shape recorded from the installed
+ * 0.12.4 (tests/fixtures/apps/open-webui-0.12.4.json): `{ chat_id, message_id, data: { type,
+ * data } }`, where `response:completion` carries the server's first raw chunk, then a
+ * `response.output_text.delta` per token; `chat:completion` the finish chunk, the usage, and last
+ * `done: true` with the whole text in `output[].content[].text`.
+ */
+export function openWebUiEvents(id) {
+  const event = (type, data) => ({ chat_id: 'chat-sim', message_id: id, data: { type, data } });
+  const item = `msg_${id}`;
+  return {
+    first: () => event('response:completion', { id: 'chatcmpl-sim', object: 'chat.completion.chunk', created: 1700000000, model: 'tokenpaint-sim', choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] }),
+    delta: (text) => event('response:completion', { type: 'response.output_text.delta', item_id: item, output_index: 0, content_index: 0, delta: text }),
+    finish: () => event('chat:completion', { id: 'chatcmpl-sim', object: 'chat.completion.chunk', created: 1700000000, model: 'tokenpaint-sim', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }),
+    usage: (n) => event('chat:completion', { usage: { prompt_tokens: 10, completion_tokens: n, total_tokens: 10 + n, input_tokens: 10, output_tokens: n } }),
+    done: (text, n) => event('chat:completion', { done: true, output: [{ type: 'message', id: item, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text }] }], title: 'Simulated chat', usage: { prompt_tokens: 10, completion_tokens: n, total_tokens: 10 + n } }),
+  };
+}
+
+/**
  * A Socket.IO server (the real `socket.io` package, at /socket.io/) that answers as Open WebUI
- * does: an `ask` event (`{ id, tokens, token_ms, ttft_ms, seed, mode }`) is answered with
- * `chat-events` messages `{ chat_id, message_id, data: { type, data } }`: by default
- * `chat:completion` with the whole answer so far in `content` after each token (Open WebUI's
- * snapshots), with `mode: 'delta'` `chat:message:delta` with the new text; then
- * `chat:completion` with `done: true`. `drop_after: n` disconnects the client after n tokens;
- * `garbage: 1` adds malformed, binary and unrelated events after each token; `big_bytes: n`
- * sends one status event of n bytes first.
+ * 0.12 does (`openWebUiEvents`): an `ask` event (`{ id, tokens, token_ms, ttft_ms, seed }`) is
+ * answered with `events` messages, a delta per token, then the usage and `done`.
+ * `drop_after: n` disconnects the client after n tokens; `garbage: 1` adds malformed, binary and
+ * unrelated events after each token; `big_bytes: n` sends one status event of n bytes first.
  */
 export function attachSocketIo(server) {
   const io = new SocketIoServer(server, { serveClient: false });
@@ -126,34 +142,39 @@ export function attachSocketIo(server) {
       if (ask && typeof ask.query === 'string') return simulateOpenWebUi(socket, id, ask);
       const n = Math.max(0, Math.min(20000, Math.floor(Number(ask && ask.tokens) || 40)));
       const tokens = answerTokens(n, Number(ask && ask.seed) || 1);
-      const emit = (type, data) => socket.emit('chat-events', { chat_id: 'chat-sim', message_id: id, data: { type, data } });
-      if (ask.big_bytes) socket.emit('chat-events', { chat_id: 'chat-sim', message_id: 'status', data: { type: 'status', data: { description: 'x'.repeat(Math.min(64 * 1024 * 1024, Number(ask.big_bytes))) } } });
+      const ev = openWebUiEvents(id);
+      const emit = (m) => socket.emit('events', m);
+      if (ask.big_bytes) socket.emit('events', { chat_id: 'chat-sim', message_id: id, data: { type: 'status', data: { description: 'x'.repeat(Math.min(64 * 1024 * 1024, Number(ask.big_bytes))) } } });
       await sleep(Math.max(0, Number(ask.ttft_ms ?? 100)));
+      emit(ev.first());
       let text = '';
       for (let i = 0; i < tokens.length && socket.connected; i++) {
         if (i > 0) await sleep(Math.max(0, Number(ask.token_ms ?? 20)));
         if (ask.drop_after && i === Number(ask.drop_after)) return socket.disconnect(true);
         text += tokens[i];
-        if (ask.mode === 'delta') emit('chat:message:delta', { content: tokens[i] });
-        else emit('chat:completion', { content: text });
+        emit(ev.delta(tokens[i]));
         if (ask.garbage) {
           // Events an app may get on the same socket that are no answer, or not well formed.
-          socket.emit('chat-events', 'not an object');
-          socket.emit('chat-events', { chat_id: 'chat-sim', message_id: id, data: { type: 'chat:completion', data: { content: 42 } } });
-          socket.emit('chat-events', Buffer.from([0xff, 0xfe, 0x00, 0x9c]));
+          socket.emit('events', 'not an object');
+          socket.emit('events', { chat_id: 'chat-sim', message_id: id, data: { type: 'response:completion', data: { type: 'response.output_text.delta', delta: 42 } } });
+          socket.emit('events', Buffer.from([0xff, 0xfe, 0x00, 0x9c]));
           socket.emit('other-event', { choices: [{ delta: { content: 'not this answer' } }] });
         }
       }
-      emit('chat:completion', { done: true, content: text, title: 'Simulated chat' });
+      emit(ev.finish());
+      emit(ev.usage(tokens.length));
+      emit(ev.done(text, tokens.length));
     });
   });
   return io;
 }
 
-/** The simulator's answer for `{ query, body }` as Open WebUI sends it: snapshots, then done. */
+/** The simulator's answer for `{ query, body }` as Open WebUI 0.12 sends it: deltas, then done. */
 async function simulateOpenWebUi(socket, id, ask) {
-  const emit = (data) => socket.emit('chat-events', { chat_id: 'chat-sim', message_id: id, data: { type: 'chat:completion', data } });
+  const ev = openWebUiEvents(id);
   let text = '';
+  let n = 0;
+  let first = true;
   const sim = simulate(
     ask.query,
     ask.body,
@@ -161,7 +182,13 @@ async function simulateOpenWebUi(socket, id, ask) {
       if (data === '[DONE]') return;
       try {
         const piece = JSON.parse(data).choices?.[0]?.delta?.content;
-        if (piece) emit({ content: (text += piece) });
+        if (first) socket.emit('events', ev.first());
+        first = false;
+        if (piece) {
+          text += piece;
+          n++;
+          socket.emit('events', ev.delta(piece));
+        }
       } catch {
         /* not a chunk */
       }
@@ -170,5 +197,8 @@ async function simulateOpenWebUi(socket, id, ask) {
   );
   socket.on('disconnect', sim.stop);
   await sim.done;
-  if (socket.connected) emit({ done: true, content: text, title: 'Simulated chat' });
+  if (socket.connected) {
+    socket.emit('events', ev.finish());
+    socket.emit('events', ev.done(text, n));
+  }
 }

@@ -237,8 +237,9 @@ pub struct Report {
     /// How the answer was read: `by` is `reader` (a reader knew the wire format: `format` names
     /// it, a wire format of the core's or an app's such as `open-webui` or `gradio`), `learned`
     /// (no reader knew it: `path` is where in each event the page showed the answer to be) or
-    /// `app` (the app's own `extract`). Null when the format is not known. Always there in the
-    /// browser. In TypeScript: `ReadBy | null`.
+    /// `none` (an answer grew on the page and none of the streams and sockets seen carried it:
+    /// `why`, and `seen`). Null when the format is not known. Always there in the browser. In
+    /// TypeScript: `ReadBy | null`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub read: Option<ReadBy>,
 }
@@ -303,7 +304,9 @@ pub enum Status {
 pub struct ErrorInfo {
     /// One of `http`, `stream` (sent by the server in the body), `network`, `aborted`, `truncated`,
     /// `not-ended`, `empty-stream` (a 2xx stream with no event: llama.cpp-based servers answer a
-    /// prompt longer than their context so, with the error only in their log) or `internal`.
+    /// prompt longer than their context so, with the error only in their log), `unread` (an
+    /// answer grew on the page and no stream or socket seen carried it: see `read`) or
+    /// `internal`.
     pub kind: String,
     /// The server's or the browser's code, if any.
     pub code: Option<String>,
@@ -667,7 +670,7 @@ pub struct ShownIn {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ReadBy {
-    /// One of `reader`, `learned` or `app`.
+    /// One of `reader`, `learned` or `none`.
     pub by: String,
     /// The format the reader read: a wire format, or an app's protocol (`open-webui`, `gradio`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -676,6 +679,25 @@ pub struct ReadBy {
     /// object on the way (`events/data[type=response:completion]/data/delta`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
+    /// With `none`: why no stream carried it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+    /// With `none`: the streams and sockets that were open while it grew, and how many events
+    /// each carried.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seen: Option<Vec<SeenStream>>,
+}
+
+/// A stream or socket that was open while an answer nobody could read grew on the page.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SeenStream {
+    /// Its URL, without query string or fragment.
+    pub url: String,
+    /// What carried it (as a report's `transport`).
+    pub transport: String,
+    /// How many events it carried.
+    pub events: u64,
 }
 
 /// A stream that began before the module loaded.

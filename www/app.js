@@ -230,7 +230,7 @@ const TRANSPORT_NOTES = {
   xhr: 'POST over XMLHttpRequest, read from responseText as it grows (as sse.js does)',
   eventsource: 'GET: the prompt is not sent (its length is), and any format works',
   websocket: 'the simulator only: OpenAI chunks, one message each; no proxy path, no gzip',
-  'socket.io': 'the simulator only: Open WebUI chat-events snapshots; no proxy path, no gzip',
+  'socket.io': 'the simulator only: Open WebUI 0.12 events (a delta per token); no proxy path, no gzip',
 };
 $('transport').addEventListener('change', () => ($('transportNote').textContent = TRANSPORT_NOTES[transport()]));
 
@@ -317,12 +317,15 @@ async function overSocketIo(url, init, c) {
   const socket = io({ transports: ['websocket'], reconnection: false, forceNew: true });
   let text = '';
   socket.on('connect', () => socket.emit('ask', { id: `m${Date.now()}`, ...socketAsk(url, init) }));
-  socket.on('chat-events', ({ data }) => {
-    const content = data.data.content || '';
-    // As Open WebUI's frontend: a snapshot replaces the text; what is new is shown.
-    if (content.length > text.length) c.enqueue(encoder.encode(`data: ${JSON.stringify({ choices: [{ delta: { content: content.slice(text.length) } }] })}\n\n`));
-    text = content;
-    if (data.data.done) socket.disconnect();
+  socket.on('events', ({ data }) => {
+    const d = data.data;
+    // As Open WebUI 0.12's frontend: a delta is appended; the last event has the whole text.
+    let next = text;
+    if (data.type === 'response:completion' && typeof d.delta === 'string') next = text + d.delta;
+    else if (data.type === 'chat:completion' && d.done) next = d.output.flatMap((o) => o.content).map((x) => x.text).join('');
+    if (next.length > text.length) c.enqueue(encoder.encode(`data: ${JSON.stringify({ choices: [{ delta: { content: next.slice(text.length) } }] })}\n\n`));
+    text = next;
+    if (data.type === 'chat:completion' && d.done) socket.disconnect();
   });
   socket.on('disconnect', () => c.close());
 }

@@ -13,6 +13,9 @@ import { FLUSH_MS } from '../core/link.js';
 // in place, as React renders it, from one that changed.
 // The changes kept for a stream a learner finds late (see #teach).
 const HISTORY = 512;
+// An answer nobody could read: grown this many times, then still this long (see #grew).
+const UNREAD_STEPS = 5;
+const UNREAD_QUIET_MS = 1500;
 
 export const OBSERVE = { childList: true, subtree: true, characterData: true, characterDataOldValue: true };
 
@@ -29,12 +32,20 @@ export class DomWatch {
   #learners;
   #history;
   #expected;
+  #growing;
+  #unread;
+  #shown;
 
   /**
    * `streams`: the open streams (iterable); `link`: the core link (calls and the queue);
    * `committed()`: the page showed new text (the paint clock is asked for a frame).
    */
-  constructor({ streams, link, committed, learners }) {
+  constructor({ streams, link, committed, learners, unread }) {
+    this.#unread = unread || (() => {});
+    this.#growing = new Map();
+    // The elements streams showed (the newest 64, weakly held): a text that grows in one is
+    // read, not unread.
+    this.#shown = [];
     this.#streams = streams;
     this.#learners = learners || new Set();
     // While something learns (learn.js): the text of the elements it was shown, with their
@@ -156,6 +167,10 @@ export class DomWatch {
     if (v && v.mo) v.mo.disconnect();
     const el = s.target || (v && v.scope);
     s.element = el ? { selector: selectorOf(el), how: s.target ? 'target' : v.how } : null;
+    if (el) {
+      this.#shown.push(typeof WeakRef === 'function' ? new WeakRef(el) : { deref: () => el });
+      if (this.#shown.length > 64) this.#shown.shift();
+    }
     if (el && !s.target && this.#retired) this.#retired.add(el);
     this.#views.delete(s);
   }
@@ -302,14 +317,48 @@ export class DomWatch {
       }
     }
     if (seen.size) this.#committed();
+    let first = true;
     for (const el of seen) {
       const text = (el.textContent || '').slice(0, 20000);
       this.#history.push([t, el, text]);
       if (this.#history.length > HISTORY) this.#history.shift();
+      if (first) this.#grew(el, text);
+      first = false;
       for (const l of [...this.#learners]) l.shown(text, el);
       if (!this.#learners.size) break;
     }
     if (!this.#learners.size) this.#history.length = 0;
+  }
+
+  // An element whose text keeps growing while something learns, and that no stream shows: once it
+  // has grown UNREAD_STEPS times and stopped for UNREAD_QUIET_MS, an answer is on the page that
+  // no stream or socket seen carried (`unread(el)`: the report says so). Text fields, editable
+  // regions and the elements of finished answers are not answers.
+  #grew(el, text) {
+    const g = this.#growing.get(el);
+    if (!g) {
+      if (this.#growing.size >= 64 || el.closest('textarea, input, [contenteditable]') || (this.#retired && this.#retired.has(el))) return;
+      this.#growing.set(el, { text, steps: 0, timer: 0, since: performance.now() });
+      return;
+    }
+    if (text.length <= g.text.length || !text.startsWith(g.text.slice(0, Math.min(g.text.length, 64)))) {
+      g.text = text;
+      return;
+    }
+    g.text = text;
+    g.steps++;
+    clearTimeout(g.timer);
+    g.timer = setTimeout(() => {
+      this.#growing.delete(el);
+      if (g.steps < UNREAD_STEPS || !el.isConnected) return;
+      const near = (x) => x && (x === el || x.contains(el) || el.contains(x));
+      for (const s of this.#streams) {
+        const v = this.#views.get(s);
+        if (near(s.target || (v && v.scope))) return;
+      }
+      if (this.#shown.some((ref) => near(ref.deref()))) return;
+      this.#unread(el, g.since);
+    }, UNREAD_QUIET_MS);
   }
 
   /** A learner found the answer in `el`: the stream it opens next is shown there. */

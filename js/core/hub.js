@@ -81,7 +81,10 @@ export class Hub {
     // holds. The DOM watch hands each the text of the elements that change.
     this.learners = new Set();
     this.recentFrames = [];
-    this.watch = new DomWatch({ streams: this.streams, link: this.link, committed: () => this.paint.request(), learners: this.learners });
+    // Learners that ended without learning (`{ url, transport, events, endedAt }`, the newest 16):
+    // the streams a report of an answer nobody could read names.
+    this.unreadable = [];
+    this.watch = new DomWatch({ streams: this.streams, link: this.link, committed: () => this.paint.request(), learners: this.learners, unread: (el, since) => this.#unread(el, since) });
     this.visibility = new Visibility((since, t) => this.link.call((c) => c.hidden(since, t)));
     this.visibility.listen();
     // Live progress (onProgress): its subscribers, and when it was last delivered.
@@ -137,6 +140,25 @@ export class Hub {
     this.resources.want(s.fullUrl);
     this.#watchIdle();
     this.watch.watchTarget(s);
+  }
+
+  // An answer grew on the page in `el` and no stream or socket seen carried it: a report says
+  // so, with what was seen (the learners that had events), unless nothing was seen at all (then
+  // the text is most likely no answer: a clock, a log).
+  #unread(el, since) {
+    try {
+      const ended = this.unreadable.filter((d) => d.endedAt >= since);
+      const seen = [...[...this.learners].map((l) => l.describe()), ...ended].filter((d) => d && d.events > 0);
+      if (seen.length) this.reports.unread(el, seen);
+    } catch {
+      /* nothing into the page */
+    }
+  }
+
+  /** A learner ended without learning: what it saw (`describe()`), ended at `t`. */
+  unlearned(d, t) {
+    this.unreadable.push({ ...d, endedAt: t });
+    if (this.unreadable.length > 16) this.unreadable.shift();
   }
 
   #replay(s, history) {

@@ -176,6 +176,11 @@ class Sidecar {
     }
   }
 
+  /** What it has seen, for a report of an answer nobody could read. */
+  describe() {
+    return { url: this.o.url || '', transport: this.o.transport || 'fetch', events: this.events };
+  }
+
   check() {
     const s = this.stream();
     if (this.off || this.list || !s) return;
@@ -214,6 +219,7 @@ class Sidecar {
 
   end(kind, t, message) {
     if (this.list) this.list.closeAll(kind, t, message);
+    else if (!this.off) this.hub.unlearned(this.describe(), t);
     this.stop();
   }
 

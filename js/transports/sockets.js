@@ -157,6 +157,7 @@ function learner(p, o) {
   let read = null;
   let transport = '';
   const teacher = {
+    describe: () => ({ url: o.url || '', transport, events: l.seen }),
     shown(text, el) {
       if (!l.shown(text)) return;
       p.learners.delete(teacher);
@@ -184,6 +185,7 @@ function learner(p, o) {
     },
     closeAll(kind, t, message) {
       p.learners.delete(teacher);
+      if (!learned && !read && l.seen) p.unlearned(teacher.describe(), t);
       if (learned) learned.closeAll(kind, t, message);
       if (read) read.closeAll(kind, t, message);
     },

@@ -3,7 +3,7 @@
 # no login and no model of its own, pointed at an OpenAI-compatible server ($OPENAI_URL); the
 # title, tag and follow-up generation (extra requests to the model) switched off.
 set -euo pipefail
-APPS=${APPS:-/opt/realapps}
+APPS=${APPS:-/opt/tokenpaint-apps}
 PORT=${PORT:-8080}
 DATA=$(mktemp -d /tmp/owui-data-XXXX)
 export DATA_DIR=$DATA OFFLINE_MODE=true HF_HUB_OFFLINE=1 WEBUI_AUTH=False ENABLE_OLLAMA_API=False \

@@ -113,3 +113,26 @@ for (const app of APPS) {
     await page.close();
   });
 }
+
+test("an answer no stream carries in a readable form: one report that says so, with what was seen; the overlay says it cannot read the app's stream", async (t) => {
+  const page = await open({ path: '/tests/pages/apps/unreadable.html' });
+  await page.evaluate(() => window.send());
+  for (const until = Date.now() + 10000; page.reports().length < 1 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 100));
+  await new Promise((r) => setTimeout(r, 500));
+  const reports = page.reports();
+  t.diagnostic(JSON.stringify(reports.map((r) => ({ status: r.status, read: r.read, element: r.element, error: r.error }))));
+  assert.equal(reports.length, 1, 'one report, for the answer');
+  const [r] = reports;
+  assert.equal(r.read.by, 'none');
+  assert.match(r.read.why, /cannot read this app's stream/);
+  assert.deepEqual(r.read.seen.map((x) => [x.url, x.transport, x.events > 0]), [[`${env.url}/unreadable/stream`, 'fetch', true]]);
+  assert.equal(r.error.kind, 'unread');
+  assert.equal(r.ttft, null);
+  assert.equal(r.lag, null);
+  assert.equal(r.diagnosis[0].verdict, 'insufficient-evidence');
+  assert.deepEqual(r.diagnosis[0].missing, ['stream']);
+  assert.ok(!r.diagnosis.some((d) => d.verdict === 'healthy'));
+  assert.match(await overlayText(page), /cannot read this app's stream/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

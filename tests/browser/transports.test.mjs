@@ -170,7 +170,7 @@ test('instrument(): unmatched URLs are not wrapped, twice is harmless, undo rest
   assert.deepEqual(page.errors, []);
 });
 
-test('Socket.IO, Open WebUI style (track the Socket, polling then WebSocket): snapshots read as new text', async (t) => {
+test('Socket.IO, Open WebUI 0.12 events (track the Socket, polling then WebSocket): a delta per token, the final whole text not counted again', async (t) => {
   const plain = await page.evaluate(() => window.runSocketIo({ profile: '' }));
   const { reports, truths, received, shown } = await page.evaluate(() => window.runSocketIo({}));
   const r = reports[0];
@@ -179,16 +179,16 @@ test('Socket.IO, Open WebUI style (track the Socket, polling then WebSocket): sn
   assert.equal(r.transport, 'socket.io');
   assert.equal(r.status, 'ok');
   assert.ok(r.ttft >= 90, `TTFT ${r.ttft} from the ask (onAnyOutgoing)`);
-  assert.equal(r.deltas, 40, 'one delta per snapshot, not the whole text again');
+  assert.equal(r.deltas, 40, 'one delta per token, not the whole text again at the end');
   assert.equal(r.chars, [...shown.m1].length);
   assert.ok(r.matchedPct >= 99);
   assert.ok(r.lag.p50 >= truths.m1 - SLACK && r.lag.p50 <= truths.m1 + FRAME + SLACK, `lag p50 ${r.lag.p50} vs truth ${truths.m1}`);
 });
 
-test('Socket.IO under instrument() (WebSocket transport): three answers at once, snapshots and deltas', async (t) => {
+test('Socket.IO under instrument() (WebSocket transport): three answers interleaved at once', async (t) => {
   const asks = [
     { id: 'm1', tokens: 30, token_ms: 20 },
-    { id: 'm2', tokens: 40, token_ms: 15, seed: 2, mode: 'delta' },
+    { id: 'm2', tokens: 40, token_ms: 15, seed: 2 },
     { id: 'm3', tokens: 50, token_ms: 25, seed: 3 },
   ];
   const { reports, truths, shown } = await page.evaluate((a) => window.runSocketIo({ asks: a, profile: 'instrument' }), asks);

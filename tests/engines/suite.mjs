@@ -155,7 +155,7 @@ export function engineTests({ name, setup, lacks, xhrProgressMs = 0 }) {
 
   for (const [what, call] of [
     ['WebSocket, three interleaved answers (instrument)', () => window.runSocket({ asks: [{ id: 'a1', tokens: 30, token_ms: 20 }, { id: 'b2', tokens: 40, token_ms: 15, seed: 2 }, { id: 'c3', tokens: 50, token_ms: 25, seed: 3 }], profile: 'instrument' })],
-    ['Socket.IO, Open WebUI events (track)', () => window.runSocketIo({})],
+    ['Socket.IO, Open WebUI 0.12 events (track)', () => window.runSocketIo({})],
   ]) {
     test(`${name}, ${what}: one report per answer, each matched in its own element`, async (t) => {
       const { reports, truths, paints } = await pages.transports.evaluate(call);

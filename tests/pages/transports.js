@@ -240,8 +240,9 @@ window.runIdentity = async () => {
 window.transportsReady = true;
 
 /**
- * An Open WebUI-style app: a socket.io-client Socket receives `chat-events` (whole snapshots in
- * `chat:completion`, or `chat:message:delta`) and shows each answer in its own element.
+ * An Open WebUI 0.12 app (its protocol as recorded from 0.12.4, tests/fixtures/apps/): a
+ * socket.io-client Socket receives `events` (a `response.output_text.delta` per token, then
+ * `chat:completion` with `done` and the whole text) and shows each answer in its own element.
  * `profile`: 'track' (the Socket), 'instrument' (before socket.io-client loads, WebSocket
  * transport), or ''. `transports`: as socket.io-client's option.
  */
@@ -257,17 +258,19 @@ window.runSocketIo = async ({ asks = [{ id: 'm1', tokens: 40, token_ms: 20 }], p
   let done = 0;
   await new Promise((resolve) => {
     socket.on('connect', () => asks.forEach((a) => socket.emit('ask', a)));
-    socket.on('chat-events', (m) => {
+    socket.on('events', (m) => {
       const t = performance.now();
       received.push(m instanceof ArrayBuffer ? `binary ${m.byteLength}` : JSON.stringify(m).slice(0, 200));
       const v = m && views.get(m.message_id);
-      if (!v || typeof m.data.data.content !== 'string') return;
-      const d = m.data.data;
-      // As Open WebUI's frontend: a snapshot replaces the text; a delta is appended.
-      const next = m.data.type === 'chat:message:delta' ? v.text + d.content : d.content;
+      const d = v && m.data && m.data.data;
+      if (!d) return;
+      // As Open WebUI's frontend: a delta is appended; the last event has the whole text.
+      let next = v.text;
+      if (m.data.type === 'response:completion' && d.type === 'response.output_text.delta' && typeof d.delta === 'string') next = v.text + d.delta;
+      else if (m.data.type === 'chat:completion' && d.done) next = d.output.flatMap((o) => o.content).map((c) => c.text).join('');
       if (next.length > v.text.length) v.show(next.slice(v.text.length), t);
       v.text = next;
-      if (d.done && ++done === asks.length) resolve();
+      if (m.data.type === 'chat:completion' && d.done && ++done === asks.length) resolve();
     });
     socket.on('disconnect', () => resolve());
   });

@@ -63,6 +63,7 @@ function truthRecorder() {
 }
 
 const letters = (s) => s.replace(/[^\p{L}\p{N}]/gu, '');
+const count = (text, part) => text.split(part).length - 1;
 
 /** One run: a fresh page, one question; what the report says against the page's truth. */
 async function run(browser, app, readersOff) {
@@ -98,7 +99,10 @@ async function run(browser, app, readersOff) {
   for (let i = 0; i < tl.arrived.length; i++) {
     prefix += letters(tokens[i]);
     if (!prefix) continue;
-    const c = changes.find((x) => x.painted !== null && x.text.includes(prefix));
+    // Shown once the page holds it more often than before the question (the first words may
+    // be elsewhere on the page too).
+    const before = count(changes.filter((x) => x.t < report.startTime).pop()?.text || '', prefix);
+    const c = changes.find((x) => x.t >= report.startTime && x.painted !== null && count(x.text, prefix) > before);
     if (!c) continue;
     if (firstPaint === null) firstPaint = c.painted;
     lags.push(c.painted - (report.startTime + tl.arrived[i]));

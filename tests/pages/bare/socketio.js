@@ -1,7 +1,7 @@
-// A chat with no line of tokenpaint in it (issue 34), as Open WebUI streams: a socket.io-client
-// Socket receives `chat-events` whose `chat:completion` events carry the whole answer so far; the
-// page shows each snapshot's new text 20 ms after it came. It records what it received and its
-// own paint truth.
+// A chat with no line of tokenpaint in it (issue 34), as Open WebUI 0.12 streams (its protocol as
+// recorded from 0.12.4, tests/fixtures/apps/): a socket.io-client Socket receives `events`, a
+// `response.output_text.delta` per token, then `chat:completion` with `done`; the page shows each
+// delta 20 ms after it came. It records what it received and its own paint truth.
 import { io } from '/vendor/socket.io.esm.min.js';
 import { paintTruth } from '/tests/pages/deltas.js';
 
@@ -11,13 +11,15 @@ const truths = [];
 const socket = io({ transports: ['websocket'], reconnection: false });
 let current = null;
 
-socket.on('chat-events', (m) => {
+socket.on('events', (m) => {
   const t = performance.now();
   window.received.push(JSON.stringify(m));
   const v = current;
   const d = m && m.data && m.data.data;
-  if (!v || !d || m.message_id !== v.id || typeof d.content !== 'string') return;
-  const next = m.data.type === 'chat:message:delta' ? v.text + d.content : d.content;
+  if (!v || !d || m.message_id !== v.id) return;
+  let next = v.text;
+  if (m.data.type === 'response:completion' && typeof d.delta === 'string') next = v.text + d.delta;
+  else if (m.data.type === 'chat:completion' && d.done) next = d.output.flatMap((o) => o.content).map((c) => c.text).join('');
   if (next.length > v.text.length) {
     const add = next.slice(v.text.length);
     setTimeout(() => {

@@ -1,0 +1,33 @@
+// A chat whose stream carries each token as its characters' code points (`{"c": [119, 111]}`):
+// no reader knows it and no string of its events is the text the page shows, so tokenpaint can
+// only say that it cannot read it. No line of tokenpaint in it.
+window.received = [];
+const chat = document.getElementById('chat');
+
+window.send = async () => {
+  const q = document.createElement('p');
+  q.className = 'question';
+  q.textContent = document.getElementById('prompt').value;
+  const a = document.createElement('div');
+  a.className = 'answer';
+  const p = document.createElement('p');
+  a.append(p);
+  chat.append(q, a);
+  const r = await fetch('/unreadable/stream', { method: 'POST', body: q.textContent });
+  const reader = r.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    window.received.push(value);
+    buf += value;
+    const events = buf.split('\n\n');
+    buf = events.pop();
+    for (const ev of events) {
+      const m = JSON.parse(ev.slice(6));
+      if (m.c) p.textContent += String.fromCodePoint(...m.c);
+    }
+  }
+  return p.textContent;
+};
+window.appReady = true;
