@@ -1,6 +1,6 @@
 // Real chat apps' traffic, replayed through real transports (issue 47): what Open WebUI 0.12.4 and
 // Gradio 6.31.0 sent their page, recorded from the installed apps by scripts/record-app.mjs
-// (tests/fixtures/apps/), served again at the same paths with the same gaps:
+// (tests/recordings/), served again at the same paths with the same gaps:
 // - Open WebUI: `POST /api/chat/completions` answers JSON `{ status, task_ids, chat_id }`, and the
 //   answer follows over a real Socket.IO server at `/ws/socket.io/` as the recorded `events`
 //   messages (to the socket named by `session_id`, with the asked message id);
@@ -17,8 +17,8 @@ import { Server as SocketIoServer } from 'socket.io';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const FIXTURES = {
-  'open-webui': 'tests/fixtures/apps/open-webui-0.12.4.json',
-  gradio: 'tests/fixtures/apps/gradio-6.31.0.json',
+  'open-webui': 'tests/recordings/open-webui-0.12.4.json',
+  gradio: 'tests/recordings/gradio-6.31.0.json',
 };
 const load = (name) => JSON.parse(readFileSync(path.join(ROOT, FIXTURES[name]), 'utf8'));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

@@ -13,7 +13,7 @@
 #    and RUNS with them off (learned from the page). Each run: one report per answer and none
 #    else, status ok, matched ≥ 99%, perceived TTFT and lag p50 within a frame of the test's own
 #    truth, no buffering verdict.
-# 4. With `--record`: records each app's traffic again into tests/fixtures/apps/ (for a newer
+# 4. With `--record`: records each app's traffic again into tests/recordings/ (for a newer
 #    version: change the pins below, record, and the replay tests of `npm test` use it).
 #
 # Needs what `npm test` needs (scripts/setup.sh) and Python 3.11 with venv. Takes about 7 minutes
@@ -61,8 +61,8 @@ wait_for http://127.0.0.1:8080/api/version 120
 say "apps up: Open WebUI $(curl -s http://127.0.0.1:8080/api/version), Gradio $GRADIO_VERSION"
 
 if [ "${1:-}" = "--record" ]; then
-  node scripts/record-app.mjs gradio http://127.0.0.1:7860/ "tests/fixtures/apps/gradio-$GRADIO_VERSION.json" --version="$GRADIO_VERSION"
-  node scripts/record-app.mjs open-webui http://127.0.0.1:8080/ "tests/fixtures/apps/open-webui-$OPEN_WEBUI_VERSION.json" --version="$OPEN_WEBUI_VERSION"
+  node scripts/record-app.mjs gradio http://127.0.0.1:7860/ "tests/recordings/gradio-$GRADIO_VERSION.json" --version="$GRADIO_VERSION"
+  node scripts/record-app.mjs open-webui http://127.0.0.1:8080/ "tests/recordings/open-webui-$OPEN_WEBUI_VERSION.json" --version="$OPEN_WEBUI_VERSION"
   exit 0
 fi
 

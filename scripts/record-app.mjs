@@ -4,8 +4,8 @@
 // the answer's element as the app rendered it. A logger is injected before the app's own scripts
 // (the same place tokenpaint's injected script runs); nothing else is changed.
 //
-//   node scripts/record-app.mjs gradio http://127.0.0.1:7860/ tests/fixtures/apps/gradio-6.31.0.json
-//   node scripts/record-app.mjs open-webui http://127.0.0.1:8080/ tests/fixtures/apps/open-webui-0.12.4.json
+//   node scripts/record-app.mjs gradio http://127.0.0.1:7860/ tests/recordings/gradio-6.31.0.json
+//   node scripts/record-app.mjs open-webui http://127.0.0.1:8080/ tests/recordings/open-webui-0.12.4.json
 //
 // The app is driven as a user would: the prompt is typed and sent, and the recording ends once the
 // page's text has been still for 1.5 s after the answer began. `--version` names the app's version

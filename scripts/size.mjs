@@ -62,8 +62,16 @@ export const BUDGET = 40 * 1024;
  * found: a short selector) and `observe()` with no element, whose search is a lazy chunk of its
  * own (1.2 KB gzip) but whose loading and claiming are in the watch: 0.7 KB gzip (93,874 B
  * against 93,173 B).
+ * Raised to 94 KB for issue 47 (93,874 -> 95,939 B side by side): learning an unknown app's
+ * protocol from the page, the Open WebUI and Gradio readers and the report of an answer nobody
+ * could read are a lazy chunk of their own (js/core/learning.js, 4.9 KB gzip, loaded only where
+ * instrument() guesses: the extension and the injected script); what stays eager is the socket
+ * answers' synthesized stream (usage, request start), the stub that keeps calls until the chunk
+ * has loaded, the watch's replay of a learned stream's first changes and frames, and the reports'
+ * `read` (1.7 KB gzip of JS, 0.2 KB of wasm for `format` and `painted_one`). Issue 50 brings the
+ * whole down.
  */
-export const CEILING = 92 * 1024;
+export const CEILING = 94 * 1024;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => readFileSync(path.join(root, p));

@@ -110,7 +110,7 @@ export function attachSockets(server) {
 
 /**
  * Open WebUI 0.12's `events` messages for one answer, in the shape recorded from the installed
- * 0.12.4 (tests/fixtures/apps/open-webui-0.12.4.json): `{ chat_id, message_id, data: { type,
+ * 0.12.4 (tests/recordings/open-webui-0.12.4.json): `{ chat_id, message_id, data: { type,
  * data } }`, where `response:completion` carries the server's first raw chunk, then a
  * `response.output_text.delta` per token; `chat:completion` the finish chunk, the usage, and last
  * `done: true` with the whole text in `output[].content[].text`.

@@ -11,12 +11,6 @@ import { FLUSH_MS } from '../core/link.js';
 
 // A text node's old value (a reference to the string it held, not a copy) tells a text that grew
 // in place, as React renders it, from one that changed.
-// The changes kept for a stream a learner finds late (see #teach).
-const HISTORY = 512;
-// An answer nobody could read: grown this many times, then still this long (see #grew).
-const UNREAD_STEPS = 5;
-const UNREAD_QUIET_MS = 1500;
-
 export const OBSERVE = { childList: true, subtree: true, characterData: true, characterDataOldValue: true };
 
 export class DomWatch {
@@ -30,29 +24,25 @@ export class DomWatch {
   #retired;
   #find;
   #learners;
-  #history;
+  #learning;
   #expected;
-  #growing;
-  #unread;
   #shown;
 
   /**
    * `streams`: the open streams (iterable); `link`: the core link (calls and the queue);
    * `committed()`: the page showed new text (the paint clock is asked for a frame).
    */
-  constructor({ streams, link, committed, learners, unread }) {
-    this.#unread = unread || (() => {});
-    this.#growing = new Map();
-    // The elements streams showed (the newest 64, weakly held): a text that grows in one is
-    // read, not unread.
-    this.#shown = [];
+  constructor({ streams, link, committed, learners, learning }) {
     this.#streams = streams;
+    // What learns where an answer is from the page, and the learning chunk (js/core/learning.js:
+    // its Teacher keeps the text around each change while something learns).
     this.#learners = learners || new Set();
-    // While something learns (learn.js): the text of the elements it was shown, with their
-    // times ([t, element, text], the newest HISTORY), and the element a learner found its answer
-    // in, for the stream that opens next (its earlier changes are replayed into it).
-    this.#history = [];
+    this.#learning = learning || null;
+    // The element a learner found its answer in, for the stream that opens next (its earlier
+    // changes are replayed into it), and the elements streams showed (the newest 64, weakly
+    // held): a text that grows in one is read, not unread.
     this.#expected = null;
+    this.#shown = [];
     this.#link = link;
     this.#committed = committed;
     // Observed elements: element → MutationObserver.
@@ -249,7 +239,8 @@ export class DomWatch {
       const wide = owner !== null && owner.nodeType === 9;
       const added = owner && addedElements(records);
       if (added) for (const el of added) this.#findShadows(el, owner);
-      if (this.#learners.size) this.#teach(records, at === undefined ? performance.now() : at);
+      const teacher = this.#learners.size && this.#learning && this.#learning.teacher;
+      if (teacher) teacher.teach(records, at === undefined ? performance.now() : at);
       let commits = 0;
       let candidates = null;
       for (const s of only ? [only] : this.#streams) {
@@ -304,63 +295,6 @@ export class DomWatch {
     }
   }
 
-  // The learners (learn.js) are handed the text around each change at `t`: the changed node's
-  // element and up to two elements above it, each read once a batch (at most 64 of them). The
-  // paint clock watches the frames meanwhile, so that a stream learned later gets them.
-  #teach(records, t) {
-    const seen = new Set();
-    for (const r of records) {
-      let el = r.target && r.target.nodeType === 1 ? r.target : r.target && r.target.parentElement;
-      for (let up = 0; el && up < 3 && seen.size < 64; up++, el = el.parentElement) {
-        if (seen.has(el) || el === document.body || el === document.documentElement) break;
-        seen.add(el);
-      }
-    }
-    if (seen.size) this.#committed();
-    let first = true;
-    for (const el of seen) {
-      const text = (el.textContent || '').slice(0, 20000);
-      this.#history.push([t, el, text]);
-      if (this.#history.length > HISTORY) this.#history.shift();
-      if (first) this.#grew(el, text);
-      first = false;
-      for (const l of [...this.#learners]) l.shown(text, el);
-      if (!this.#learners.size) break;
-    }
-    if (!this.#learners.size) this.#history.length = 0;
-  }
-
-  // An element whose text keeps growing while something learns, and that no stream shows: once it
-  // has grown UNREAD_STEPS times and stopped for UNREAD_QUIET_MS, an answer is on the page that
-  // no stream or socket seen carried (`unread(el)`: the report says so). Text fields, editable
-  // regions and the elements of finished answers are not answers.
-  #grew(el, text) {
-    const g = this.#growing.get(el);
-    if (!g) {
-      if (this.#growing.size >= 64 || el.closest('textarea, input, [contenteditable]') || (this.#retired && this.#retired.has(el))) return;
-      this.#growing.set(el, { text, steps: 0, timer: 0, since: performance.now() });
-      return;
-    }
-    if (text.length <= g.text.length || !text.startsWith(g.text.slice(0, Math.min(g.text.length, 64)))) {
-      g.text = text;
-      return;
-    }
-    g.text = text;
-    g.steps++;
-    clearTimeout(g.timer);
-    g.timer = setTimeout(() => {
-      this.#growing.delete(el);
-      if (g.steps < UNREAD_STEPS || !el.isConnected) return;
-      const near = (x) => x && (x === el || x.contains(el) || el.contains(x));
-      for (const s of this.#streams) {
-        const v = this.#views.get(s);
-        if (near(s.target || (v && v.scope))) return;
-      }
-      if (this.#shown.some((ref) => near(ref.deref()))) return;
-      this.#unread(el, g.since);
-    }, UNREAD_QUIET_MS);
-  }
-
   /** A learner found the answer in `el`: the stream it opens next is shown there. */
   expect(el) {
     this.#expected = el;
@@ -372,7 +306,7 @@ export class DomWatch {
    */
   adopt(s) {
     const el = this.#expected;
-    if (!el || s.target) return null;
+    if (!el || s.target || !this.#learning || !this.#learning.teacher) return null;
     this.#expected = null;
     const v = this.#view(s);
     v.scope = el;
@@ -380,15 +314,17 @@ export class DomWatch {
     // Its changes so far are replayed first (`replay`), in their order.
     v.replaying = true;
     s.confirm();
-    // Its changes, and before the first of them, those of the nearest element around it that
-    // changed earlier (an app that renders a new paragraph once the first words are in).
-    const own = this.#history.filter((h) => h[1] === el);
-    const first = own.length ? own[0][0] : Infinity;
-    let before = [];
-    for (let up = el.parentElement, n = 0; up && n < 2 && !before.length; up = up.parentElement, n++) {
-      before = this.#history.filter((h) => h[1] === up && h[0] < first);
+    return this.#learning.teacher.historyOf(el);
+  }
+
+  /** Whether a stream shows `el`, or an element in it or around it (open or reported). */
+  shows(el) {
+    const near = (x) => x && (x === el || x.contains(el) || el.contains(x));
+    for (const s of this.#streams) {
+      const v = this.#views.get(s);
+      if (near(s.target || (v && v.scope))) return true;
     }
-    return [...before, ...own].map(([t, , text]) => [t, text]);
+    return this.#shown.some((ref) => near(ref.deref()));
   }
 
   /** Replays the changes `s`'s element showed before it opened, each at its own time. */

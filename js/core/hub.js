@@ -14,6 +14,8 @@ import { PaintClock, timerResolution, IDLE_FRAMES } from '../browser/paint.js';
 import { LongFrames } from '../browser/longframes.js';
 import { ResourceEntries } from '../browser/resource.js';
 import { DomWatch } from '../browser/watch.js';
+import { Learning } from './learning-stub.js';
+import { feed } from './stream.js';
 import { Visibility } from '../browser/visibility.js';
 import { devtoolsTracks } from '../export/devtools.js';
 import { LazyExporter } from '../export/exporter.js';
@@ -81,10 +83,8 @@ export class Hub {
     // holds. The DOM watch hands each the text of the elements that change.
     this.learners = new Set();
     this.recentFrames = [];
-    // Learners that ended without learning (`{ url, transport, events, endedAt }`, the newest 16):
-    // the streams a report of an answer nobody could read names.
-    this.unreadable = [];
-    this.watch = new DomWatch({ streams: this.streams, link: this.link, committed: () => this.paint.request(), learners: this.learners, unread: (el, since) => this.#unread(el, since) });
+    this.learning = new Learning(this);
+    this.watch = new DomWatch({ streams: this.streams, link: this.link, committed: () => this.paint.request(), learners: this.learners, learning: this.learning });
     this.visibility = new Visibility((since, t) => this.link.call((c) => c.hidden(since, t)));
     this.visibility.listen();
     // Live progress (onProgress): its subscribers, and when it was last delivered.
@@ -129,6 +129,11 @@ export class Hub {
     }
   }
 
+  /** A stream's sink (stream.js `feed`), for what reads answers in the shell (answers.js). */
+  feed(res, o) {
+    return feed(this, res, o);
+  }
+
   /** A stream opened. */
   opened(s) {
     this.streams.add(s);
@@ -140,25 +145,6 @@ export class Hub {
     this.resources.want(s.fullUrl);
     this.#watchIdle();
     this.watch.watchTarget(s);
-  }
-
-  // An answer grew on the page in `el` and no stream or socket seen carried it: a report says
-  // so, with what was seen (the learners that had events), unless nothing was seen at all (then
-  // the text is most likely no answer: a clock, a log).
-  #unread(el, since) {
-    try {
-      const ended = this.unreadable.filter((d) => d.endedAt >= since);
-      const seen = [...[...this.learners].map((l) => l.describe()), ...ended].filter((d) => d && d.events > 0);
-      if (seen.length) this.reports.unread(el, seen);
-    } catch {
-      /* nothing into the page */
-    }
-  }
-
-  /** A learner ended without learning: what it saw (`describe()`), ended at `t`. */
-  unlearned(d, t) {
-    this.unreadable.push({ ...d, endedAt: t });
-    if (this.unreadable.length > 16) this.unreadable.shift();
   }
 
   #replay(s, history) {

@@ -5,7 +5,6 @@ import { failure } from './wasm.js';
 import { entryStrings } from '../browser/resource.js';
 import { metricsOf } from '../ratings.js';
 import { FAILED_NULL } from '../schema.js';
-import { selectorOf } from '../browser/dom.js';
 
 // The app's callbacks: an exception is reported as the browser reports a throwing listener,
 // without stopping the other callbacks.
@@ -32,25 +31,6 @@ export class Reports {
   /** The last report, if any. */
   last() {
     return this.list[this.list.length - 1];
-  }
-
-  /**
-   * An answer grew on the page in `el` and none of the streams and sockets `seen` carried it: a
-   * report that says so (`read.by: 'none'`), with every figure unknown, never a guess.
-   */
-  unread(el, seen) {
-    const hub = this.#hub;
-    const why = `cannot read this app's stream: an answer grew on the page, and none of the ${seen.length} stream${seen.length === 1 ? '' : 's'} and sockets open meanwhile carried its text in a form tokenpaint could find`;
-    const report = { id: 0, url: (seen[0] && seen[0].url) || '', transport: (seen[0] && seen[0].transport) || 'fetch', status: 'incomplete', error: { kind: 'unread', code: null, message: why } };
-    for (const k of FAILED_NULL) report[k] = null;
-    Object.assign(report, {
-      diagnosis: [{ verdict: 'insufficient-evidence', evidence: { streams: seen.length }, fix: `tokenpaint ${why}. Give it the events with instrument({ extract }) or profiler.stream(), or report the app's protocol.`, missing: ['stream'], gain: null }],
-      unavailable: ['stream'],
-      sampleRate: hub.rate,
-      element: { selector: selectorOf(el), how: 'document' },
-      read: { by: 'none', why, seen: seen.map((x) => ({ url: x.url, transport: x.transport, events: x.events })) },
-    });
-    this.#deliver(report);
   }
 
   /** Reports stream `id` (`s`: its Stream, or `{ url, start }` for a request that never had a response). */
@@ -102,10 +82,11 @@ export class Reports {
     const read = stream && stream.read;
     if (read) report.format = read.by === 'learned' ? 'learned' : read.format || report.format;
     report.read = read || (report.format ? { by: 'reader', format: report.format } : null);
-    this.#deliver(report);
+    this.deliver(report);
   }
 
-  #deliver(report) {
+  /** A report to keep and hand to the app's listeners. */
+  deliver(report) {
     const hub = this.#hub;
     this.list.push(report);
     if (this.list.length > hub.options.maxReports) this.list.shift();

@@ -7,8 +7,7 @@ import { load, ready, generationOf } from './wasm.js';
 import { feedRead } from './link.js';
 import { HEADERS } from '../schema.js';
 import { tap } from '../transports/tap.js';
-import { Learner, Framer } from '../transports/learn.js';
-import { answers, lastAsk } from '../transports/answers.js';
+import { WEAK } from './learning-stub.js';
 
 // Chunks kept for a stream that started before the module loaded.
 const MAX_EARLY = 4096;
@@ -57,7 +56,7 @@ export function feed(hub, res, o) {
   // A stream the profiler only guessed is an answer (instrument() with no match): the shell
   // reads it too, until the core's reader holds it, or the page shows where its answer is.
   // Once it reads the answer itself, the core's stream goes without a report: the answer's is.
-  const side = o.guess && hub.learners ? new Sidecar(hub, res, { ...o, headersAt }, () => s, () => drop()) : null;
+  const side = o.guess ? hub.learning.sidecar(res, { ...o, headersAt }, () => s, () => drop()) : null;
   const drop = () => {
     if (s) s.discard();
     s = null;
@@ -133,102 +132,6 @@ export function failedBeforeResponse(hub, url, start, e) {
   hub.reports.emit(id, { url, start });
 }
 
-// Formats whose reader finds no answer of its own in the stream: where the profiler only guessed
-// that a stream carries an answer, the page decides (learn.js).
-const WEAK = new Set(['', 'sse-text', 'text', 'json', 'unknown']);
-
-/**
- * The shell's own reading of a stream the profiler only guessed is an answer (instrument() with
- * no match, the injected script): its events go to a learner (learn.js) beside the core, until
- * either the core's reader holds the stream (a known wire format), an app's reader claims it
- * (Gradio), or the page shows text one of its paths carried. In the last two cases the answer
- * is read from that path, every event kept so far read again at its own time, into a stream of
- * its own, and the core's stream of the raw bytes is dropped (`drop()`).
- */
-class Sidecar {
-  constructor(hub, res, o, stream, drop) {
-    this.hub = hub;
-    this.o = o;
-    this.stream = stream;
-    this.drop = drop;
-    this.learner = new Learner({ readers: hub.options.appReaders !== false });
-    this.framer = new Framer(res.headers && typeof res.headers.get === 'function' ? res.headers.get('content-type') : '');
-    this.decoder = new TextDecoder();
-    this.list = null;
-    this.off = false;
-    this.events = 0;
-    hub.learners.add(this);
-  }
-
-  chunk(bytes, t) {
-    if (this.off) return;
-    try {
-      for (const e of this.framer.push(this.decoder.decode(bytes, { stream: true }))) {
-        this.events++;
-        const items = this.learner.event(t, e.data, e.name);
-        if (this.learner.learned && !this.list) this.takeOver();
-        if (this.list) for (const it of items) this.list.extracted(it, it.t, this.o.transport || 'fetch');
-      }
-      // Whether the core's reader holds it is asked off the app's read, after a few events.
-      if (!this.list && (this.events === 4 || (this.events > 0 && this.events % 64 === 0))) setTimeout(() => this.check(), 0);
-    } catch {
-      this.stop();
-    }
-  }
-
-  /** What it has seen, for a report of an answer nobody could read. */
-  describe() {
-    return { url: this.o.url || '', transport: this.o.transport || 'fetch', events: this.events };
-  }
-
-  check() {
-    const s = this.stream();
-    if (this.off || this.list || !s) return;
-    if (!WEAK.has(s.call((c) => c.format(s.id), ''))) {
-      s.confirm();
-      this.stop();
-    }
-  }
-
-  /** The text of an element the page changed (the DOM watch). */
-  shown(text, el) {
-    if (this.off || this.list || !this.learner.shown(text)) return;
-    const s = this.stream();
-    // A reader of the core's holds it (it had not been asked yet), or the core reads the text as
-    // it is (SSE data, a text body): the core's stream is the answer.
-    if (s && (this.learner.learned.path === '$text' || !WEAK.has(s.call((c) => c.format(s.id), '')))) {
-      s.confirm();
-      return this.stop();
-    }
-    // The answer's stream is shown in that element, from its first change on.
-    if (el) this.hub.watch.expect(el);
-    this.takeOver();
-    for (const it of this.learner.replay()) this.list.extracted(it, it.t, this.o.transport || 'fetch');
-  }
-
-  takeOver() {
-    const how = this.learner.learned;
-    const read = how.by === 'reader' ? { by: 'reader', format: how.format } : { by: 'learned', path: how.path };
-    this.hub.learners.delete(this);
-    // Its request: the page's ask before it (a POST, then a GET that streams), or its own.
-    const ask = lastAsk(this.o.start);
-    const start = ask !== undefined && this.o.start - ask < 10000 ? ask : this.o.start;
-    this.list = answers(this.hub, { ...this.o, guess: false, answerStart: start, format: read.format || 'learned', read });
-    this.drop();
-  }
-
-  end(kind, t, message) {
-    if (this.list) this.list.closeAll(kind, t, message);
-    else if (!this.off) this.hub.unlearned(this.describe(), t);
-    this.stop();
-  }
-
-  stop() {
-    this.off = true;
-    this.hub.learners.delete(this);
-    this.learner = null;
-  }
-}
 
 export class Stream {
   #hub;

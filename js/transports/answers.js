@@ -4,8 +4,9 @@
 // fed), and crosses into the core as the SSE events of an OpenAI chat stream (so that usage is
 // read as a server's), or as plain text for the app's own `extract`.
 
-import { feed } from '../core/stream.js';
-import { bytesOf } from './transports.js';
+// Text to the bytes a stream's chunks are.
+const encoder = new TextEncoder();
+const bytesOf = (text) => encoder.encode(text);
 
 // When the page last asked for something (a POST by fetch or XMLHttpRequest): the request of an
 // answer that comes over another channel (a socket, a second stream), as chat apps ask.
@@ -60,7 +61,7 @@ export function answers(p, o) {
     // Its headers came with its first message (for a stream read in the shell, with the
     // stream's own): an answer learned late is opened after its first events arrived.
     const headersAt = typeof o.headersAt === 'number' ? o.headersAt : t;
-    const a = { f: feed(p, { status: 200, headers }, { ...o, ...at, format, transport, guess: false, headersAt }), text: '', timer: 0, finished: false, synth: !!o.read };
+    const a = { f: p.feed({ status: 200, headers }, { ...o, ...at, format, transport, guess: false, headersAt }), text: '', timer: 0, finished: false, synth: !!o.read };
     open.set(id, a);
     return a;
   };

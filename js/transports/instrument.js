@@ -80,6 +80,8 @@ function constructorLike(Original, tap) {
 
 export function instrument(p, o = {}, profiledFetch) {
   if (installed) return installed.undo;
+  // Guessing which streams carry answers: the learning chunk is loaded now, before they come.
+  if (guessing(o)) p.learning.load();
   const g = globalThis;
   // A library may have kept a patched function (socket.io-client keeps the WebSocket it found):
   // after undo, those profile nothing either.

@@ -277,7 +277,7 @@ export class Learner {
 }
 
 /**
- * The apps whose protocols are known, recorded from the installed apps (tests/fixtures/apps/):
+ * The apps whose protocols are known, recorded from the installed apps (tests/recordings/):
  * each claims a stream from its first events, and names the answer's path.
  * - Gradio 6 (`/gradio_api/queue/data`): SSE of `{ msg, event_id, output }`; `process_generating`
  *   sends the outputs whole, then diffs (applied by `read`), and the chatbot's last assistant

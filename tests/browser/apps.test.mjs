@@ -1,5 +1,5 @@
 // Issue 47: real chat apps, no code. The traffic of Open WebUI 0.12.4 and Gradio 6.31.0, recorded
-// from the installed apps (tests/fixtures/apps/, scripts/record-app.mjs), is replayed through real
+// from the installed apps (tests/recordings/, scripts/record-app.mjs), is replayed through real
 // transports (a real Socket.IO server, a real SSE response: scripts/app-replays.mjs) into pages
 // that stream and render as the apps do (tests/pages/apps/). tokenpaint's injected script (the
 // one the extension and tokenpaint/playwright use) is the only instrumentation. Each answer is

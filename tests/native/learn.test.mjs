@@ -216,8 +216,8 @@ test('the Framer reads SSE split at every byte, CRLF and a lone CR included', ()
   }
 });
 
-// The recorded apps (tests/fixtures/apps/): their wire as the page saw it.
-const fixture = (name) => JSON.parse(readFileSync(new URL(`../fixtures/apps/${name}`, import.meta.url), 'utf8'));
+// The recorded apps (tests/recordings/): their wire as the page saw it.
+const fixture = (name) => JSON.parse(readFileSync(new URL(`../recordings/${name}`, import.meta.url), 'utf8'));
 
 test('Gradio 6.31.0 (recorded): its reader claims the queue stream and reads each token; the heartbeat and the status stream are not answers', () => {
   const f = fixture('gradio-6.31.0.json');

@@ -240,7 +240,7 @@ window.runIdentity = async () => {
 window.transportsReady = true;
 
 /**
- * An Open WebUI 0.12 app (its protocol as recorded from 0.12.4, tests/fixtures/apps/): a
+ * An Open WebUI 0.12 app (its protocol as recorded from 0.12.4, tests/recordings/): a
  * socket.io-client Socket receives `events` (a `response.output_text.delta` per token, then
  * `chat:completion` with `done` and the whole text) and shows each answer in its own element.
  * `profile`: 'track' (the Socket), 'instrument' (before socket.io-client loads, WebSocket

@@ -1,5 +1,5 @@
 // A Gradio 6.31.0 ChatInterface as its page streams an answer (recorded in
-// tests/fixtures/apps/gradio-6.31.0.json, replayed by scripts/app-replays.mjs), with no line of
+// tests/recordings/gradio-6.31.0.json, replayed by scripts/app-replays.mjs), with no line of
 // tokenpaint in it: a heartbeat stream (`data: ALIVE`) open all along; JSON side requests
 // (`run/predict`); `queue/join`, then `queue/data` read with fetch as server-sent events of
 // `{ msg }`: `process_generating` sends the chatbot's value whole, then diffs

@@ -1,5 +1,5 @@
 // Open WebUI 0.12.4 as its page streams an answer (recorded in
-// tests/fixtures/apps/open-webui-0.12.4.json, replayed by scripts/app-replays.mjs), with no line of
+// tests/recordings/open-webui-0.12.4.json, replayed by scripts/app-replays.mjs), with no line of
 // tokenpaint in it: the question is a POST to /api/chat/completions that answers JSON; the answer
 // comes over the page's Socket.IO connection (/ws/socket.io/) as `events`: a
 // `response.output_text.delta` per token, then `chat:completion` with `done` and the whole text.

@@ -1,5 +1,5 @@
 // A chat with no line of tokenpaint in it (issue 34), as Open WebUI 0.12 streams (its protocol as
-// recorded from 0.12.4, tests/fixtures/apps/): a socket.io-client Socket receives `events`, a
+// recorded from 0.12.4, tests/recordings/): a socket.io-client Socket receives `events`, a
 // `response.output_text.delta` per token, then `chat:completion` with `done`; the page shows each
 // delta 20 ms after it came. It records what it received and its own paint truth.
 import { io } from '/vendor/socket.io.esm.min.js';

@@ -1,0 +1,79 @@
+// The eager side of learning (issue 47): the learning chunk (learning.js) is imported at the
+// first stream or socket no reader of the core's holds, or when `instrument()` guesses (the
+// extension and the injected script), and what comes before it has loaded is kept and handed
+// over in order. A page that profiles its own streams never loads it.
+
+// Formats whose reader finds no answer of its own in the stream: where the profiler only guessed
+// that a stream carries an answer, the page decides (learning.js).
+export const WEAK = new Set(['', 'sse-text', 'text', 'json', 'unknown']);
+
+// Calls kept for one reader while the chunk loads, at most.
+const MAX_KEPT = 4096;
+
+export class Learning {
+  #hub;
+  #loading;
+
+  constructor(hub) {
+    this.#hub = hub;
+    this.#loading = null;
+    this.mod = null;
+    // The DOM watch's side, once loaded (learning.js `Teacher`).
+    this.teacher = null;
+    // Learners that ended without learning (`{ url, transport, events, endedAt }`, the newest
+    // 16): the streams a report of an answer nobody could read names.
+    this.unreadable = [];
+  }
+
+  load() {
+    this.#loading ??= import('./learning.js').then(
+      (m) => {
+        this.mod = m;
+        this.teacher = new m.Teacher(this.#hub);
+      },
+      () => {},
+    );
+    return this.#loading;
+  }
+
+  /** A guessed stream's own reading (learning.js `Sidecar`): `{ chunk, end, stop }`. */
+  sidecar(res, o, stream, drop) {
+    return this.#made((m) => new m.Sidecar(this.#hub, res, o, stream, drop), ['chunk', 'end', 'stop']);
+  }
+
+  /** A socket's Open WebUI reader and learner (learning.js `socketLearner`): `{ event, closeAll }`. */
+  socket(o) {
+    return this.#made((m) => m.socketLearner(this.#hub, o), ['event', 'closeAll']);
+  }
+
+  /** A learner ended without learning: what it saw (`describe()`), ended at `t`. */
+  unlearned(d, t) {
+    this.unreadable.push({ ...d, endedAt: t });
+    if (this.unreadable.length > 16) this.unreadable.shift();
+  }
+
+  // `make(module)` now, or a stand-in whose calls (`methods`) are kept, their bytes copied, and
+  // replayed in order once the chunk has loaded (dropped past MAX_KEPT).
+  #made(make, methods) {
+    if (this.mod) return make(this.mod);
+    let real = null;
+    let kept = [];
+    this.load().then(() => {
+      if (this.mod && kept) {
+        real = make(this.mod);
+        for (const [k, a] of kept) real[k](...a);
+      }
+      kept = null;
+    });
+    const out = {};
+    for (const k of methods) {
+      out[k] = (...a) => {
+        if (real) return real[k](...a);
+        if (!kept) return;
+        if (kept.length >= MAX_KEPT) kept = null;
+        else kept.push([k, a.map((x) => (x instanceof Uint8Array ? x.slice() : x))]);
+      };
+    }
+    return out;
+  }
+}

@@ -1,0 +1,307 @@
+// The learning chunk (issue 47), imported by js/core/learning-stub.js at the first stream or socket no
+// reader of the core's holds (the extension and the injected script import it when they start):
+// - `Sidecar`: a guessed stream's own reading, beside the core's;
+// - `socketLearner`: a socket's Open WebUI reader and its learner;
+// - `Teacher`: the DOM watch's side, the text around each change while something learns, and
+//   the answers that grow on the page with no stream to carry them;
+// - `unreadReport`: the report of such an answer.
+// A page that profiles its own streams (`profiler.fetch`, `track`) never loads it.
+
+import { Learner, Framer } from '../transports/learn.js';
+import { answers, lastAsk } from '../transports/answers.js';
+import { selectorOf } from '../browser/dom.js';
+import { FAILED_NULL } from '../schema.js';
+import { WEAK } from './learning-stub.js';
+
+/**
+ * The shell's own reading of a stream the profiler only guessed is an answer (instrument() with
+ * no match, the injected script): its events go to a learner (learn.js) beside the core, until
+ * either the core's reader holds the stream (a known wire format), an app's reader claims it
+ * (Gradio), or the page shows text one of its paths carried. In the last two cases the answer
+ * is read from that path, every event kept so far read again at its own time, into a stream of
+ * its own, and the core's stream of the raw bytes is dropped (`drop()`).
+ */
+export class Sidecar {
+  constructor(hub, res, o, stream, drop) {
+    this.hub = hub;
+    this.o = o;
+    this.stream = stream;
+    this.drop = drop;
+    this.learner = new Learner({ readers: hub.options.appReaders !== false });
+    this.framer = new Framer(res.headers && typeof res.headers.get === 'function' ? res.headers.get('content-type') : '');
+    this.decoder = new TextDecoder();
+    this.list = null;
+    this.off = false;
+    this.events = 0;
+    hub.learners.add(this);
+  }
+
+  chunk(bytes, t) {
+    if (this.off) return;
+    try {
+      for (const e of this.framer.push(this.decoder.decode(bytes, { stream: true }))) {
+        this.events++;
+        const items = this.learner.event(t, e.data, e.name);
+        if (this.learner.learned && !this.list) this.takeOver();
+        if (this.list) for (const it of items) this.list.extracted(it, it.t, this.o.transport || 'fetch');
+      }
+      // Whether the core's reader holds it is asked off the app's read, after a few events.
+      if (!this.list && (this.events === 4 || (this.events > 0 && this.events % 64 === 0))) setTimeout(() => this.check(), 0);
+    } catch {
+      this.stop();
+    }
+  }
+
+  /** What it has seen, for a report of an answer nobody could read. */
+  describe() {
+    return { url: this.o.url || '', transport: this.o.transport || 'fetch', events: this.events };
+  }
+
+  check() {
+    const s = this.stream();
+    if (this.off || this.list || !s) return;
+    if (!WEAK.has(s.call((c) => c.format(s.id), ''))) {
+      s.confirm();
+      this.stop();
+    }
+  }
+
+  /** The text of an element the page changed (the DOM watch). */
+  shown(text, el) {
+    if (this.off || this.list || !this.learner.shown(text)) return;
+    const s = this.stream();
+    // A reader of the core's holds it (it had not been asked yet), or the core reads the text as
+    // it is (SSE data, a text body): the core's stream is the answer.
+    if (s && (this.learner.learned.path === '$text' || !WEAK.has(s.call((c) => c.format(s.id), '')))) {
+      s.confirm();
+      return this.stop();
+    }
+    // The answer's stream is shown in that element, from its first change on.
+    if (el) this.hub.watch.expect(el);
+    this.takeOver();
+    for (const it of this.learner.replay()) this.list.extracted(it, it.t, this.o.transport || 'fetch');
+  }
+
+  takeOver() {
+    const how = this.learner.learned;
+    const read = how.by === 'reader' ? { by: 'reader', format: how.format } : { by: 'learned', path: how.path };
+    this.hub.learners.delete(this);
+    // Its request: the page's ask before it (a POST, then a GET that streams), or its own.
+    const ask = lastAsk(this.o.start);
+    const start = ask !== undefined && this.o.start - ask < 10000 ? ask : this.o.start;
+    this.list = answers(this.hub, { ...this.o, guess: false, answerStart: start, format: read.format || 'learned', read });
+    this.drop();
+  }
+
+  end(kind, t, message) {
+    if (this.list) this.list.closeAll(kind, t, message);
+    else if (!this.off) this.hub.learning.unlearned(this.describe(), t);
+    this.stop();
+  }
+
+  stop() {
+    this.off = true;
+    this.hub.learners.delete(this);
+    this.learner = null;
+  }
+}
+
+/**
+ * One message of Open WebUI 0.12's `events` (recorded from 0.12.4 in
+ * tests/recordings/open-webui-0.12.4.json) as `{ id, delta | text, done, usage }`, or null.
+ * `{ chat_id, message_id, data: { type, data } }`: `response:completion` carries the server's
+ * first raw chunk (`choices`), then a `response.output_text.delta` per token; `chat:completion`
+ * the finish chunk, the usage, and last `done: true` with the whole answer in
+ * `output[].content[].text`. Presence, titles and lists are not answers.
+ */
+export function openWebUiEvent(payload) {
+  const event = payload && payload.data;
+  const data = event && event.data;
+  if (!data || typeof data !== 'object' || typeof payload.message_id !== 'string') return null;
+  const id = payload.message_id;
+  if (event.type === 'response:completion') {
+    if (data.type === 'response.output_text.delta') return typeof data.delta === 'string' ? { id, delta: data.delta } : null;
+    const choice = Array.isArray(data.choices) ? data.choices[0] : null;
+    if (choice && choice.delta) return { id, delta: typeof choice.delta.content === 'string' ? choice.delta.content : '' };
+    return null;
+  }
+  if (event.type !== 'chat:completion') return null;
+  const out = { id };
+  if (data.usage) out.usage = data.usage;
+  if (data.done === true) {
+    out.done = true;
+    const text = outputText(data.output);
+    if (text !== null) out.text = text;
+  }
+  return out.usage || out.done ? out : null;
+}
+
+// The text of a Responses-style `output` (`[{ type: 'message', content: [{ text }] }]`).
+function outputText(output) {
+  if (!Array.isArray(output)) return null;
+  let text = null;
+  for (const item of output) {
+    if (!item || item.type !== 'message' || !Array.isArray(item.content)) continue;
+    for (const c of item.content) if (c && typeof c.text === 'string') text = (text || '') + c.text;
+  }
+  return text;
+}
+
+/**
+ * A socket's reading of what no reader of the socket's own reads (sockets.js): Open WebUI's
+ * `events` (unless `appReaders: false`), else the learner. While it learns it is one of the hub's
+ * learners (the DOM watch hands it the text of each changed element); once the page has taught
+ * it the answer's path, the events it kept are read again, and every later one as it comes.
+ * Each report says how its answer was read.
+ */
+export function socketLearner(p, o) {
+  const l = new Learner();
+  const apps = p.options.appReaders !== false;
+  let learned = null;
+  let read = null;
+  let transport = '';
+  const teacher = {
+    describe: () => ({ url: o.url || '', transport, events: l.seen }),
+    shown(text, el) {
+      if (!l.shown(text)) return;
+      p.learners.delete(teacher);
+      if (el) p.watch.expect(el);
+      learned = answers(p, { ...o, format: 'learned', read: { by: 'learned', path: l.learned.path } });
+      for (const it of l.replay()) learned.extracted(it, it.t, transport);
+    },
+  };
+  return {
+    /** An event (a Socket.IO event's name and payload, or a message and ''). */
+    event(t, data, name, via) {
+      const r = apps && name === 'events' ? openWebUiEvent(data) : null;
+      if (r || read) {
+        if (!read) {
+          p.learners.delete(teacher);
+          read = answers(p, { ...o, format: 'open-webui', read: { by: 'reader', format: 'open-webui' } });
+        }
+        if (r) read.extracted(r, t, via);
+        return;
+      }
+      if (learned) {
+        for (const it of l.event(t, data, name)) learned.extracted(it, it.t, via);
+        return;
+      }
+      transport = via;
+      l.event(t, data, name);
+      p.learners.add(teacher);
+    },
+    closeAll(kind, t, message) {
+      p.learners.delete(teacher);
+      if (!learned && !read && l.seen) p.learning.unlearned(teacher.describe(), t);
+      if (learned) learned.closeAll(kind, t, message);
+      if (read) read.closeAll(kind, t, message);
+    },
+  };
+}
+
+// The changes kept for a stream a learner finds late.
+const HISTORY = 512;
+// An answer nobody could read: grown this many times, then still this long.
+const UNREAD_STEPS = 5;
+const UNREAD_QUIET_MS = 1500;
+
+/**
+ * The DOM watch's side of learning. `teach(records, t)`: the learners are handed the text around
+ * each change (the changed node's element and up to two elements above it, each read once a
+ * batch, at most 64), which is kept ([t, element, text], the newest HISTORY) for the stream a
+ * learner opens (`historyOf`); an element whose text keeps growing with no stream to show it is
+ * an answer nobody could read.
+ */
+export class Teacher {
+  constructor(hub) {
+    this.hub = hub;
+    this.history = [];
+    this.growing = new Map();
+  }
+
+  teach(records, t) {
+    const hub = this.hub;
+    const seen = new Set();
+    for (const r of records) {
+      let el = r.target && r.target.nodeType === 1 ? r.target : r.target && r.target.parentElement;
+      for (let up = 0; el && up < 3 && seen.size < 64; up++, el = el.parentElement) {
+        if (seen.has(el) || el === document.body || el === document.documentElement) break;
+        seen.add(el);
+      }
+    }
+    if (seen.size) hub.paint.request();
+    let first = true;
+    for (const el of seen) {
+      const text = (el.textContent || '').slice(0, 20000);
+      this.history.push([t, el, text]);
+      if (this.history.length > HISTORY) this.history.shift();
+      if (first) this.grew(el, text);
+      first = false;
+      for (const l of [...hub.learners]) l.shown(text, el);
+      if (!hub.learners.size) break;
+    }
+    if (!hub.learners.size) this.history.length = 0;
+  }
+
+  /**
+   * The changes `el` showed (`[t, text]`, oldest first), and before the first of them those of
+   * the nearest element around it that changed earlier (an app that renders a new paragraph
+   * once the first words are in).
+   */
+  historyOf(el) {
+    const own = this.history.filter((h) => h[1] === el);
+    const first = own.length ? own[0][0] : Infinity;
+    let before = [];
+    for (let up = el.parentElement, n = 0; up && n < 2 && !before.length; up = up.parentElement, n++) {
+      before = this.history.filter((h) => h[1] === up && h[0] < first);
+    }
+    return [...before, ...own].map(([t, , text]) => [t, text]);
+  }
+
+  // An element whose text keeps growing while something learns, and that no stream shows: once
+  // it has grown UNREAD_STEPS times and stopped for UNREAD_QUIET_MS, an answer is on the page
+  // that no stream or socket seen carried. Text fields and editable regions are not answers.
+  grew(el, text) {
+    const g = this.growing.get(el);
+    if (!g) {
+      if (this.growing.size < 64 && !el.closest('textarea, input, [contenteditable]')) this.growing.set(el, { text, steps: 0, timer: 0, since: performance.now() });
+      return;
+    }
+    const grows = text.length > g.text.length && text.startsWith(g.text.slice(0, Math.min(g.text.length, 64)));
+    g.text = text;
+    if (!grows) return;
+    g.steps++;
+    clearTimeout(g.timer);
+    g.timer = setTimeout(() => {
+      this.growing.delete(el);
+      if (g.steps >= UNREAD_STEPS && el.isConnected && !this.hub.watch.shows(el)) this.unread(el, g.since);
+    }, UNREAD_QUIET_MS);
+  }
+
+  // The report of an answer that grew in `el` since `since`, with what was seen (the learners
+  // that had events then), unless nothing was seen (then the text is most likely no answer: a
+  // clock, a log).
+  unread(el, since) {
+    const hub = this.hub;
+    const ended = hub.learning.unreadable.filter((d) => d.endedAt >= since);
+    const seen = [...[...hub.learners].map((l) => l.describe()), ...ended].filter((d) => d && d.events > 0);
+    if (seen.length) hub.reports.deliver(unreadReport(el, seen, hub.rate));
+  }
+}
+
+/**
+ * An answer grew on the page in `el` and none of the streams and sockets `seen` carried it: a
+ * report that says so (`read.by: 'none'`), with every figure unknown, never a guess.
+ */
+export function unreadReport(el, seen, rate) {
+  const why = `cannot read this app's stream: an answer grew on the page, and none of the ${seen.length} stream${seen.length === 1 ? '' : 's'} and sockets open meanwhile carried its text in a form tokenpaint could find`;
+  const report = { id: 0, url: seen[0].url, transport: seen[0].transport, status: 'incomplete', error: { kind: 'unread', code: null, message: why } };
+  for (const k of FAILED_NULL) report[k] = null;
+  return Object.assign(report, {
+    diagnosis: [{ verdict: 'insufficient-evidence', evidence: { streams: seen.length }, fix: `tokenpaint ${why}. Give it the events with instrument({ extract }) or profiler.stream(), or report the app's protocol.`, missing: ['stream'], gain: null }],
+    unavailable: ['stream'],
+    sampleRate: rate,
+    element: { selector: selectorOf(el), how: 'document' },
+    read: { by: 'none', why, seen: seen.map((x) => ({ url: x.url, transport: x.transport, events: x.events })) },
+  });
+}
