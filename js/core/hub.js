@@ -14,7 +14,7 @@ import { PaintClock, timerResolution, IDLE_FRAMES } from '../browser/paint.js';
 import { LongFrames } from '../browser/longframes.js';
 import { ResourceEntries } from '../browser/resource.js';
 import { DomWatch } from '../browser/watch.js';
-import { Learning } from './learning-stub.js';
+import { Learning } from './learners.js';
 import { feed } from './stream.js';
 import { Visibility } from '../browser/visibility.js';
 import { devtoolsTracks } from '../export/devtools.js';

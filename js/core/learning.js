@@ -1,4 +1,4 @@
-// The learning chunk (issue 47), imported by js/core/learning-stub.js at the first stream or socket no
+// The learning chunk (issue 47), imported by js/core/learners.js at the first stream or socket no
 // reader of the core's holds (the extension and the injected script import it when they start):
 // - `Sidecar`: a guessed stream's own reading, beside the core's;
 // - `socketLearner`: a socket's Open WebUI reader and its learner;
@@ -11,7 +11,7 @@ import { Learner, Framer } from '../transports/learn.js';
 import { answers, lastAsk } from '../transports/answers.js';
 import { selectorOf } from '../browser/dom.js';
 import { FAILED_NULL } from '../schema.js';
-import { WEAK } from './learning-stub.js';
+import { WEAK } from './learners.js';
 
 /**
  * The shell's own reading of a stream the profiler only guessed is an answer (instrument() with

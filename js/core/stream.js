@@ -7,7 +7,7 @@ import { load, ready, generationOf } from './wasm.js';
 import { feedRead } from './link.js';
 import { HEADERS } from '../schema.js';
 import { tap } from '../transports/tap.js';
-import { WEAK } from './learning-stub.js';
+import { WEAK } from './learners.js';
 
 // Chunks kept for a stream that started before the module loaded.
 const MAX_EARLY = 4096;
