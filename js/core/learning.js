@@ -42,6 +42,8 @@ export class Sidecar {
       for (const e of this.framer.push(this.decoder.decode(bytes, { stream: true }))) {
         this.events++;
         const items = this.learner.event(t, e.data, e.name);
+        // A heartbeat is not taught: the watch reads no text for it.
+        if (!this.list && !this.learner.teachable) this.hub.learners.delete(this);
         if (this.learner.learned && !this.list) this.takeOver();
         if (this.list) for (const it of items) this.list.extracted(it, it.t, this.o.transport || 'fetch');
       }
@@ -188,7 +190,8 @@ export function socketLearner(p, o) {
       }
       transport = via;
       l.event(t, data, name);
-      p.learners.add(teacher);
+      if (l.teachable) p.learners.add(teacher);
+      else p.learners.delete(teacher);
     },
     closeAll(kind, t, message) {
       p.learners.delete(teacher);

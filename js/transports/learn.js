@@ -168,6 +168,8 @@ export class Learner {
     this.seen = 0;
     this.readers = readers;
     this.reader = null;
+    this.first = null;
+    this.same = true;
     this.lastAnswerAt = -1;
   }
 
@@ -195,6 +197,10 @@ export class Learner {
 
   event(t, data, name) {
     this.seen++;
+    // A stream whose every event is the same (a heartbeat's `ALIVE`) has nothing to teach.
+    const sig = typeof data === 'string' ? data : data instanceof Uint8Array ? data.length : JSON.stringify(data);
+    if (this.seen === 1) this.first = `${name}\u0000${sig}`;
+    else if (this.same && this.first !== `${name}\u0000${sig}`) this.same = false;
     const ev = this.read(data, name);
     if (this.learned) return this.items(t, ev);
     for (const [path, value] of ev.values) {
@@ -243,6 +249,11 @@ export class Learner {
     const ends = ev.done || (this.lastAnswerAt >= 0 && ev.kinds.some((k) => END.test(k)));
     if (ends) out.push({ t, id: ev.id, done: true });
     return out;
+  }
+
+  /** Whether the page can still teach it anything: not while every event has been the same. */
+  get teachable() {
+    return !this.learned && (this.seen < 2 || !this.same);
   }
 
   /** The text of an element the page changed: whether it taught the path. */
