@@ -28,7 +28,8 @@ export RUNS APPS
 say() { echo "real-apps: $*" >&2; }
 
 bash scripts/setup.sh
-[ -f dist/tokenpaint-inject.js ] || { bash scripts/build.sh && node scripts/build-extension.mjs >/dev/null; }
+bash scripts/build.sh
+node scripts/build-extension.mjs >/dev/null
 
 install() { # name, package==version, executable that proves it is there
   local dir="$APPS/$1"
