@@ -108,8 +108,8 @@ async function run(browser, app, readersOff) {
     lags.push(c.painted - (report.startTime + tl.arrived[i]));
   }
   if (process.env.DEBUG) {
-    const a0 = changes.findIndex((c) => c.text.includes(answer.slice(0, 5)));
-    console.log(JSON.stringify(changes.slice(a0, a0 + 8).map((c) => [c.t.toFixed(1), c.text.slice(c.text.indexOf(answer.slice(0, 5))).slice(0, 40), c.painted && c.painted.toFixed(1)])));
+    const a0 = changes.findIndex((c) => c.t >= report.startTime);
+    console.log(JSON.stringify(changes.slice(a0, a0 + 12).map((c) => [c.t.toFixed(1), c.text.length, count(c.text, letters(tokens[0])), c.painted && c.painted.toFixed(1)])));
     console.log(JSON.stringify(tl.arrived.slice(0, 8).map((a, i) => [(report.startTime + a).toFixed(1), (report.startTime + tl.committed[i]).toFixed(1), (report.startTime + tl.painted[i]).toFixed(1)])));
   }
   lags.sort((a, b) => a - b);
