@@ -123,10 +123,6 @@ export function answers(p, o) {
         else close(id, kind, t, kind ? message : '');
       }
     },
-    /** Whether an answer is open. */
-    get size() {
-      return open.size;
-    },
   };
 }
 

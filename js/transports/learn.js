@@ -164,7 +164,6 @@ export class Learner {
     this.state = new Map();
     // { path, mode: 'delta' | 'snapshot', by: 'reader' | 'learned', format, match }
     this.learned = null;
-    this.dropped = 0;
     this.seen = 0;
     this.readers = readers;
     this.reader = null;
@@ -232,7 +231,6 @@ export class Learner {
     this.keptBytes += size;
     while (this.kept.length > MAX_EVENTS || (this.keptBytes > MAX_BYTES && this.kept.length > 1)) {
       this.keptBytes -= this.kept.shift()[2];
-      this.dropped++;
     }
   }
 
