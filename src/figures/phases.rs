@@ -226,9 +226,13 @@ pub fn breakdown(
         .then(|| intermediary(tokens, start, step_server, same_span, blocked))
         .flatten();
     let step_known = inter.is_some_and(|i| i.step.is_finite());
-    // No hold of the first token is longer than the wait for it.
+    // No hold of the first token is longer than the wait for it, and none is taken off it
+    // unless the arrivals show a hold: a first read that bunched tokens at a steady pace (a
+    // contended page, issue 48) held nothing, and the server's prefill must still fit.
     let (held_first, held_last) = inter.filter(|_| step_known).map_or((0.0, 0.0), |i| {
-        (i.held_first.min((first - reasoning).max(0.0)), i.held_last)
+        let seen = i.held_by != HeldBy::Nothing;
+        let first_held = if seen { i.held_first } else { 0.0 };
+        (first_held.min((first - reasoning).max(0.0)), i.held_last)
     });
     let (queue, prefill) = server_before(server);
     let mut unknown: [Option<&'static str>; 6] = [None; 6];
@@ -925,6 +929,39 @@ mod tests {
         )
         .unwrap();
         assert_eq!(b.intermediary.unwrap().held_by, HeldBy::Intermediary);
+    }
+
+    #[test]
+    fn a_bunched_first_read_with_no_hold_seen_keeps_the_servers_prefill() {
+        // A contended machine (issue 48): the page's first read held 28 tokens, then one a read,
+        // 8 ms apart, as the server decoded them; the server's prefill was 245 ms of a 342 ms
+        // TTFT. The pattern is steady and nothing held: no hold may come off the time before
+        // the first token, and the prefill fits.
+        let t: Vec<DeltaRecord> = (0..60usize)
+            .map(|i| {
+                let arrived = 342.0 + 8.0 * i.saturating_sub(27) as f64;
+                tok(arrived, arrived + 5.0)
+            })
+            .collect();
+        let timings = ServerTimings {
+            prefill_ms: Some(245.0),
+            decode_ms: Some(8.0 * 59.0),
+            ..ServerTimings::default()
+        };
+        let b = breakdown(&t, 0.0, &timings, None, 0, &Blocked::default()).unwrap();
+        let i = b.intermediary.unwrap();
+        assert_eq!(
+            (i.pattern, i.held_by),
+            (ArrivalPattern::Steady, HeldBy::Nothing)
+        );
+        assert_eq!((ms(&b, "prefill"), b.unknown[1]), (Some(245.0), None));
+        assert_eq!(
+            b.first[4],
+            Some(0.0),
+            "no hold of the first token: {:?}",
+            b.first
+        );
+        assert!(b.unattributed >= 0.0);
     }
 
     #[test]
