@@ -202,8 +202,10 @@ export function socketLearner(p, o) {
   };
 }
 
-// The changes kept for a stream a learner finds late.
+// The changes kept for a stream a learner finds late: the newest 512, of a million characters
+// in all at most (a long page's text, read around each change, would otherwise take megabytes).
 const HISTORY = 512;
+const HISTORY_CHARS = 1_000_000;
 // An answer nobody could read: grown this many times, then still this long.
 const UNREAD_STEPS = 5;
 const UNREAD_QUIET_MS = 1500;
@@ -211,7 +213,7 @@ const UNREAD_QUIET_MS = 1500;
 /**
  * The DOM watch's side of learning. `teach(records, t)`: the learners are handed the text around
  * each change (the changed node's element and up to two elements above it, each read once a
- * batch, at most 64), which is kept ([t, element, text], the newest HISTORY) for the stream a
+ * batch, at most 64), which is kept ([t, element, text], see HISTORY) for the stream a
  * learner opens (`historyOf`); an element whose text keeps growing with no stream to show it is
  * an answer nobody could read.
  */
@@ -219,6 +221,7 @@ export class Teacher {
   constructor(hub) {
     this.hub = hub;
     this.history = [];
+    this.kept = 0;
     this.growing = new Map();
   }
 
@@ -237,13 +240,17 @@ export class Teacher {
     for (const el of seen) {
       const text = (el.textContent || '').slice(0, 20000);
       this.history.push([t, el, text]);
-      if (this.history.length > HISTORY) this.history.shift();
+      this.kept += text.length;
+      while (this.history.length > HISTORY || (this.kept > HISTORY_CHARS && this.history.length > 1)) this.kept -= this.history.shift()[2].length;
       if (first) this.grew(el, text);
       first = false;
       for (const l of [...hub.learners]) l.shown(text, el);
       if (!hub.learners.size) break;
     }
-    if (!hub.learners.size) this.history.length = 0;
+    if (!hub.learners.size) {
+      this.history.length = 0;
+      this.kept = 0;
+    }
   }
 
   /**
