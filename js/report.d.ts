@@ -302,6 +302,8 @@ export interface Phase {
   source: 'server' | 'client' | 'derived' | null;
   /** Why `ms` is null: one of `no-server-timings`, `needs-queue-and-prefill`, `server-exceeds-arrivals`, `too-few-deltas`, `step-unknown`, `not-painted` or `last-delta-invisible`. */
   unknownBecause: 'no-server-timings' | 'needs-queue-and-prefill' | 'server-exceeds-arrivals' | 'too-few-deltas' | 'step-unknown' | 'not-painted' | 'last-delta-invisible' | null;
+  /** How a queue the server did not report was derived: one of `headers-at-work-start` (the server answered its headers when work began: the wait for them, less the network's part) or `wait-after-headers` (it answered them at once: the wait after them its prefill does not explain); null for any other phase. */
+  basis: 'headers-at-work-start' | 'wait-after-headers' | null;
 }
 
 /** What the phases add up to. */
@@ -312,6 +314,8 @@ export interface PhasesTotal {
   of: 'e2ePerceived' | 'e2e';
   /** The part no known phase explains. */
   unattributed: number;
+  /** The time before the first token that the measured network does not explain, when the server reported neither its queue nor its prefill: its wait, unsplit (null otherwise, or when Resource Timing does not tell the network's part). */
+  serverWaitMs: number | null;
 }
 
 /** The first answer token's path to the screen (ms); the known parts and `unattributed` add up to perceived TTFT. */

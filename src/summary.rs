@@ -727,6 +727,8 @@ mod tests {
                 unattributed: 0.0,
                 intermediary: None,
                 first: [None; 7],
+                queue_basis: None,
+                server_wait: None,
             }),
             format,
             url: "http://x/v1/chat/completions".into(),

@@ -462,6 +462,11 @@ pub struct Phase {
     /// `last-delta-invisible`.
     #[serde(rename = "unknownBecause")]
     pub unknown_because: Option<String>,
+    /// How a queue the server did not report was derived: one of `headers-at-work-start` (the
+    /// server answered its headers when work began: the wait for them, less the network's part)
+    /// or `wait-after-headers` (it answered them at once: the wait after them its prefill does
+    /// not explain); null for any other phase.
+    pub basis: Option<String>,
 }
 
 /// What the phases add up to.
@@ -474,6 +479,11 @@ pub struct PhasesTotal {
     pub of: String,
     /// The part no known phase explains.
     pub unattributed: f64,
+    /// The time before the first token that the measured network does not explain, when the
+    /// server reported neither its queue nor its prefill: its wait, unsplit (null otherwise, or
+    /// when Resource Timing does not tell the network's part).
+    #[serde(rename = "serverWaitMs")]
+    pub server_wait_ms: Option<f64>,
 }
 
 /// The first answer token's path to the screen (ms); the known parts and `unattributed` add

@@ -269,17 +269,20 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
         out.push(Verdict::new("reasoning-delay", vec![("firstReasoning", r), ("ttft", ttft)], "The model reasons before it answers: show the reasoning as it streams, or lower the reasoning effort.").gained(g, g, "at-threshold"));
     }
     let server_known = queue.is_some() || prefill.is_some();
-    close(f, out, needs_arrival_clock, server_known)
+    let server_wait = b.and_then(|b| b.server_wait);
+    close(f, out, needs_arrival_clock, server_known, server_wait)
 }
 
 /// The verdicts `out` closed: `insufficient-evidence` when what decides is missing (the arrival
 /// clock, deltas, server timings for a slow first token, or the last mile), else `healthy`
-/// when nothing stands out.
+/// when nothing stands out. `server_wait`: the time before the first token the measured
+/// network leaves to a server that did not split it, its evidence when its timings are missing.
 fn close(
     f: &Facts,
     mut out: Vec<Verdict>,
     needs_arrival_clock: bool,
     server_known: bool,
+    server_wait: Option<f64>,
 ) -> Vec<Verdict> {
     use limits::*;
     let ttft = f.ttft.unwrap_or(f64::NAN);
@@ -307,13 +310,17 @@ fn close(
     };
     missing.extend(client);
     if !missing.is_empty() {
+        let mut evidence = vec![
+            ("ttft", ttft),
+            ("deltas", f.deltas as f64),
+            ("matchedPct", f.matched.unwrap_or(f64::NAN)),
+        ];
+        if missing.contains(&"server-timings") {
+            evidence.push(("serverWaitMs", server_wait.unwrap_or(f64::NAN)));
+        }
         let mut v = Verdict::new(
             "insufficient-evidence",
-            vec![
-                ("ttft", ttft),
-                ("deltas", f.deltas as f64),
-                ("matchedPct", f.matched.unwrap_or(f64::NAN)),
-            ],
+            evidence,
             insufficient_fix(missing[0], f.dom_reason),
         );
         v.missing = missing;
@@ -533,7 +540,7 @@ fn insufficient_fix(missing: &str, dom_reason: Option<&str>) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::figures::phases::{arrival_stall, breakdown, Breakdown};
+    use crate::figures::phases::{arrival_stall, breakdown, Breakdown, Wire};
     use crate::read::wire::ServerTimings;
     use crate::timeline::blocked::Blocked;
     use crate::timeline::session::DeltaRecord;
@@ -623,9 +630,67 @@ mod tests {
                 f.reasoning_first,
                 0,
                 &Blocked::default(),
+                &Wire::default(),
             );
             assert_eq!(verdicts(&f, b.as_ref()), c.want, "{}", c.name);
         }
+    }
+
+    #[test]
+    fn a_wait_for_a_slot_the_server_did_not_report_is_queue_bound_never_healthy() {
+        // A llama-server with one slot: 4,000 ms behind two other requests, its headers sent
+        // when the slot took the request, then 300 ms of prefill (its only figure) and 50
+        // tokens every 20 ms. The page itself kept up.
+        let t = timeline(50, 4302.0, 20.0, 8.0, |_, e| e);
+        let f = facts(&t, None);
+        let llama = srv(None, Some(300.0), Some(980.0));
+        let wire = |headers| Wire {
+            headers: Some(headers),
+            network: Some(0.5),
+        };
+        let b = breakdown(&t, 0.0, &llama, None, 0, &Blocked::default(), &wire(4002.0));
+        let v = diagnose(&f, b.as_ref());
+        assert_eq!(v[0].verdict, "queue-bound", "{v:?}");
+        assert!(v.iter().all(|v| v.verdict != "healthy"));
+        let q = v[0].evidence[0].1;
+        assert!((q - 4001.5).abs() < 1.0, "queue {q}");
+        let g = v[0].gain.unwrap();
+        assert_eq!((g.ttft, g.e2e, g.basis), (q, q, "no-queue"));
+        // The same request alone: its headers at once, no queue verdict.
+        let t = timeline(50, 302.0, 20.0, 8.0, |_, e| e);
+        let f = facts(&t, None);
+        let b = breakdown(&t, 0.0, &llama, None, 0, &Blocked::default(), &wire(2.0));
+        assert_eq!(verdicts(&f, b.as_ref()), ["healthy"]);
+    }
+
+    #[test]
+    fn a_slow_first_token_no_server_figure_explains_names_the_servers_wait() {
+        let t = timeline(50, 2302.0, 20.0, 8.0, |_, e| e);
+        let f = facts(&t, None);
+        let wire = Wire {
+            headers: Some(2.0),
+            network: Some(1.5),
+        };
+        let b = breakdown(
+            &t,
+            0.0,
+            &srv(None, None, None),
+            None,
+            0,
+            &Blocked::default(),
+            &wire,
+        );
+        let v = diagnose(&f, b.as_ref());
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].verdict, "insufficient-evidence");
+        assert_eq!(v[0].missing, ["server-timings"]);
+        let wait = v[0]
+            .evidence
+            .iter()
+            .find(|e| e.0 == "serverWaitMs")
+            .unwrap()
+            .1;
+        assert!((wait - 2300.5).abs() < 1e-6, "server wait {wait}");
     }
 
     #[test]
@@ -840,6 +905,7 @@ mod tests {
             None,
             0,
             &Blocked::default(),
+            &Wire::default(),
         );
         for v in diagnose(&facts(&t, None), b.as_ref()) {
             assert!(!v.evidence.is_empty() && !v.fix.is_empty(), "{v:?}");
@@ -895,6 +961,7 @@ mod tests {
             None,
             0,
             &Blocked::default(),
+            &Wire::default(),
         );
         let v = diagnose(&queued, b.as_ref());
         let q = v
@@ -987,6 +1054,7 @@ mod tests {
             None,
             0,
             &Blocked::default(),
+            &Wire::default(),
         );
         let i = b
             .as_ref()
@@ -1028,6 +1096,7 @@ mod tests {
             None,
             0,
             &Blocked::default(),
+            &Wire::default(),
         );
         let mut f = facts(&all, None);
         f.buffer_hint = Some(hint("server"));

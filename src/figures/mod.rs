@@ -195,12 +195,34 @@ fn where_time_went(
             r.first,
             r.deltas,
             evidence,
+            &wire(tl),
         ),
         arrival_stall(&tl.records, evidence).map(|s| ArrivalStall {
             start: s.start - tl.start,
             ..s
         }),
     )
+}
+
+/// What the browser saw of `tl`'s request before its first token: the headers as the network
+/// saw them (Resource Timing), else as the page stamped them, and the network's part of that wait.
+fn wire(tl: &Timeline) -> crate::figures::phases::Wire {
+    let rel = |t: f64| t - tl.start;
+    let entry = tl.resource.as_ref();
+    let network = entry.and_then(|e| {
+        // A connection opened for this request took one round trip (TCP) to set up, or more with
+        // TLS: its set-up time is the measured round trip.
+        let round_trip = match e.connect {
+            (Some(a), Some(b)) if b > a => b - a,
+            _ => 0.0,
+        };
+        e.request_start.map(|r| rel(r) + round_trip)
+    });
+    let headers = entry
+        .and_then(|e| e.response_start)
+        .map(rel)
+        .or_else(|| tl.headers_at.is_finite().then(|| rel(tl.headers_at)));
+    crate::figures::phases::Wire { headers, network }
 }
 
 /// Computes the figures of `tl`.

@@ -5,6 +5,8 @@
 //!
 //! - `queue` and `prefill` come from the server (vLLM `metrics`, llama.cpp `timings`, Ollama
 //!   durations, a `Server-Timing` header or event, TGI headers). Model loading counts as queue.
+//!   A server that reports its prefill but no queue (llama.cpp) still queues: the queue is then
+//!   derived from when its headers came (see [`derived_queue`]), never given to the network.
 //! - `decode` is the server's generation time, or, when the server says nothing, what the
 //!   arrivals show once intermediary holding is taken out.
 //! - Intermediary hold: with steady decoding, token i leaves the server i·δ after the first (δ
@@ -152,6 +154,47 @@ pub const FIT_MS: f64 = 1.0;
 /// be the page's.
 pub const BLOCKED_SHARE: f64 = 0.5;
 
+/// What the browser saw of a request before its first token (ms from the request start).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Wire {
+    /// When the response headers came: Resource Timing's `responseStart`, else the page's own
+    /// stamp of them.
+    pub headers: Option<f64>,
+    /// The network's own part of the wait for the headers, when Resource Timing tells it: the
+    /// time to the request leaving (the browser's wait and the connection's set-up), and one
+    /// round trip more when the connection was opened for this request (its TCP set-up time).
+    /// On a connection reused from an earlier request the round trip is not measured.
+    pub network: Option<f64>,
+}
+
+/// How a queue the server did not report was derived.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QueueBasis {
+    /// The server answered its headers when work on the request started (llama-server does):
+    /// the headers came as late as the wait, and the time from them to the first token is the
+    /// server's prefill. The queue is the wait for the headers less the network's part of it.
+    HeadersAtWorkStart,
+    /// The server answered its headers at once, then waited: the time from the headers to the
+    /// first token that its prefill does not explain.
+    WaitAfterHeaders,
+}
+
+impl QueueBasis {
+    /// The name a report uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            QueueBasis::HeadersAtWorkStart => "headers-at-work-start",
+            QueueBasis::WaitAfterHeaders => "wait-after-headers",
+        }
+    }
+}
+
+/// A wait after the headers that the server's prefill leaves unexplained by more than this
+/// (ms, or [`AFTER_HEADERS_SHARE`] of the prefill if more) means the headers were sent at once.
+pub const AFTER_HEADERS_MS: f64 = 30.0;
+/// See [`AFTER_HEADERS_MS`].
+pub const AFTER_HEADERS_SHARE: f64 = 0.1;
+
 /// The phases of one stream.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Breakdown {
@@ -172,11 +215,18 @@ pub struct Breakdown {
     /// arrival to first paint), each `None` when unknown; then the part of perceived TTFT none
     /// of them explains (never negative; `None` when nothing was painted).
     pub first: [Option<f64>; 7],
+    /// How the queue was derived, when the server did not report it.
+    pub queue_basis: Option<QueueBasis>,
+    /// The time before the first answer token that the measured network does not explain, when
+    /// the server reported neither its queue nor its prefill (ms; `None` otherwise, or when the
+    /// network's part is unknown): the server's wait, which it did not split.
+    pub server_wait: Option<f64>,
 }
 
 /// The breakdown of a stream, or `None` without content. Times in `tokens` and
 /// `reasoning_first` (the first reasoning delta, which is decoding, not network) are absolute;
-/// `start` is the request start; `blocked` is when the page's main thread was blocked.
+/// `start` is the request start; `blocked` is when the page's main thread was blocked; `wire`
+/// what the browser saw before the first token.
 ///
 /// A server's decode time covers every generated token, reasoning included: with
 /// `reasoning_deltas` reasoning deltas before the answer, the server's time per token is its
@@ -196,6 +246,7 @@ pub fn breakdown(
     reasoning_first: Option<f64>,
     reasoning_deltas: u32,
     blocked: &Blocked,
+    wire: &Wire,
 ) -> Option<Breakdown> {
     let first = tokens.first()?.arrived - start;
     // Reasoning before the answer is decoding: the network phase ends where it starts.
@@ -238,7 +289,22 @@ pub fn breakdown(
     let mut unknown: [Option<&'static str>; 6] = [None; 6];
     // Before the first answer token: queue, prefill, network.
     let before = (first - reasoning - held_first).max(0.0);
+    // A queue the server did not report, from when its headers came.
+    let derived = queue
+        .is_none()
+        .then(|| derived_queue(wire, prefill, before))
+        .flatten();
+    let queue_source = if derived.is_some() {
+        Source::Derived
+    } else {
+        Source::Server
+    };
+    let queue = queue.or(derived.map(|d| d.0));
     let [queue, prefill, mut network] = fit_before(queue, prefill, before, &mut unknown);
+    let server_wait = match (queue, prefill, wire.network) {
+        (None, None, Some(n)) if unknown[0] == Some(NO_SERVER) => Some((before - n).max(0.0)),
+        _ => None,
+    };
     let first_path = first_token(
         tokens,
         start,
@@ -285,7 +351,7 @@ pub fn breakdown(
         source: ms.map(|_| source),
     };
     let phases = [
-        phase("queue", queue, Source::Server),
+        phase("queue", queue, queue_source),
         phase("prefill", prefill, Source::Server),
         phase("network", network, Source::Derived),
         phase("decode", decode, decode_source),
@@ -302,6 +368,8 @@ pub fn breakdown(
         perceived: painted.is_some_and(|p| p >= last),
         unattributed: (total - known).max(0.0),
         intermediary: inter,
+        queue_basis: derived.filter(|_| queue.is_some()).map(|d| d.1),
+        server_wait,
     })
 }
 
@@ -353,6 +421,34 @@ fn first_token(
 
 /// A server figure the arrivals cannot hold.
 const DISAGREES: &str = "server-exceeds-arrivals";
+/// The server reported nothing of it.
+const NO_SERVER: &str = "no-server-timings";
+
+/// The queue of a server that reported its prefill (`prefill`) but no queue, from when its
+/// headers came (`wire`); `before` is the time to the first answer token less the reasoning
+/// before it and an intermediary's hold of it. `None` without the prefill or the headers.
+///
+/// The time from the headers to the first token is the prefill, plus the wait of a server that
+/// answered its headers at once: what exceeds the prefill by more than [`AFTER_HEADERS_MS`] is
+/// that wait. Otherwise the headers came when work started, and the queue is the wait for them
+/// less the network's part of it (unmeasured, on a reused connection, by one round trip), plus
+/// what the prefill leaves of the time after them, and never more than the prefill leaves of
+/// `before`.
+pub fn derived_queue(wire: &Wire, prefill: Option<f64>, before: f64) -> Option<(f64, QueueBasis)> {
+    let p = prefill?;
+    let h = wire
+        .headers
+        .filter(|h| h.is_finite() && *h >= 0.0)?
+        .min(before);
+    let after = before - h - p;
+    if after > AFTER_HEADERS_MS.max(AFTER_HEADERS_SHARE * p) {
+        return Some((after, QueueBasis::WaitAfterHeaders));
+    }
+    let network = wire.network.filter(|n| n.is_finite()).unwrap_or(0.0);
+    // Never more than the prefill leaves: the headers' trip and the first token's differ.
+    let queue = ((h - network).max(0.0) + after.max(0.0)).min((before - p).max(0.0));
+    Some((queue, QueueBasis::HeadersAtWorkStart))
+}
 
 /// A figure a server reported, if it is one (finite, not negative).
 fn server_ms(v: Option<f64>) -> Option<f64> {
@@ -390,7 +486,6 @@ fn fit_before(
     before: f64,
     unknown: &mut [Option<&'static str>; 6],
 ) -> [Option<f64>; 3] {
-    const NO_SERVER: &str = "no-server-timings";
     let mut fit = |i: usize, v: Option<f64>, used: f64| match v {
         Some(v) if used + v > before + FIT_MS => {
             unknown[i] = Some(DISAGREES);
@@ -704,6 +799,7 @@ mod tests {
             None,
             0,
             &Blocked::default(),
+            &Wire::default(),
         )
         .unwrap();
         assert_eq!(ms(&b, "queue"), Some(100.0));
@@ -730,6 +826,7 @@ mod tests {
             None,
             0,
             &Blocked::default(),
+            &Wire::default(),
         )
         .unwrap();
         let i = b.intermediary.unwrap();
@@ -749,6 +846,7 @@ mod tests {
             None,
             0,
             &Blocked::default(),
+            &Wire::default(),
         )
         .unwrap();
         let i = b.intermediary.unwrap();
@@ -770,6 +868,7 @@ mod tests {
             None,
             0,
             &Blocked::default(),
+            &Wire::default(),
         )
         .unwrap();
         let i = b.intermediary.unwrap();
@@ -789,6 +888,7 @@ mod tests {
             None,
             0,
             &Blocked::default(),
+            &Wire::default(),
         )
         .unwrap();
         for name in ["queue", "prefill", "network"] {
@@ -806,6 +906,7 @@ mod tests {
             None,
             0,
             &Blocked::default(),
+            &Wire::default(),
         )
         .unwrap();
         assert!(!b.perceived);
@@ -816,7 +917,8 @@ mod tests {
             &ServerTimings::default(),
             None,
             0,
-            &Blocked::default()
+            &Blocked::default(),
+            &Wire::default()
         )
         .is_none());
     }
@@ -838,6 +940,7 @@ mod tests {
             Some(440.0),
             100,
             &Blocked::default(),
+            &Wire::default(),
         )
         .unwrap();
         for p in &b.phases {
@@ -856,6 +959,7 @@ mod tests {
             Some(440.0),
             0,
             &Blocked::default(),
+            &Wire::default(),
         )
         .unwrap();
         assert!(ms(&old, "intermediary").unwrap().abs() < 1e-6, "{old:?}");
@@ -882,7 +986,16 @@ mod tests {
             ..ServerTimings::default()
         };
         for server in [llama, ServerTimings::default()] {
-            let b = breakdown(&t, 0.0, &server, None, 0, &Blocked::default()).unwrap();
+            let b = breakdown(
+                &t,
+                0.0,
+                &server,
+                None,
+                0,
+                &Blocked::default(),
+                &Wire::default(),
+            )
+            .unwrap();
             let i = b.intermediary.unwrap();
             assert_eq!(i.pattern, ArrivalPattern::Steady, "{server:?}");
             assert_eq!(i.held_by, HeldBy::Nothing);
@@ -892,7 +1005,16 @@ mod tests {
             let known: f64 = b.phases.iter().filter_map(|p| p.ms).sum();
             assert!(known <= b.total + FIT_MS, "{b:?}");
         }
-        let b = breakdown(&t, 0.0, &llama, None, 0, &Blocked::default()).unwrap();
+        let b = breakdown(
+            &t,
+            0.0,
+            &llama,
+            None,
+            0,
+            &Blocked::default(),
+            &Wire::default(),
+        )
+        .unwrap();
         assert!(b.intermediary.unwrap().matches_server);
         assert_eq!(b.unknown[0], Some("no-server-timings"));
         let st = arrival_stall(&t, &Blocked::default()).unwrap();
@@ -913,7 +1035,16 @@ mod tests {
             let r = 210.0 + 200.0 * k as f64 + 180.0;
             blocked.push(r - 190.0, r - 2.0);
         }
-        let b = breakdown(&t, 0.0, &server(0.0, 200.0, 980.0), None, 0, &blocked).unwrap();
+        let b = breakdown(
+            &t,
+            0.0,
+            &server(0.0, 200.0, 980.0),
+            None,
+            0,
+            &blocked,
+            &Wire::default(),
+        )
+        .unwrap();
         let i = b.intermediary.unwrap();
         assert_eq!(i.held_by, HeldBy::Page, "{i:?}");
         assert!(i.held_mean.abs() < 1e-9 && i.late_read_mean > 50.0, "{i:?}");
@@ -926,9 +1057,94 @@ mod tests {
             None,
             0,
             &Blocked::default(),
+            &Wire::default(),
         )
         .unwrap();
         assert_eq!(b.intermediary.unwrap().held_by, HeldBy::Intermediary);
+    }
+
+    /// A llama.cpp-style server (prefill in `timings`, no queue) that waited `q` ms for a slot:
+    /// 50 tokens every 20 ms after a 300 ms prefill, 2 ms each way; its headers came at
+    /// `headers` (ms from the start).
+    fn queued(q: f64, headers: f64, network: Option<f64>) -> Breakdown {
+        let t = stream(q, 300.0, 2.0, |_, e| e);
+        let timings = ServerTimings {
+            prefill_ms: Some(300.0),
+            decode_ms: Some(980.0),
+            ..ServerTimings::default()
+        };
+        let wire = Wire {
+            headers: Some(headers),
+            network,
+        };
+        breakdown(&t, 0.0, &timings, None, 0, &Blocked::default(), &wire).unwrap()
+    }
+
+    #[test]
+    fn a_server_that_answers_its_headers_at_work_start_gives_its_queue_by_them() {
+        // llama-server: the headers leave when a slot takes the request (after 2,000 ms).
+        let b = queued(2000.0, 2002.0 + 2.0, Some(0.5));
+        assert_eq!(b.queue_basis, Some(QueueBasis::HeadersAtWorkStart));
+        let q = ms(&b, "queue").unwrap();
+        assert!((q - 2000.0).abs() <= 5.0, "queue {q}");
+        assert_eq!(b.phases[0].source, Some(Source::Derived));
+        assert_eq!(ms(&b, "prefill"), Some(300.0));
+        assert!(ms(&b, "network").unwrap() <= 10.0, "{:?}", b.phases);
+        // Alone: no wait for the headers, no queue.
+        let b = queued(0.0, 4.0, Some(0.5));
+        assert!(ms(&b, "queue").unwrap() <= 5.0, "{:?}", b.phases);
+        assert!((ms(&b, "network").unwrap() - 2.0).abs() <= 5.0);
+    }
+
+    #[test]
+    fn a_server_that_answers_its_headers_at_once_gives_its_queue_by_the_wait_after_them() {
+        // An ASGI server: headers at once, then 1,500 ms in a queue, then prefill.
+        let b = queued(1500.0, 4.0, None);
+        assert_eq!(b.queue_basis, Some(QueueBasis::WaitAfterHeaders));
+        let q = ms(&b, "queue").unwrap();
+        assert!((q - 1500.0).abs() <= 5.0, "queue {q}");
+        assert!(ms(&b, "network").unwrap() <= 10.0, "{:?}", b.phases);
+    }
+
+    #[test]
+    fn a_queue_is_derived_only_with_the_prefill_and_the_headers() {
+        // No headers stamp: nothing to derive from; the queue stays unknown, and so does the
+        // network (never given the wait).
+        let t = stream(1500.0, 300.0, 2.0, |_, e| e);
+        let timings = ServerTimings {
+            prefill_ms: Some(300.0),
+            ..ServerTimings::default()
+        };
+        let none = Wire::default();
+        let b = breakdown(&t, 0.0, &timings, None, 0, &Blocked::default(), &none).unwrap();
+        assert_eq!((ms(&b, "queue"), ms(&b, "network")), (None, None));
+        assert_eq!(b.server_wait, None);
+        // No server figure at all: the wait the measured network leaves is the server's,
+        // named, unsplit; the phases stay unknown.
+        let wire = Wire {
+            headers: Some(4.0),
+            network: Some(1.0),
+        };
+        let silent = ServerTimings::default();
+        let b = breakdown(&t, 0.0, &silent, None, 0, &Blocked::default(), &wire).unwrap();
+        assert_eq!((ms(&b, "queue"), ms(&b, "prefill")), (None, None));
+        let w = b.server_wait.unwrap();
+        assert!((w - 1801.0).abs() < 1e-6, "server wait {w}");
+        // A server queue reported is the server's, whatever the headers say.
+        let b = breakdown(
+            &t,
+            0.0,
+            &server(1500.0, 300.0, 980.0),
+            None,
+            0,
+            &Blocked::default(),
+            &wire,
+        )
+        .unwrap();
+        assert_eq!(
+            (b.phases[0].source, b.queue_basis),
+            (Some(Source::Server), None)
+        );
     }
 
     #[test]
@@ -948,7 +1164,16 @@ mod tests {
             decode_ms: Some(8.0 * 59.0),
             ..ServerTimings::default()
         };
-        let b = breakdown(&t, 0.0, &timings, None, 0, &Blocked::default()).unwrap();
+        let b = breakdown(
+            &t,
+            0.0,
+            &timings,
+            None,
+            0,
+            &Blocked::default(),
+            &Wire::default(),
+        )
+        .unwrap();
         let i = b.intermediary.unwrap();
         assert_eq!(
             (i.pattern, i.held_by),
@@ -975,6 +1200,7 @@ mod tests {
             None,
             0,
             &Blocked::default(),
+            &Wire::default(),
         )
         .unwrap();
         assert_eq!(ms(&b, "queue"), Some(100.0));
@@ -1008,6 +1234,7 @@ mod tests {
             None,
             0,
             &Blocked::default(),
+            &Wire::default(),
         )
         .unwrap();
         assert_eq!(ms(&b, "decode"), Some(980.0), "{b:?}");
@@ -1022,6 +1249,7 @@ mod tests {
             None,
             0,
             &Blocked::default(),
+            &Wire::default(),
         )
         .unwrap();
         assert_eq!(
@@ -1051,7 +1279,7 @@ mod tests {
             .sum::<f64>()
             / 50.0;
         let s = server(0.0, 290.0, emit(49));
-        let b = breakdown(&t, 0.0, &s, None, 0, &Blocked::default()).unwrap();
+        let b = breakdown(&t, 0.0, &s, None, 0, &Blocked::default(), &Wire::default()).unwrap();
         let i = b.intermediary.unwrap();
         assert!(
             (i.held_mean - truth).abs() < 1e-6,
@@ -1067,7 +1295,16 @@ mod tests {
                 ..*r
             })
             .collect();
-        let b = breakdown(&plain, 0.0, &s, None, 0, &Blocked::default()).unwrap();
+        let b = breakdown(
+            &plain,
+            0.0,
+            &s,
+            None,
+            0,
+            &Blocked::default(),
+            &Wire::default(),
+        )
+        .unwrap();
         assert!(b.intermediary.unwrap().held_mean < 0.8 * truth);
     }
 }

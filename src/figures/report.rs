@@ -366,6 +366,13 @@ fn phases(w: &mut JsonWriter, f: &StreamFigures) {
                 w.opt_str(p.source.map(|s| s.name()));
                 w.key("unknownBecause");
                 w.opt_str(why);
+                w.key("basis");
+                w.opt_str(
+                    (p.name == "queue")
+                        .then_some(b.queue_basis)
+                        .flatten()
+                        .map(|q| q.name()),
+                );
                 w.close_object();
             }
             w.close_array();
@@ -382,6 +389,8 @@ fn phases(w: &mut JsonWriter, f: &StreamFigures) {
             w.str(if b.perceived { "e2ePerceived" } else { "e2e" });
             w.key("unattributed");
             w.num(b.unattributed);
+            w.key("serverWaitMs");
+            w.opt_num(b.server_wait);
             w.close_object();
         }
         None => w.null(),

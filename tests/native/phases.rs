@@ -1,11 +1,16 @@
 //! The phases invariant, over random streams: whatever the chunking, the decode steps, a stall,
 //! an intermediary's holds, the page's late reads, and the server's timings (llama.cpp, Ollama,
 //! vLLM, TGI headers, a Server-Timing header, honest or not), every phase is ≥ 0, the known
-//! phases never exceed E2E by more than 1 ms, and what is left is `unattributed` ≥ 0.
+//! phases never exceed E2E by more than 1 ms, and what is left is `unattributed` ≥ 0. Servers
+//! send their headers at once or when work on the request starts (llama-server), over a new
+//! connection (its round trip measured) or a reused one; a queue they do not report is derived,
+//! and matches the true one.
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
+use tokenpaint::figures::phases::QueueBasis;
 use tokenpaint::figures::{of, Context};
+use tokenpaint::timeline::entries::ResourceEntry;
 use tokenpaint::timeline::session::{EndKind, Session};
 
 /// How the server reports its timings.
@@ -50,6 +55,10 @@ struct Case {
     /// Cut each release's bytes at these fractions.
     cuts: Vec<f64>,
     paint_lag: f64,
+    /// The server sends its headers when work starts (after its queue), else at once.
+    headers_at_work_start: bool,
+    /// The request went over a new connection: Resource Timing measures its round trip.
+    new_connection: bool,
 }
 
 fn case() -> impl Strategy<Value = Case> {
@@ -80,6 +89,7 @@ fn case() -> impl Strategy<Value = Case> {
         prop::collection::vec(prop_oneof![Just(0.0), 0.0f64..400.0], 1..20),
         prop::collection::vec(0.0f64..1.0, 0..3),
         0.0f64..300.0,
+        any::<(bool, bool)>(),
     )
         .prop_map(
             |(
@@ -94,6 +104,7 @@ fn case() -> impl Strategy<Value = Case> {
                 read_late,
                 cuts,
                 paint_lag,
+                (headers_at_work_start, new_connection),
             )| Case {
                 dialect,
                 hold,
@@ -106,6 +117,8 @@ fn case() -> impl Strategy<Value = Case> {
                 read_late,
                 cuts,
                 paint_lag,
+                headers_at_work_start,
+                new_connection,
             },
         )
 }
@@ -176,7 +189,8 @@ fn play(c: &Case) -> Session {
         }
         emitted.push(t);
     }
-    let queue = (c.ttft * 0.2) * c.skew;
+    let true_queue = c.ttft * 0.2;
+    let queue = true_queue * c.skew;
     let prefill = (c.ttft * 0.8) * c.skew;
     let decode = (emitted[n - 1] - emitted[0]) * c.skew;
     let texts: Vec<String> = (0..n).map(|i| format!("w{i} ")).collect();
@@ -202,14 +216,33 @@ fn play(c: &Case) -> Session {
     } else {
         "openai-chat"
     };
+    // A new connection takes a round trip to set up before the request leaves; the request
+    // reaches the server at once and the server's bytes take `net` to come back (the round
+    // trip is `net`). The headers are sent at once or once the queue is over.
+    let setup = if c.new_connection { c.net } else { 0.0 };
+    let headers_at = setup
+        + c.net
+        + if c.headers_at_work_start {
+            true_queue
+        } else {
+            0.0
+        };
     let mut s = Session::new(
         format,
         ctype,
         &headers(c.dialect, queue, prefill, decode, n),
         0.0,
-        c.net,
+        headers_at,
         200,
     );
+    // Resource Timing as the network saw it.
+    s.resource(ResourceEntry {
+        start: 0.0,
+        connect: (Some(0.0), Some(setup)),
+        request_start: Some(setup),
+        response_start: Some(headers_at),
+        ..ResourceEntry::default()
+    });
     // Group events by release, read each release (late, in parts) in time order.
     let mut i = 0;
     let mut last_read = 0.0f64;
@@ -231,7 +264,7 @@ fn play(c: &Case) -> Session {
             bytes.push_str(&closing(c.dialect, n, queue, prefill, decode));
         }
         let late = c.read_late[groups % c.read_late.len()];
-        let read = (r + c.net + late).max(last_read);
+        let read = (r + setup + c.net + late).max(last_read);
         last_read = read;
         let b = bytes.as_bytes();
         let mut at = 0;
@@ -290,6 +323,37 @@ proptest! {
             }
             (None, None) => prop_assert!(b.first[5].is_none()),
             (p, r) => prop_assert!(false, "perceived TTFT {:?} but unattributed {:?}", p, r),
+        }
+        // A queue the server did not report (llama.cpp gives its prefill only) is derived from
+        // its headers, and matches the truth when the server is honest and nothing held or
+        // read its first token late: exactly over a new connection, within the unmeasured
+        // round trip over a reused one. Never from a server that reported it.
+        let plain = matches!(c.hold, Hold::None) && c.read_late[0] == 0.0;
+        let queue_phase = b.phases[0];
+        match c.dialect {
+            Dialect::LlamaCpp | Dialect::LlamaPerToken if c.skew == 1.0 && plain => {
+                let q = queue_phase.ms.expect("a derived queue");
+                let err = if c.new_connection { 1e-6 } else { c.net + 1e-6 };
+                prop_assert!((q - c.ttft * 0.2).abs() <= err, "queue {} vs {}: {:?}", q, c.ttft * 0.2, b);
+                prop_assert_eq!(queue_phase.source.map(|s| s.name()), Some("derived"));
+                let basis = if c.ttft * 0.2 > 30.0f64.max(0.08 * c.ttft) && !c.headers_at_work_start {
+                    QueueBasis::WaitAfterHeaders
+                } else {
+                    QueueBasis::HeadersAtWorkStart
+                };
+                prop_assert_eq!(b.queue_basis, Some(basis));
+            }
+            Dialect::Vllm | Dialect::Tgi | Dialect::ServerTiming | Dialect::Ollama => {
+                prop_assert!(b.queue_basis.is_none());
+                prop_assert_ne!(queue_phase.source.map(|s| s.name()), Some("derived"));
+            }
+            _ => {}
+        }
+        // No server figure at all: the wait the measured network leaves, unsplit.
+        if matches!(c.dialect, Dialect::None) && plain {
+            let w = b.server_wait.expect("a server wait");
+            let err = if c.new_connection { 1e-6 } else { c.net + 1e-6 };
+            prop_assert!((w - c.ttft).abs() <= err, "server wait {} vs {}", w, c.ttft);
         }
         // A stall in a stream read one event at a time is never an intermediary's hold.
         if matches!(c.hold, Hold::None) && c.read_late.iter().all(|&l| l == 0.0) && c.cuts.is_empty() {
