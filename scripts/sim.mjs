@@ -26,7 +26,15 @@
 //   hold        all: an intermediary that holds everything until the end
 //   format      also: ollama (native NDJSON, with its final object's durations), responses,
 //               anthropic, tgi, llamacpp (native /completion), ai-sdk-ui
-//   slots       serve at most this many requests at once; others wait (real queueing)
+//   slots       serve at most this many requests at once; others wait (real queueing). The
+//               headers leave when a slot takes the request, as llama-server sends them; the
+//               wait's truth is in an SSE comment `: slot_wait_ms=…` at the end
+//   headers     once: send the headers before waiting for a slot (as ASGI servers such as vLLM's
+//               and llama-cpp-python answer at once)
+//   pool        the name of the slots' pool (default: one pool per slot count), so that a test's
+//               requests queue only behind each other
+//   batch       continuous batching: each decode step takes token_ms × (1 + batch × (n − 1)),
+//               n the streams of the pool decoding at that moment (0 by default: no slowdown)
 //   prefill_per_token_ms  prefill time per prompt token (prompt ≈ characters / 4)
 //   stall_every, stall_ms  every N tokens, the server stalls this long
 //   stall_at    with stall_ms: one decode step before token N takes this much longer (a shared
@@ -191,6 +199,9 @@ export function knobs(url, body) {
     coalesce: Math.max(0, Math.floor(num('coalesce_bytes', 0))),
     holdAll: str('hold', '') === 'all',
     slots: Math.max(0, Math.floor(num('slots', 0))),
+    headersOnce: str('headers', '') === 'once',
+    pool: str('pool', ''),
+    batch: Math.max(0, num('batch', 0)),
     prefillPerToken: Math.max(0, num('prefill_per_token_ms', 0)),
     stallEvery: Math.max(0, Math.floor(num('stall_every', 0))),
     stallMs: Math.max(0, num('stall_ms', 0)),
@@ -213,12 +224,18 @@ export function knobs(url, body) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-// Real queueing: a pool of slots per capacity; a request waits for a free slot.
+// Real queueing: a pool of slots per capacity (or per name); a request waits for a free slot.
+// `decoding` counts the pool's streams in their decode loop (continuous batching slows them).
 const pools = new Map();
-async function acquire(capacity) {
+function poolOf(capacity, name) {
+  const key = `${name}/${capacity}`;
+  let pool = pools.get(key);
+  if (!pool) pools.set(key, (pool = { active: 0, waiting: [], decoding: 0 }));
+  return pool;
+}
+async function acquire(capacity, name = '') {
   if (!capacity) return () => {};
-  let pool = pools.get(capacity);
-  if (!pool) pools.set(capacity, (pool = { active: 0, waiting: [] }));
+  const pool = poolOf(capacity, name);
   if (pool.active >= capacity) await new Promise((r) => pool.waiting.push(r));
   pool.active++;
   let released = false;
@@ -301,13 +318,6 @@ export async function handleChat(req, res, url, body) {
   // A GET (an EventSource) has no body: `prompt_chars` stands in for its prompt.
   const promptChars = body && body.messages ? JSON.stringify(body.messages).length : Number(url.searchParams.get('prompt_chars')) || 2;
   k.ttft += k.prefillPerToken * Math.ceil(promptChars / 4);
-  // Wait for a slot before anything is sent: the wait is queue time.
-  const queuedAt = performance.now();
-  const release = await acquire(k.slots);
-  res.on('close', release);
-  // Queue time as reported: the simulated wait (queue_ms, slept below) plus the real wait for
-  // a slot (already over).
-  const slotWait = k.slots ? performance.now() - queuedAt : 0;
   const decodePlan = k.tokenMs * Math.max(0, tokens.length - 1);
   const headers = {
     'content-type': k.format === 'ollama' ? 'application/x-ndjson' : sse ? 'text/event-stream; charset=utf-8' : 'text/plain; charset=utf-8',
@@ -318,6 +328,24 @@ export async function handleChat(req, res, url, body) {
   };
   // The simulated intermediary (coalesce_bytes, flush_ms, hold=all) says so, as proxies do.
   if (k.coalesce || k.holdAll || k.flushMs) headers.via = '1.1 tokenpaint-sim-buffer';
+  if (k.format === 'ai-sdk-ui') headers['x-vercel-ai-ui-message-stream'] = 'v1';
+  if (k.tao) headers['timing-allow-origin'] = '*';
+  if (k.gzip) headers['content-encoding'] = 'gzip';
+  // Wait for a slot: the wait is queue time. Headers leave when the slot is taken (as
+  // llama-server sends them), or before the wait with `headers=once`.
+  const early = k.headersOnce && !k.empty;
+  if (early) {
+    res.writeHead(200, headers);
+    res.flushHeaders();
+  }
+  const queuedAt = performance.now();
+  const release = await acquire(k.slots, k.pool);
+  res.on('close', release);
+  // The client left while it waited (a stopped sweep): the slot goes to the next at once.
+  if (closed) return release();
+  // Queue time as reported: the simulated wait (queue_ms, slept below) plus the real wait for
+  // a slot (already over).
+  const slotWait = k.slots ? performance.now() - queuedAt : 0;
   if (k.headersMs) await sleep(k.headersMs);
   if (k.empty) {
     res.writeHead(200, headers);
@@ -325,9 +353,7 @@ export async function handleChat(req, res, url, body) {
     release();
     return;
   }
-  if (k.format === 'ai-sdk-ui') headers['x-vercel-ai-ui-message-stream'] = 'v1';
-  if (k.tao) headers['timing-allow-origin'] = '*';
-  if (k.gzip) headers['content-encoding'] = 'gzip';
+
   if (k.serverTiming === 'custom') {
     // A server's own header, mapped by the app with the `serverTiming` option.
     headers['x-sim-timing'] = `queue=${k.queue} prefill=${k.ttft}`;
@@ -335,8 +361,10 @@ export async function handleChat(req, res, url, body) {
   if (k.serverTiming === 'header') {
     headers['server-timing'] = `queue;dur=${k.queue}, prefill;dur=${k.ttft};desc="prompt processing", decode;dur=${decodePlan}`;
   }
-  res.writeHead(200, headers);
-  res.flushHeaders();
+  if (!early) {
+    res.writeHead(200, headers);
+    res.flushHeaders();
+  }
   // With gzip, bytes go through zlib, which holds them until its buffer fills (as a proxy's
   // compression does when it is not told to flush).
   let gz = null;
@@ -387,11 +415,16 @@ export async function handleChat(req, res, url, body) {
   const thoughts = answerTokens(k.reasoning, k.seed + 99);
   let stalled = 0;
   let stallTruth = null;
+  // Continuous batching: the pool's streams decoding at once slow each step.
+  const pool = k.batch ? poolOf(k.slots, k.pool) : null;
+  if (pool) pool.decoding++;
+  let decoded = 0;
   for (let i = 0; i < thoughts.length + tokens.length && !closed; i++) {
     const jitter = k.jitter ? (r() * 2 - 1) * k.jitter : 0;
     if (k.stallEvery && i > 0 && i % k.stallEvery === 0) stalled += k.stallMs;
     if (k.stallAt && i === k.stallAt) stalled += k.stallMs;
-    const due = t0 + k.ttft + i * k.tokenMs + jitter + stalled;
+    if (i > 0) decoded += k.tokenMs * (pool ? 1 + k.batch * Math.max(0, pool.decoding - 1) : 1);
+    const due = t0 + k.ttft + decoded + jitter + stalled;
     const wait = due - performance.now();
     if (wait > 0) await sleep(wait);
     const now = performance.now();
@@ -418,6 +451,7 @@ export async function handleChat(req, res, url, body) {
     // Hostile input between deltas: an event of invalid JSON, and one of bytes that are not UTF-8.
     if (k.garbage) write(Buffer.concat([Buffer.from('data: {"choices": [ not json\n\ndata: '), Buffer.from([0xff, 0xfe, 0x00, 0x9c]), Buffer.from('\n\n')]));
     if (k.destroyAfter && i + 1 >= k.destroyAfter) {
+      if (pool) pool.decoding--;
       release();
       // Mid-stream: the client sees a network error. A moment first, so that what was sent is
       // read before the reset (a reset makes the kernel drop data not yet read).
@@ -425,12 +459,14 @@ export async function handleChat(req, res, url, body) {
       return;
     }
     if (k.endAfter && i + 1 >= k.endAfter) {
+      if (pool) pool.decoding--;
       release();
       // Half an event, then the end: the server closed early.
       res.end(`data: {"choices":[{"index":0,"delta":{"content":"cut`);
       return;
     }
   }
+  if (pool) pool.decoding--;
   const prefill = firstAt === null ? k.ttft : firstAt - t0;
   const decode = firstAt === null ? 0 : lastAt - firstAt;
   const usage = { prompt_tokens: 10, completion_tokens: tokens.length, total_tokens: 10 + tokens.length };
@@ -474,6 +510,7 @@ export async function handleChat(req, res, url, body) {
   if (sse && !closed && held.length && !gz) {
     res.write(`: held_mean_ms=${round(held.reduce((a, b) => a + b, 0) / held.length)}\n\n`);
   }
+  if (sse && !closed && k.slots && !gz) res.write(`: slot_wait_ms=${round(slotWait)}\n\n`);
   if (sse && !closed && stallTruth && !gz) {
     res.write(`: stall_at_ms=${round(stallTruth.at)} stall_ms=${round(stallTruth.ms)}\n\n`);
   }
