@@ -42,3 +42,24 @@ export declare const budgets: { toMeetBudget(report: Report, budget: Budget): { 
 
 /** A report's arrived/committed/painted chart as SVG. */
 export declare function chartSvg(report: Report): string;
+
+/** What `backgroundLoad` counted. */
+export interface LoadStats {
+  /** Streams kept open. */
+  streams: number;
+  /** Requests sent. */
+  started: number;
+  /** Answers read to their end. */
+  done: number;
+  /** Requests that failed (an error status, or no answer). */
+  failed: number;
+  /** Bytes read. */
+  bytes: number;
+}
+
+/**
+ * Background streams made from Node, off the page (as a load generator makes them): `concurrency`
+ * streams (at most `cap`, 16 by default, and 64) each send `init` to `url`, read the answer to its
+ * end and send again, until `stop()` or `maxMs` (10 minutes).
+ */
+export declare function backgroundLoad(options: { url: string | URL; init?: RequestInit; concurrency?: number; cap?: number; maxMs?: number }): { stop(): Promise<LoadStats>; stats(): LoadStats };

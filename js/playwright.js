@@ -19,6 +19,10 @@ import { readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { traceOf } from './trace.js';
 
+// Background load for a spec (js/load.js): `const load = backgroundLoad({ url, init,
+// concurrency: 8 })` before the page asks, `await load.stop()` after.
+export { backgroundLoad } from './load.js';
+
 const INJECT = fileURLToPath(new URL('../dist/tokenpaint-inject.js', import.meta.url));
 
 let script = null;

@@ -12,6 +12,7 @@ import { handleChat } from './sim.mjs';
 import { attachAppReplays } from './app-replays.mjs';
 import { attachSockets, attachSocketIo } from './sockets.mjs';
 import { startNginx } from './nginx.mjs';
+import { backgroundLoad, MAX_STREAMS } from '../js/load.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Only these folders are served.
@@ -166,6 +167,42 @@ async function proxy(req, res) {
   res.end();
 }
 
+// The lab's sweep: background streams made here, off the page, as a load generator makes them
+// (js/load.js). POST /load/start { url, init, concurrency, cap } (a relative url is this
+// server's own; an absolute one is the user's server) → { id, streams }; POST /load/stop { id }
+// → the stats; GET /load/running → what runs. An API key in `init` stays in memory, like the
+// proxy's.
+const loads = new Map();
+let loadIds = 0;
+async function load(req, res, url) {
+  const send = (status, o) => {
+    res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...CORS });
+    res.end(JSON.stringify(o));
+  };
+  const ask = await readBody(req).catch(() => null);
+  if (!ask || typeof ask !== 'object') return send(400, { error: 'a JSON body' });
+  if (url.pathname === '/load/stop') {
+    const l = loads.get(ask.id);
+    if (!l) return send(404, { error: 'no such load' });
+    loads.delete(ask.id);
+    return send(200, await l.stop());
+  }
+  if (url.pathname !== '/load/start') return notFound(res);
+  let target;
+  try {
+    const own = `http://${req.socket.localAddress}:${req.socket.localPort}`;
+    target = new URL(String(ask.url), own);
+  } catch {
+    target = null;
+  }
+  if (!target || (target.protocol !== 'http:' && target.protocol !== 'https:')) return send(400, { error: 'url must be an http(s) URL' });
+  const i = ask.init || {};
+  const l = backgroundLoad({ url: target, init: { method: i.method || 'POST', headers: i.headers || {}, body: i.body }, concurrency: Number(ask.concurrency) || 0, cap: Math.min(MAX_STREAMS, Number(ask.cap) || 16) });
+  const id = ++loadIds;
+  loads.set(id, l);
+  return send(200, { id, streams: l.stats().streams });
+}
+
 // Replays a stream of the fixture corpus (tests/fixtures/<format>/<file>) with its content
 // type and headers, in uneven chunks (`chunk` bytes at most, `delay_ms` apart): every format
 // tokenpaint reads, over a real socket.
@@ -226,6 +263,11 @@ export function createDemoServer(lab = {}) {
         return res.end(JSON.stringify({ nginx: lab.nginx || null }));
       }
       if (url.pathname === '/proxy' && req.method === 'POST') return await proxy(req, res);
+      if (url.pathname.startsWith('/load/') && req.method === 'POST') return await load(req, res, url);
+      if (url.pathname === '/load/running') {
+        res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+        return res.end(JSON.stringify({ loads: loads.size, streams: [...loads.values()].reduce((a, l) => a + l.stats().streams, 0) }));
+      }
       if (url.pathname === '/csp-report') {
         const chunks = [];
         for await (const c of req) chunks.push(c);

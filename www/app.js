@@ -6,6 +6,7 @@
 import init, { Profiler } from '/js/index.js';
 import { marked } from '/vendor/marked.esm.js';
 import { traceOf } from '/js/trace.js';
+import { levelStats, sweepRows, sweepSays, drawSweep } from '/www/sweep.js';
 
 const $ = (id) => document.getElementById(id);
 const messages = $('messages');
@@ -176,6 +177,8 @@ function request(prompt, k) {
     format: k.format, coalesce_bytes: k.coalesce, flush_ms: k.flushMs, burst_ms: k.burstMs, gzip: k.gzip ? 1 : 0,
   });
   if (k.metrics) q.set('metrics', 'vllm');
+  // A sweep shares the built-in server: its slots, batching and llama.cpp's timings.
+  for (const [name, value] of Object.entries(k.shared || {})) q.set(name, String(value));
   if (k.serverTiming) q.set('server_timing', 'header');
   if (k.serverHold) q.set('server_hold', '1');
   if (k.empty) q.set('empty', '1');
@@ -192,19 +195,21 @@ function request(prompt, k) {
 let stopping = null;
 $('stop').addEventListener('click', () => stopping && stopping.abort());
 
-async function ask(prompt, quiet = false) {
-  const k = knobs();
+async function ask(prompt, quiet = false, signal = null) {
+  const k = { ...knobs(), shared: sweepShared };
   if (!quiet) bubble('user', prompt.length > 200 ? `${prompt.slice(0, 200)}…` : prompt);
   const out = bubble('assistant');
   const show = renderer(k, out);
   const [url, init] = request(prompt, k);
   const ctrl = new AbortController();
+  signal?.addEventListener('abort', () => ctrl.abort());
   if (!quiet) {
     stopping = ctrl;
     $('stop').disabled = false;
   }
+  const seen = {};
   try {
-    for await (const piece of deltas(await receive(url, { ...init, signal: ctrl.signal }))) {
+    for await (const piece of deltas(await receive(url, { ...init, signal: ctrl.signal }), seen)) {
       // The app's own record of when it got its first delta (the page tests' truth).
       if (!out.dataset.firstDeltaAt) out.dataset.firstDeltaAt = String(performance.now());
       show.push(piece);
@@ -218,7 +223,10 @@ async function ask(prompt, quiet = false) {
       $('stop').disabled = true;
     }
   }
+  // The built-in server's own record of its wait for a slot (an SSE comment).
+  if (seen.slotWaitMs !== undefined) out.dataset.slotWaitMs = String(seen.slotWaitMs);
   await show.end();
+  return out;
 }
 
 // --- transports: the same request over fetch, XHR, EventSource, WebSocket or Socket.IO ------
@@ -344,8 +352,109 @@ async function runLoad(n, c, scenarioLoad) {
   if (!scenarioLoad) showSummary(profiler.summary());
 }
 
-/** The answer text of each event, whatever the format. */
-async function* deltas(body) {
+// --- the concurrency sweep: at each level, the other streams come from the demo server (off
+// this page, as a load generator makes them) while the page profiles its answers in turn ------
+
+let sweepShared = null;
+let sweeping = null;
+$('runSweep').addEventListener('click', () => {
+  runSweep().catch((e) => ($('sweepStatus').textContent = `The sweep stopped: ${e.message}`));
+});
+$('stopSweep').addEventListener('click', () => sweeping?.abort());
+
+const post = async (path, body) => {
+  const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const o = await res.json();
+  if (!res.ok) throw new Error(o.error || `HTTP ${res.status}`);
+  return o;
+};
+
+/** The next report after the `before` first, within 30 s. */
+async function nextReport(before) {
+  for (let waited = 0; waited < 30000; waited += 50) {
+    const all = profiler.reports();
+    if (all.length > before) return all.at(-1);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('no report came for an answer');
+}
+
+async function runSweep() {
+  const clamp = (v, lo, hi, d) => Math.min(hi, Math.max(lo, Math.floor(Number(v)) || d));
+  const cap = clamp($('sweepCap').value, 1, 64, 16);
+  const answers = clamp($('sweepAnswers').value, 1, 20, 4);
+  const levels = [...new Set($('sweepLevels').value.split(/[\s,]+/).map(Number).filter((n) => Number.isInteger(n) && n >= 1 && n - 1 <= cap))].sort((a, b) => a - b);
+  if (!levels.length) return ($('sweepStatus').textContent = `No level: give streams at once from 1 to ${cap + 1}.`);
+  const own = $('useOwn').checked && $('baseUrl').value;
+  const k = knobs();
+  sweepShared = own ? null : { slots: k.slots || 4, batch: 0.1, metrics: 'llamacpp', pool: `sweep-${Date.now()}` };
+  const ctrl = new AbortController();
+  sweeping = ctrl;
+  $('runSweep').disabled = true;
+  $('stopSweep').disabled = false;
+  $('sweepWhere').textContent = own ? `against ${$('baseUrl').value}` : `the built-in server, ${sweepShared.slots} slots`;
+  const results = [];
+  try {
+    for (const level of levels) {
+      if (ctrl.signal.aborted) break;
+      $('sweepStatus').textContent = `${level} at once: starting ${level - 1} other streams…`;
+      // The same request as the page's, sent by the demo server (to your server directly, not
+      // through its proxy).
+      const [url, init] = request('A background request of the concurrency sweep', { ...k, shared: sweepShared });
+      const headers = { ...init.headers };
+      const target = headers['x-target-url'] || url;
+      delete headers['x-target-url'];
+      const load = level > 1 ? await post('/load/start', { url: target, init: { method: init.method, headers, body: init.body }, concurrency: level - 1, cap }) : null;
+      const entries = [];
+      try {
+        // Let the other streams take their places first.
+        if (load) await new Promise((r) => setTimeout(r, 500));
+        for (let i = 0; i < answers && !ctrl.signal.aborted; i++) {
+          $('sweepStatus').textContent = `${level} at once: answer ${i + 1} of ${answers}…`;
+          const before = profiler.reports().length;
+          const out = await ask(`Answer ${i + 1} with ${level} streams at once`, true, ctrl.signal);
+          const report = await nextReport(before);
+          // An answer cut short by the stop button is not a level's figure.
+          if (ctrl.signal.aborted) break;
+          const wait = Number(out.dataset.slotWaitMs);
+          entries.push({ report, truth: { queue: Number.isFinite(wait) ? wait : null } });
+        }
+      } finally {
+        if (load) await post('/load/stop', { id: load.id });
+      }
+      if (entries.length) results.push(levelStats(level, entries));
+      showSweep(results);
+    }
+    $('sweepStatus').textContent = ctrl.signal.aborted ? `Stopped: ${results.length} levels done.` : `Done: ${results.length} levels.`;
+  } finally {
+    sweepShared = null;
+    sweeping = null;
+    $('runSweep').disabled = false;
+    $('stopSweep').disabled = true;
+  }
+}
+
+function showSweep(levels) {
+  $('sweep').hidden = false;
+  $('sweepSays').textContent = sweepSays(levels);
+  const table = $('sweepTable');
+  table.replaceChildren();
+  sweepRows(levels).forEach((cells, i) => {
+    const tr = table.insertRow();
+    for (const c of cells) {
+      const td = document.createElement(i === 0 ? 'th' : 'td');
+      td.textContent = c;
+      tr.append(td);
+    }
+  });
+  const { g, W, H } = canvas('sweepChart', 0.38);
+  drawSweep(g, W, H, levels, PHASE_COLORS);
+  window.tokenpaintSweep = levels; // for the page tests
+}
+
+/** The answer text of each event, whatever the format; `seen.slotWaitMs`: the built-in server's
+ * wait for a slot, from its closing comment. */
+async function* deltas(body, seen = {}) {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buf = '';
@@ -357,6 +466,7 @@ async function* deltas(body) {
     buf = lines.pop();
     for (const raw of lines) {
       const line = raw.replace(/\r$/, '');
+      if (line.startsWith(': slot_wait_ms=')) seen.slotWaitMs = Number(line.slice(15));
       const json = line.startsWith('data:') ? line.slice(line[5] === ' ' ? 6 : 5) : line.startsWith('{') ? line : null;
       if (!json || json[0] !== '{') continue;
       let o;

@@ -235,6 +235,69 @@ test('load mode: 8 requests on 2 slots show queueing in the percentiles, and the
   await page.close();
 });
 
+// The sweep (issue 48): 1, 2, 4, 8 and 16 streams at once on the built-in server's 4 slots, the
+// others made by the demo server off the page. The queue (derived: the server reports llama.cpp
+// timings only) stays near zero up to the slot count and grows above it, and each level's phases
+// are within 10% of the server's own timings (its slot wait, prefill and decode).
+test('the concurrency sweep: queue near zero up to the slots, growing above, phases within 10% of the server\'s own timings', async (t) => {
+  const page = await env.lab();
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  await page.click('button[data-name="free"]');
+  await page.fill('#tokens', '30');
+  await page.fill('#tokenMs', '15');
+  await page.fill('#sweepAnswers', '3');
+  await page.click('#runSweep');
+  await page.waitForFunction(() => /^Done/.test(document.getElementById('sweepStatus').textContent), null, { timeout: 240000 });
+  const levels = await page.evaluate(() => window.tokenpaintSweep);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'lab-sweep.png'), fullPage: true });
+  for (const l of levels) t.diagnostic(`${l.level} at once: TTFT p50 ${l.ttft.p50} p95 ${l.ttft.p95} p99 ${l.ttft.p99}, E2E p50 ${l.e2e.p50}; queue ${l.phases.queue} (server ${l.server.queue}), prefill ${l.phases.prefill} (${l.server.prefill}), decode ${l.phases.decode} (${l.server.decode}); ${l.verdicts}`);
+  assert.deepEqual(levels.map((l) => l.level), [1, 2, 4, 8, 16]);
+  for (const l of levels) {
+    assert.equal(l.n, 3);
+    for (const k of ['p50', 'p95', 'p99']) assert.ok(l.ttft[k] > 0 && l.e2e[k] >= l.ttft[k], `${l.level}: ${k}`);
+    assert.equal(l.queueSource, 'derived');
+    for (const name of ['queue', 'prefill', 'decode']) {
+      const [ours, server] = [l.phases[name], l.server[name]];
+      assert.ok(Math.abs(ours - server) <= Math.max(0.1 * server, 30), `${l.level} at once: ${name} ${ours} vs the server's ${server}`);
+    }
+    if (l.level <= 4) assert.ok(l.phases.queue <= 50, `${l.level} at once on 4 slots: queue ${l.phases.queue}`);
+  }
+  const [q8, q16] = [levels[3].phases.queue, levels[4].phases.queue];
+  assert.ok(q8 > 200 && q16 > q8, `queue 8: ${q8}, 16: ${q16}`);
+  assert.ok(levels[4].verdicts.includes('queue-bound'), levels[4].verdicts.join());
+  assert.match(await page.textContent('#sweepSays'), /Queueing starts at 8 streams at once/);
+  const rows = await page.$$eval('#sweepTable tr', (trs) => trs.length);
+  assert.equal(rows, 6);
+  // The chart has something drawn.
+  const inked = await page.evaluate(() => {
+    const c = document.getElementById('sweepChart');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 3; i < d.length; i += 4) n += d[i] > 0;
+    return n;
+  });
+  assert.ok(inked > 1000, `${inked} pixels drawn`);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('the sweep stops when asked, and leaves no stream running on the server', async () => {
+  const page = await env.lab();
+  await page.click('button[data-name="free"]');
+  await page.fill('#tokens', '200');
+  await page.fill('#sweepLevels', '8');
+  await page.click('#runSweep');
+  await page.waitForFunction(() => /answer 1 of/.test(document.getElementById('sweepStatus').textContent), null, { timeout: 30000 });
+  await page.click('#stopSweep');
+  await page.waitForFunction(() => /^Stopped:/.test(document.getElementById('sweepStatus').textContent), null, { timeout: 30000 });
+  // Every background stream was stopped.
+  const running = await (await fetch(`${env.url}/load/running`)).json();
+  assert.deepEqual(running, { loads: 0, streams: 0 });
+  assert.match(await page.textContent('#sweepStatus'), /Stopped: 0 levels done/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('the live chart has points before the answer ends; own-server mode with max tokens ends with a report; Stop gives aborted', async () => {
   const page = await env.lab();
   await page.setViewportSize({ width: 1280, height: 1000 });
