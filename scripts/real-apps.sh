@@ -13,8 +13,14 @@
 #    and RUNS with them off (learned from the page). Each run: one report per answer and none
 #    else, status ok, matched ≥ 99%, perceived TTFT and lag p50 within a frame of the test's own
 #    truth, no buffering verdict.
-# 4. With `--record`: records each app's traffic again into tests/recordings/ (for a newer
+# 4. Builds llama.cpp's own llama-server from the llama-cpp-python 0.3.36 sdist, with a small
+#    random-weight model (scripts/real-apps/build-llama-server.sh: about 8–16 minutes the first
+#    time), and runs tests/realapps/llama.mjs: the queue it does not report, derived, against its
+#    own log's waits (one slot, two ahead; two slots, three ahead; RUNS times each), and the
+#    lab's concurrency sweep against it with two slots.
+# 5. With `--record`: records each app's traffic again into tests/recordings/ (for a newer
 #    version: change the pins below, record, and the replay tests of `npm test` use it).
+# With `llama` as the argument, only step 4.
 #
 # Needs what `npm test` needs (scripts/setup.sh) and Python 3.11 with venv. Takes about 7 minutes
 # the first time (installs), then about 3 minutes for 10 runs of each check.
@@ -41,6 +47,9 @@ install() { # name, package==version, executable that proves it is there
   python3 -m venv "$dir"
   "$dir/bin/pip" install -q --disable-pip-version-check "$2"
 }
+LLAMA_DIR=$(bash scripts/real-apps/build-llama-server.sh)
+export LLAMA_DIR
+if [ "${1:-}" = "llama" ]; then exec node tests/realapps/llama.mjs; fi
 install openwebui "open-webui==$OPEN_WEBUI_VERSION" open-webui
 install gradio "gradio==$GRADIO_VERSION" gradio
 
@@ -70,4 +79,8 @@ fi
 rc=0
 node tests/realapps/check.mjs gradio open-webui || rc=1
 node tests/realapps/check.mjs gradio open-webui --readers=off || rc=1
+# The apps leave the cores to the real server.
+cleanup
+pids=()
+node tests/realapps/llama.mjs || rc=1
 exit $rc

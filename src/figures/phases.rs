@@ -431,9 +431,9 @@ const NO_SERVER: &str = "no-server-timings";
 /// The time from the headers to the first token is the prefill, plus the wait of a server that
 /// answered its headers at once: what exceeds the prefill by more than [`AFTER_HEADERS_MS`] is
 /// that wait. Otherwise the headers came when work started, and the queue is the wait for them
-/// less the network's part of it (unmeasured, on a reused connection, by one round trip), plus
-/// what the prefill leaves of the time after them, and never more than the prefill leaves of
-/// `before`.
+/// less the network's part of it (unmeasured, on a reused connection, by one round trip), never
+/// more than the prefill leaves of `before`; the rest of the time after the headers (under the
+/// threshold) stays with the network.
 pub fn derived_queue(wire: &Wire, prefill: Option<f64>, before: f64) -> Option<(f64, QueueBasis)> {
     let p = prefill?;
     let h = wire
@@ -445,8 +445,10 @@ pub fn derived_queue(wire: &Wire, prefill: Option<f64>, before: f64) -> Option<(
         return Some((after, QueueBasis::WaitAfterHeaders));
     }
     let network = wire.network.filter(|n| n.is_finite()).unwrap_or(0.0);
-    // Never more than the prefill leaves: the headers' trip and the first token's differ.
-    let queue = ((h - network).max(0.0) + after.max(0.0)).min((before - p).max(0.0));
+    // Never more than the prefill leaves: the headers' trip and the first token's differ. What
+    // the prefill leaves of the time after the headers (the first token's own trip and read, or
+    // a wait under the threshold) stays with the network.
+    let queue = (h - network).max(0.0).min((before - p).max(0.0));
     Some((queue, QueueBasis::HeadersAtWorkStart))
 }
 

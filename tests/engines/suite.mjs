@@ -129,10 +129,10 @@ export function engineTests({ name, setup, lacks, xhrProgressMs = 0 }) {
   });
 
   test(`${name}: an app that transfers each chunk buffer to a worker`, async (t) => {
-    const { report: r, truth } = await pages.frontends.evaluate(() => window.runWorker());
-    t.diagnostic(`lag p50 ${r.lag.p50} ms, truth ${truth.toFixed(1)} ms, matched ${r.matchedPct}%`);
+    const { report: r, truth, paintTruth } = await pages.frontends.evaluate(() => window.runWorker());
+    t.diagnostic(`lag p50 ${r.lag.p50} ms, truth ${truth.toFixed(1)} ms, the page's paint ${paintTruth.p50}, matched ${r.matchedPct}%`);
     assert.equal(r.deltas, 60);
-    holds(r, truth, 'worker');
+    holds(r, truth, 'worker', 0, paintTruth);
   });
 
   for (const [what, call] of [
@@ -173,13 +173,16 @@ export function engineTests({ name, setup, lacks, xhrProgressMs = 0 }) {
 
   const run = (args) => pages.harness.evaluate((a) => window.runStream(a), args);
 
-  test(`${name}: a fixed 100 ms render delay gives a median lag within [100, 100 + 2 frames]`, async (t) => {
-    const r = await run({ query: STEADY, render: 'delay', delay: 100 });
+  // A loaded machine fires the 100 ms timers late and paints frames late: the upper bound is
+  // the page's own paint truth (its frame after each commit) plus a frame, where that is later.
+  test(`${name}: a fixed 100 ms render delay gives a median lag within [100, 100 + 2 frames] (or the page's own paint + a frame)`, async (t) => {
+    const r = await run({ query: STEADY, render: 'delay', delay: 100, paintTruth: true });
     assert.equal(r.status, 'ok');
     assert.equal(r.matchedPct, 100);
     const m = median(lags(r));
-    t.diagnostic(`median lag ${m.toFixed(2)} ms`);
-    assert.ok(m >= 100 && m <= 100 + 2 * FRAME, `median lag ${m}`);
+    t.diagnostic(`median lag ${m.toFixed(2)} ms, the page's paint ${r.paintTruth}`);
+    assert.ok(r.paintTruth !== null, "the page's paint truth");
+    assert.ok(m >= 100 && m <= Math.max(100 + 2 * FRAME, r.paintTruth + FRAME), `median lag ${m}, the page's paint ${r.paintTruth}`);
   });
 
   test(`${name}: immediate rendering, and re-rendering the whole element, lag under one frame + 2 ms (or the page's own paint + a frame)`, async () => {

@@ -75,7 +75,17 @@ window.runStream = async ({ query, render = 'immediate', delay = 0, via = 'fetch
       if (render === 'immediate') out.append(content);
       else if (render === 'rerender') out.textContent = text;
       if (painted && (render === 'immediate' || render === 'rerender')) painted.mark(got);
-      else if (render === 'delay') pending.push(new Promise((r) => setTimeout(() => r(out.append(content)), delay)));
+      else if (render === 'delay') {
+        pending.push(
+          new Promise((r) =>
+            setTimeout(() => {
+              out.append(content);
+              painted?.mark(got);
+              r();
+            }, delay),
+          ),
+        );
+      }
     }
   } catch (e) {
     if (e.name !== 'AbortError') throw e;

@@ -1,0 +1,208 @@
+// A real llama-server (llama.cpp's own, built from the sources in the llama-cpp-python 0.3.36
+// sdist by scripts/real-apps/build-llama-server.sh, with a small random-weight model), profiled
+// from the lab page in Chromium. Outside `npm test` (the build takes minutes); `npm run
+// real-apps` runs it. The truth is the server's own: its verbose log stamps when each request was
+// posted to its queue and when a slot took it.
+//
+// 1. Queueing it does not report (llama.cpp's timings carry prefill and decode only), RUNS (10)
+//    times each: with one slot, the page's request C behind two others sent from Node; with two
+//    slots, the page's request behind three others. Each: the queue within 5% (or 30 ms) of the
+//    server's own wait, `queue-bound`, network ≤ 30 ms, never `healthy`. Then the same request
+//    alone: no queue verdict, queue ≤ 50 ms.
+// 2. The lab's sweep against it with two slots: the queue near zero up to the slots and growing
+//    above them, each level's phases within 10% (or 30 ms) of the server's own timings.
+// Prints a line per run and the counts; exits 1 if any check fails.
+//   LLAMA_DIR: where build-llama-server.sh put it (default /opt/tokenpaint-apps/llama).
+import { spawn } from 'node:child_process';
+import { setup } from '../support/helpers.mjs';
+
+const DIR = process.env.LLAMA_DIR || '/opt/tokenpaint-apps/llama';
+const RUNS = Number(process.env.RUNS) || 10;
+const only = process.argv.slice(2);
+
+/** Starts llama-server with `slots`; resolves to { url, log, stop }. */
+async function llama(slots, port) {
+  const p = spawn(`${DIR}/build/bin/llama-server`, ['-m', `${DIR}/model.gguf`, '--host', '127.0.0.1', '--port', String(port), '-np', String(slots), '-c', String(2048 * slots), '--no-webui', '-t', '2', '-v'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const log = [];
+  let rest = '';
+  const take = (d) => {
+    const lines = (rest + d).split('\n');
+    rest = lines.pop();
+    for (const l of lines) if (/post: new task|launch_slot_: .*processing task|new prompt,|listening on/.test(l)) log.push(l);
+  };
+  p.stdout.on('data', take);
+  p.stderr.on('data', take);
+  for (let i = 0; i < 300 && !log.some((l) => /listening on/.test(l)); i++) await new Promise((r) => setTimeout(r, 100));
+  if (!log.some((l) => /listening on/.test(l))) throw new Error('llama-server did not start');
+  const url = `http://127.0.0.1:${port}`;
+  // The log's clock against the wall clock: a request sent at a known time, found in the log.
+  const sent = performance.timeOrigin + performance.now();
+  await (await ask(url, 2, 'calibration')).text();
+  const offset = sent - tasks(log).at(-1).posted;
+  return { url, log, offset, stop: () => p.kill() };
+}
+
+/** The log's time stamp (minutes.seconds.ms.µs since the server started) in ms. */
+const stamp = (line) => {
+  const m = /^(\d+)\.(\d+)\.(\d+)\.(\d+)/.exec(line);
+  return m ? Number(m[1]) * 60000 + Number(m[2]) * 1000 + Number(m[3]) + Number(m[4]) / 1000 : NaN;
+};
+
+/** Each completion task of the server's log, in the order posted: { id, posted, started, tokens }. */
+function tasks(log) {
+  const byId = new Map();
+  const order = [];
+  for (const l of log) {
+    let m = /post: new task, id = (\d+)\/\d+/.exec(l);
+    if (m) {
+      const t = { id: Number(m[1]), posted: stamp(l), started: null, tokens: null };
+      byId.set(t.id, t);
+      order.push(t);
+      continue;
+    }
+    m = /task (\d+) \| processing task/.exec(l);
+    if (m && byId.has(Number(m[1]))) byId.get(Number(m[1])).started ??= stamp(l);
+    m = /task (\d+) \| new prompt, .*task\.n_tokens = (\d+)/.exec(l);
+    if (m && byId.has(Number(m[1]))) byId.get(Number(m[1])).tokens = Number(m[2]);
+  }
+  return order;
+}
+
+const ask = (url, maxTokens, content) =>
+  fetch(`${url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ messages: [{ role: 'user', content }], stream: true, max_tokens: maxTokens, ignore_eos: true }),
+  });
+
+async function labFor(env, url, maxTokens) {
+  const page = await env.lab();
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  await page.click('summary:has-text("Your own server")');
+  await page.fill('#baseUrl', `${url}/v1`);
+  await page.fill('#maxTokens', String(maxTokens));
+  await page.check('#useOwn');
+  return page;
+}
+
+const phaseOf = (r, name) => r.phases.find((p) => p.name === name);
+const within = (a, b, share, floor) => Math.abs(a - b) <= Math.max(share * b, floor);
+
+/** Sends the page's question and returns its report. */
+async function pageAsk(page, prompt) {
+  const before = await page.evaluate(() => window.tokenpaintProfiler.reports().length);
+  await page.fill('#prompt', prompt);
+  await page.click('#send');
+  await page.waitForFunction((n) => window.tokenpaintProfiler.reports().length > n, before, { timeout: 120000 });
+  return page.evaluate(() => window.tokenpaintProfiler.reports().at(-1));
+}
+
+async function queued(env, slots, ahead, port) {
+  const server = await llama(slots, port);
+  const page = await labFor(env, server.url, 40);
+  let pass = 0;
+  try {
+    for (let run = 1; run <= RUNS; run++) {
+      const fails = [];
+      // The others first, each posted before the next (a slot takes the first ones at once).
+      const others = [];
+      for (let i = 0; i < ahead; i++) {
+        const res = ask(server.url, 150, `Request ${i + 1} ahead of the page, run ${run}`);
+        others.push(res.then((r) => r.text()));
+        await new Promise((r) => setTimeout(r, 60));
+      }
+      const r = await pageAsk(page, `The page's question, run ${run}`);
+      await Promise.all(others);
+      const mine = tasks(server.log).at(-1);
+      const wait = mine.started - mine.posted;
+      const q = phaseOf(r, 'queue');
+      const net = phaseOf(r, 'network').ms;
+      const verdicts = r.diagnosis.map((v) => v.verdict);
+      if (!(wait > 300)) fails.push(`the server's wait is only ${wait} ms`);
+      if (q.ms === null || !within(q.ms, wait, 0.05, 30)) fails.push(`queue ${q.ms} vs the server's wait ${wait.toFixed(1)}`);
+      if (verdicts[0] !== 'queue-bound') fails.push(`verdicts ${verdicts}`);
+      if (verdicts.includes('healthy')) fails.push('healthy');
+      if (!(net <= 30)) fails.push(`network ${net}`);
+      // Alone.
+      const a = await pageAsk(page, `The page's question alone, run ${run}`);
+      const alone = tasks(server.log).at(-1);
+      const aq = phaseOf(a, 'queue').ms;
+      const aloneVerdicts = a.diagnosis.map((v) => v.verdict);
+      if (!(aq !== null && aq <= 50)) fails.push(`queue alone ${aq}`);
+      if (aloneVerdicts.includes('queue-bound')) fails.push(`alone: ${aloneVerdicts}`);
+      console.log(`${slots} slot(s), ${ahead} ahead, run ${run}: wait ${wait.toFixed(1)} ms, queue ${q.ms} (${q.basis}), prefill ${phaseOf(r, 'prefill').ms}, network ${net}, ${verdicts}; alone: wait ${(alone.started - alone.posted).toFixed(1)}, queue ${aq}, network ${phaseOf(a, 'network').ms}, ${aloneVerdicts}${fails.length ? `  FAIL: ${fails.join('; ')}` : ''}`);
+      if (!fails.length) pass++;
+    }
+  } finally {
+    await page.close();
+    server.stop();
+  }
+  console.log(`${slots} slot(s), ${ahead} ahead: ${pass} of ${RUNS} runs pass`);
+  return pass === RUNS;
+}
+
+async function sweep(env, port) {
+  const server = await llama(2, port);
+  const page = await labFor(env, server.url, 30);
+  const fails = [];
+  try {
+    await page.fill('#sweepLevels', process.env.LEVELS || '1,2,4,8,16');
+    await page.fill('#sweepAnswers', '3');
+    await page.fill('#sweepCap', '16');
+    await page.click('#runSweep');
+    await page.waitForFunction(() => /^Done/.test(document.getElementById('sweepStatus').textContent), null, { timeout: 900000 });
+    const levels = await page.evaluate(() => window.tokenpaintSweep);
+    await page.screenshot({ path: 'tests/artifacts/llama-sweep.png', fullPage: true });
+    // The server's own waits of the page's answers: the task posted nearest each answer's request
+    // start. The page's clock and the log's are joined by the calibration request, and then by
+    // the first level's answers (with nothing else running, each post there is the page's).
+    const all = tasks(server.log).filter((t) => t.started !== null);
+    const starts = (await page.evaluate(() => window.tokenpaintProfiler.reports().map((r) => performance.timeOrigin + r.startTime))).slice(-levels.length * 3);
+    const nearest = (at, skew, within) => all.map((t) => ({ t, d: t.posted + server.offset - at - skew })).filter((x) => Math.abs(x.d) <= within).sort((a, b) => Math.abs(a.d) - Math.abs(b.d))[0] ?? null;
+    const skews = levels[0].level === 1 ? starts.slice(0, 3).map((at) => nearest(at, 0, 50)?.d).filter(Number.isFinite).sort((a, b) => a - b) : [];
+    const skew = skews.length ? skews[Math.floor(skews.length / 2)] : 0;
+    // A busy server posts a request later (its HTTP thread shares the cores with decoding): look
+    // up to 2 s on, and prefer a prompt of another length than the background's (its most common
+    // one), then the nearest.
+    const counts = new Map();
+    for (const t of all) counts.set(t.tokens, (counts.get(t.tokens) || 0) + 1);
+    const background = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
+    const mine = starts.map((at) => {
+      const near = all.map((t) => ({ t, d: t.posted + server.offset - at - skew })).filter((x) => x.d >= -5 && x.d <= 2000);
+      near.sort((a, b) => (a.t.tokens === background) - (b.t.tokens === background) || a.d - b.d);
+      return near[0]?.t ?? null;
+    });
+    if (mine.some((t) => !t)) fails.push(`a page answer with no task of its own in the log (clock skew ${skew} ms)`);
+    if (new Set(mine).size !== mine.length) fails.push('two page answers matched to one task');
+    console.log(`sweep: the background's prompt is ${background} tokens; the page's answers matched to tasks of ${mine.map((t) => t && t.tokens)} tokens, posted ${mine.map((t, i) => t && (t.posted + server.offset - starts[i] - skew).toFixed(1))} ms after their start`);
+    levels.forEach((l, i) => {
+      const waits = mine.slice(3 * i, 3 * i + 3).map((t) => (t ? t.started - t.posted : NaN)).sort((a, b) => a - b);
+      const truth = waits[1];
+      const ok = within(l.phases.queue, truth, 0.1, 30) && within(l.phases.prefill, l.server.prefill, 0.1, 30) && within(l.phases.decode, l.server.decode, 0.1, 30);
+      if (!ok) fails.push(`${l.level} at once: queue ${l.phases.queue} vs the server's ${truth}, prefill ${l.phases.prefill} vs ${l.server.prefill}, decode ${l.phases.decode} vs ${l.server.decode}`);
+      if (l.level <= 2 && !(l.phases.queue <= 50)) fails.push(`${l.level} at once on 2 slots: queue ${l.phases.queue}`);
+      console.log(`sweep, ${l.level} at once: TTFT p50/p95/p99 ${l.ttft.p50}/${l.ttft.p95}/${l.ttft.p99}, E2E p50/p95/p99 ${l.e2e.p50}/${l.e2e.p95}/${l.e2e.p99}; queue ${l.phases.queue} (server ${truth?.toFixed(1)}), prefill ${l.phases.prefill} (${l.server.prefill}), network ${l.phases.network}, decode ${l.phases.decode} (${l.server.decode}); ${l.verdicts}`);
+    });
+    const q = levels.map((l) => l.phases.queue);
+    if (!(q[2] > q[1] && q[3] > q[2] && q[4] > q[3])) fails.push(`the queue does not grow above 2 streams: ${q}`);
+    console.log(`sweep: ${await page.textContent('#sweepSays')}`);
+  } finally {
+    await page.close();
+    server.stop();
+  }
+  console.log(`sweep against llama-server with 2 slots: ${fails.length ? `FAIL: ${fails.join('; ')}` : 'pass'}`);
+  return !fails.length;
+}
+
+const env = await setup();
+let ok = true;
+try {
+  if (!only.length || only.includes('queue')) {
+    ok = (await queued(env, 1, 2, 8091)) && ok;
+    ok = (await queued(env, 2, 3, 8092)) && ok;
+  }
+  if (!only.length || only.includes('sweep')) ok = (await sweep(env, 8093)) && ok;
+} finally {
+  await env.close();
+}
+process.exit(ok ? 0 : 1);
