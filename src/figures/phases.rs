@@ -285,26 +285,12 @@ pub fn breakdown(
         let first_held = if seen { i.held_first } else { 0.0 };
         (first_held.min((first - reasoning).max(0.0)), i.held_last)
     });
-    let (queue, prefill) = server_before(server);
     let mut unknown: [Option<&'static str>; 6] = [None; 6];
     // Before the first answer token: queue, prefill, network.
     let before = (first - reasoning - held_first).max(0.0);
-    // A queue the server did not report, from when its headers came.
-    let derived = queue
-        .is_none()
-        .then(|| derived_queue(wire, prefill, before))
-        .flatten();
-    let queue_source = if derived.is_some() {
-        Source::Derived
-    } else {
-        Source::Server
-    };
-    let queue = queue.or(derived.map(|d| d.0));
-    let [queue, prefill, mut network] = fit_before(queue, prefill, before, &mut unknown);
-    let server_wait = match (queue, prefill, wire.network) {
-        (None, None, Some(n)) if unknown[0] == Some(NO_SERVER) => Some((before - n).max(0.0)),
-        _ => None,
-    };
+    let (fitted, derived, server_wait) = before_first(server, wire, before, &mut unknown);
+    let [queue, prefill, mut network] = fitted;
+    let queue_source = derived.map_or(Source::Server, |_| Source::Derived);
     let first_path = first_token(
         tokens,
         start,
@@ -368,7 +354,7 @@ pub fn breakdown(
         perceived: painted.is_some_and(|p| p >= last),
         unattributed: (total - known).max(0.0),
         intermediary: inter,
-        queue_basis: derived.filter(|_| queue.is_some()).map(|d| d.1),
+        queue_basis: derived.filter(|_| queue.is_some()),
         server_wait,
     })
 }
@@ -423,6 +409,25 @@ fn first_token(
 const DISAGREES: &str = "server-exceeds-arrivals";
 /// The server reported nothing of it.
 const NO_SERVER: &str = "no-server-timings";
+
+/// Queue, prefill and network fitted into `before` (see [`fit_before`]), with a queue the
+/// server did not report derived from its headers (and how), and, when it reported neither
+/// queue nor prefill, its wait that the measured network does not explain.
+fn before_first(
+    server: &ServerTimings,
+    wire: &Wire,
+    before: f64,
+    unknown: &mut [Option<&'static str>; 6],
+) -> ([Option<f64>; 3], Option<QueueBasis>, Option<f64>) {
+    let (queue, prefill) = server_before(server);
+    let derived = queue.map_or_else(|| derived_queue(wire, prefill, before), |_| None);
+    let fitted = fit_before(queue.or(derived.map(|d| d.0)), prefill, before, unknown);
+    let server_wait = match (fitted[0], fitted[1], wire.network) {
+        (None, None, Some(n)) if unknown[0] == Some(NO_SERVER) => Some((before - n).max(0.0)),
+        _ => None,
+    };
+    (fitted, derived.map(|d| d.1), server_wait)
+}
 
 /// The queue of a server that reported its prefill (`prefill`) but no queue, from when its
 /// headers came (`wire`); `before` is the time to the first answer token less the reasoning
