@@ -2,11 +2,26 @@
 
 import { modelOf } from './model.js';
 
+/** Where reports that a left page could not send wait for the origin's next page. */
+export const UNSENT = 'tokenpaint:otlp-unsent';
+/** At most this many wait there (the newest kept). */
+const UNSENT_MAX = 50;
+
+/** The origin's storage, or null where there is none (a sandboxed frame, storage blocked). */
+function storage() {
+  try {
+    return typeof localStorage === 'object' && localStorage ? localStorage : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The OTLP exporter (`otlp.js`), imported only when the `otlp` option is set: bundlers make it a
  * chunk of its own, which pages without OTLP never download. Reports that end before it has
  * loaded are kept (up to 1,000) and handed over; a flush or close asked for meanwhile happens once
- * it is there.
+ * it is there. A page left before it has loaded cannot send them: they wait in the origin's
+ * `localStorage` (at most 50), and its next page that exports to the same collector sends them.
  */
 export class LazyExporter {
   #real;
@@ -14,6 +29,7 @@ export class LazyExporter {
   #closed;
   #pending;
   #options;
+  #onHide;
 
   constructor(options) {
     this.#options = options;
@@ -21,18 +37,53 @@ export class LazyExporter {
     this.#real = null;
     this.#otel = null;
     this.#closed = false;
+    this.#onHide = () => this.#keep();
+    if (typeof addEventListener === 'function') addEventListener('pagehide', this.#onHide);
     this.ready = import('./otlp.js')
       .then(({ sinkFor, otel }) => {
         this.#otel = otel;
         // Neither a page SDK nor a URL: nothing to export to.
         this.#real = sinkFor(options) || { add() {}, flush: () => Promise.resolve(), close() {} };
+        const left = this.#taken();
+        for (const [report, trace] of left) this.#real.add(report, trace);
         for (const [report, trace] of this.#pending.splice(0)) this.#real.add(report, trace);
+        // What a left page could not send goes now, not with the next batch.
+        if (left.length && !this.#closed) this.#real.flush();
         if (this.#closed) {
           this.#real.flush();
           this.#real.close();
         }
       })
       .catch(() => {});
+  }
+
+  /** On pagehide before the chunk has loaded: the pending reports, into the origin's storage. */
+  #keep() {
+    const store = storage();
+    if (this.#real || !this.#pending.length || !store || !this.#options.url) return;
+    try {
+      const kept = JSON.parse(store.getItem(UNSENT) || '[]');
+      for (const [report, trace] of this.#pending.splice(0)) kept.push({ url: String(this.#options.url), report, trace });
+      store.setItem(UNSENT, JSON.stringify(kept.slice(-UNSENT_MAX)));
+    } catch {
+      /* full or blocked storage: nothing more can be done for a page that is going */
+    }
+  }
+
+  /** The reports an earlier page left for this collector, taken out of the storage. */
+  #taken() {
+    const store = storage();
+    if (!store || !this.#options.url) return [];
+    try {
+      const kept = JSON.parse(store.getItem(UNSENT) || '[]');
+      const mine = kept.filter((k) => k.url === String(this.#options.url));
+      const rest = kept.filter((k) => k.url !== String(this.#options.url));
+      if (rest.length) store.setItem(UNSENT, JSON.stringify(rest));
+      else store.removeItem(UNSENT);
+      return mine.map((k) => [k.report, k.trace]);
+    } catch {
+      return [];
+    }
   }
 
   /**
@@ -65,6 +116,7 @@ export class LazyExporter {
   close() {
     if (this.#closed) return;
     this.#closed = true;
+    if (typeof removeEventListener === 'function') removeEventListener('pagehide', this.#onHide);
     if (this.#real) this.#real.close();
   }
 }

@@ -287,6 +287,52 @@ test('what is batched is sent on pagehide', async () => {
   await page.close();
 });
 
+// Issue 48: a page left before the exporter's chunk has loaded had no pagehide handler yet, and
+// its reports were lost. They are kept in the origin's storage and sent by its next page that
+// exports to the same collector.
+test('a report that ends before the exporter has loaded, on a page left at once, is sent by the next page', async (t) => {
+  const page = await env.harness();
+  received.length = 0;
+  // The exporter's chunk is slow to come (a cold cache on a slow network).
+  let release;
+  const held = new Promise((r) => (release = r));
+  await page.route('**/js/export/otlp.js', async (route) => {
+    await held;
+    // The page that asked for it is gone by then: its request was cancelled.
+    await route.continue().catch(() => {});
+  });
+  const status = await page.evaluate(async (url) => {
+    const { Profiler } = await import('/js/index.js');
+    const p = new Profiler({ otlp: { url, intervalMs: 60000 } });
+    window.keep = p;
+    const done = new Promise((r) => p.onReport(r));
+    const res = await p.fetch('/v1/chat/completions?ttft_ms=10&token_ms=2&tokens=8', { method: 'POST', body: '{}' });
+    await res.text();
+    return (await done).status;
+  }, collectorUrl);
+  assert.equal(status, 'ok');
+  await page.goto('about:blank');
+  release();
+  await page.unroute('**/js/export/otlp.js');
+  await new Promise((r) => setTimeout(r, 500));
+  assert.equal(received.length, 0, 'nothing could be sent by the page that was left');
+  // The next page of the origin, exporting to the same collector.
+  await page.goto(`${env.url}/tests/pages/harness.html`);
+  await page.evaluate(async (url) => {
+    const { Profiler } = await import('/js/index.js');
+    window.keep = new Profiler({ otlp: { url, intervalMs: 60000 } });
+  }, collectorUrl);
+  await waitFor(() => received.some((x) => x.path === '/v1/traces'), 20000);
+  const traces = received.find((x) => x.path === '/v1/traces');
+  t.diagnostic(`received: ${received.map((x) => x.path)}`);
+  assert.ok(traces, 'the kept report was sent');
+  assert.ok(validate('traces', traces.body) > 0);
+  // Sent once: the storage is empty again.
+  assert.equal(await page.evaluate(() => localStorage.getItem('tokenpaint:otlp-unsent')), null);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('the validator rejects what OTLP would reject', () => {
   assert.throws(() => validate('traces', JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: '00112233445566778899aabbccddeeff', spanId: '0011223344556677', name: 'x', startTime: '1' }] }] }] })));
   assert.throws(() => validate('traces', JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: '0011', spanId: '0011223344556677', name: 'x' }] }] }] })));
