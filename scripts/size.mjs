@@ -70,8 +70,12 @@ export const BUDGET = 40 * 1024;
  * has loaded, the watch's replay of a learned stream's first changes and frames, and the reports'
  * `read` (1.7 KB gzip of JS, 0.2 KB of wasm for `format` and `painted_one`). Issue 50 brings the
  * whole down.
+ * Raised to 94.5 KB for issue 48 (95,942 -> 96,383 B side by side against 444b2c9): the queue a
+ * server does not report, derived from its headers, with its basis and the server's unsplit wait
+ * (0.25 KB gzip of wasm), and the keeper of reports a page left before its OTLP exporter had
+ * loaded (0.2 KB of JS; taking them back is in the lazy chunk).
  */
-export const CEILING = 94 * 1024;
+export const CEILING = 94.5 * 1024;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => readFileSync(path.join(root, p));

@@ -2,19 +2,9 @@
 
 import { modelOf } from './model.js';
 
-/** Where reports that a left page could not send wait for the origin's next page. */
+/** Where reports that a left page could not send wait for the origin's next page (otlp.js
+ * takes them). */
 export const UNSENT = 'tokenpaint:otlp-unsent';
-/** At most this many wait there (the newest kept). */
-const UNSENT_MAX = 50;
-
-/** The origin's storage, or null where there is none (a sandboxed frame, storage blocked). */
-function storage() {
-  try {
-    return typeof localStorage === 'object' && localStorage ? localStorage : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * The OTLP exporter (`otlp.js`), imported only when the `otlp` option is set: bundlers make it a
@@ -40,11 +30,11 @@ export class LazyExporter {
     this.#onHide = () => this.#keep();
     if (typeof addEventListener === 'function') addEventListener('pagehide', this.#onHide);
     this.ready = import('./otlp.js')
-      .then(({ sinkFor, otel }) => {
+      .then(({ sinkFor, otel, takeUnsent }) => {
         this.#otel = otel;
         // Neither a page SDK nor a URL: nothing to export to.
         this.#real = sinkFor(options) || { add() {}, flush: () => Promise.resolve(), close() {} };
-        const left = this.#taken();
+        const left = takeUnsent(options.url);
         for (const [report, trace] of left) this.#real.add(report, trace);
         for (const [report, trace] of this.#pending.splice(0)) this.#real.add(report, trace);
         // What a left page could not send goes now, not with the next batch.
@@ -57,33 +47,16 @@ export class LazyExporter {
       .catch(() => {});
   }
 
-  /** On pagehide before the chunk has loaded: the pending reports, into the origin's storage. */
+  /** On pagehide before the chunk has loaded: the pending reports, into the origin's storage
+   * (at most 50, the newest). Full or blocked storage: nothing more can be done for a page
+   * that is going. */
   #keep() {
-    const store = storage();
-    if (this.#real || !this.#pending.length || !store || !this.#options.url) return;
+    if (this.#real || !this.#pending.length || !this.#options.url) return;
     try {
-      const kept = JSON.parse(store.getItem(UNSENT) || '[]');
+      const kept = JSON.parse(localStorage.getItem(UNSENT) || '[]');
       for (const [report, trace] of this.#pending.splice(0)) kept.push({ url: String(this.#options.url), report, trace });
-      store.setItem(UNSENT, JSON.stringify(kept.slice(-UNSENT_MAX)));
-    } catch {
-      /* full or blocked storage: nothing more can be done for a page that is going */
-    }
-  }
-
-  /** The reports an earlier page left for this collector, taken out of the storage. */
-  #taken() {
-    const store = storage();
-    if (!store || !this.#options.url) return [];
-    try {
-      const kept = JSON.parse(store.getItem(UNSENT) || '[]');
-      const mine = kept.filter((k) => k.url === String(this.#options.url));
-      const rest = kept.filter((k) => k.url !== String(this.#options.url));
-      if (rest.length) store.setItem(UNSENT, JSON.stringify(rest));
-      else store.removeItem(UNSENT);
-      return mine.map((k) => [k.report, k.trace]);
-    } catch {
-      return [];
-    }
+      localStorage.setItem(UNSENT, JSON.stringify(kept.slice(-50)));
+    } catch {}
   }
 
   /**

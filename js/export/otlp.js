@@ -238,6 +238,24 @@ class Histograms {
   }
 }
 
+/**
+ * The reports an earlier page of the origin left for the collector at `url` (it was left before
+ * the exporter had loaded: exporter.js kept them), taken out of the storage.
+ */
+export function takeUnsent(url) {
+  if (!url) return [];
+  try {
+    const KEY = 'tokenpaint:otlp-unsent';
+    const kept = JSON.parse(localStorage.getItem(KEY) || '[]');
+    const rest = kept.filter((k) => k.url !== String(url));
+    if (rest.length) localStorage.setItem(KEY, JSON.stringify(rest));
+    else localStorage.removeItem(KEY);
+    return kept.filter((k) => k.url === String(url)).map((k) => [k.report, k.trace]);
+  } catch {
+    return [];
+  }
+}
+
 // One id per page load: the series of this page session, told apart from every other page's.
 const INSTANCE = typeof crypto === 'object' && typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : hex(16);
 
