@@ -3,7 +3,7 @@
 // whole-message re-render gives.
 // RENDER=markdown (the whole message re-rendered per delta) makes it fail, naming the fix.
 import { test, expect as base } from '@playwright/test';
-import { attach, budgets } from 'tokenpaint/playwright';
+import { attach, budgets, backgroundLoad } from 'tokenpaint/playwright';
 
 const expect = base.extend(budgets);
 
@@ -12,4 +12,22 @@ test('the streamed answer feels fast', async ({ page }, testInfo) => {
   await page.goto(`/examples/playwright/app/index.html?render=${process.env.RENDER || 'append'}`);
   await page.click('#send');
   expect(await tp.next()).toMeetBudget({ ttftPerceived: 800, lagP95: 250, forbid: ['client-render-bound', 'client-render-growing'] });
+});
+
+// The same page at real concurrency: eight other streams, made from Node (off the page, as a load
+// generator makes them), keep the server's two slots busy. The answer waits for a slot, and the
+// report names it, though the server (llama.cpp timings) reports no queue.
+test('under load, the wait for a slot is named', async ({ page, baseURL }, testInfo) => {
+  const shared = 'slots=2&pool=ci&metrics=llamacpp&batch=0.1';
+  const load = backgroundLoad({ url: `${baseURL}/v1/chat/completions?${shared}&tokens=40&token_ms=20`, init: { method: 'POST', body: '{}' }, concurrency: 8 });
+  try {
+    const tp = await attach(page, { testInfo });
+    await page.goto(`/examples/playwright/app/index.html?render=${process.env.RENDER || 'append'}&server=${encodeURIComponent(shared)}`);
+    await new Promise((r) => setTimeout(r, 300));
+    await page.click('#send');
+    const report = await tp.next();
+    expect(report.diagnosis.map((v) => v.verdict)).toContain('queue-bound');
+  } finally {
+    await load.stop();
+  }
 });

@@ -4,11 +4,13 @@
 // - `markdown`: the whole message re-rendered as markdown on every delta, with a renderer that
 //   costs `cost` ms each time (default 40: a syntax highlighter, math), the change that makes a
 //   chat feel slow and that the CI budget is there to catch.
+// `?server=` adds the simulated server's knobs (a shared server's slots, for the load test).
 import { marked } from '/vendor/marked.esm.js';
 
 const q = new URLSearchParams(location.search);
 const render = q.get('render') || 'append';
 const cost = Number(q.get('cost') || 40);
+const server = q.get('server') ? `&${q.get('server')}` : '';
 const messages = document.getElementById('messages');
 
 function busy(ms) {
@@ -24,7 +26,7 @@ document.getElementById('ask').addEventListener('submit', async (e) => {
   const answer = document.createElement('div');
   answer.className = 'msg assistant';
   messages.append(user, answer);
-  const res = await fetch('/v1/chat/completions?content=markdown&ttft_ms=100&token_ms=20&tokens=60', {
+  const res = await fetch(`/v1/chat/completions?content=markdown&ttft_ms=100&token_ms=20&tokens=60${server}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ stream: true, messages: [{ role: 'user', content: user.textContent }] }),
