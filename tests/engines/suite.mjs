@@ -215,8 +215,11 @@ export function engineTests({ name, setup, lacks, xhrProgressMs = 0 }) {
       out.textContent = pieces.join('');
       const report = await done;
       off();
-      await new Promise((ok) => setTimeout(ok, 50));
-      const verdict = panel.root ? panel.root.querySelector('.v').textContent : null;
+      // The overlay shows the verdict on its next update: waited for (a loaded machine is slow
+      // to get there), not given a fixed time.
+      const shown = () => (panel.root ? panel.root.querySelector('.v').textContent : null);
+      for (let i = 0; i < 100 && shown() !== report.diagnosis[0].verdict; i++) await new Promise((ok) => setTimeout(ok, 50));
+      const verdict = shown();
       const styled = panel.root ? panel.root.adoptedStyleSheets.length : null;
       panel.close();
       p.disconnect();
