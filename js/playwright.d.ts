@@ -8,6 +8,8 @@ export interface Attached {
   reports(): Report[];
   /** `{ status: 'on' | 'blocked', why }` once the page said, else null. */
   status(): { status: 'on' | 'blocked'; why?: string } | null;
+  /** The CPU throttle asked for (`applied: false`, with `why`, where the browser cannot), or null. */
+  throttle: { rate: number; applied: boolean; why?: string } | null;
 }
 
 export interface AttachOptions {
@@ -17,6 +19,8 @@ export interface AttachOptions {
   timeout?: number;
   /** The profiler's options, as `new Profiler(options)` takes them (e.g. `{ appReaders: false }`). */
   options?: Record<string, unknown> | null;
+  /** Run the page as a slow device: 4 is four times slower, as Chrome's DevTools throttle (Chromium only). */
+  cpuThrottle?: number | null;
 }
 
 /** Profiles the streamed answers of a Playwright page (call before it navigates). */

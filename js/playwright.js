@@ -35,9 +35,25 @@ function injectable() {
 /**
  * Profiles the streamed answers of `page` (a Playwright Page, before it navigates). Options:
  * `testInfo` (the test's, to attach each report to), `timeout` (ms `next()` waits by default,
- * 30,000), `options` (the profiler's, as `new Profiler(options)` takes them). Returns `{ next(timeout?), reports(), status() }`.
+ * 30,000), `options` (the profiler's, as `new Profiler(options)` takes them), `cpuThrottle` (run
+ * the page as a slow device: 4 is four times slower, as Chrome's DevTools throttle; Chromium
+ * only, over the DevTools protocol). Returns `{ next(timeout?), reports(), status(), throttle }`:
+ * `throttle` is `{ rate, applied, why? }` when a throttle was asked for (`applied: false` with
+ * `why` where the browser cannot), else null.
  */
-export async function attach(page, { testInfo = null, timeout = 30000, options = null } = {}) {
+export async function attach(page, { testInfo = null, timeout = 30000, options = null, cpuThrottle = null } = {}) {
+  let throttle = null;
+  if (cpuThrottle !== null && cpuThrottle !== undefined) {
+    const rate = Number(cpuThrottle);
+    try {
+      if (!(rate >= 1)) throw new Error(`cpuThrottle must be 1 or more, not ${cpuThrottle}`);
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+      throttle = { rate, applied: true };
+    } catch (e) {
+      throttle = { rate, applied: false, why: /newCDPSession|CDP|not supported/i.test(String(e && e.message)) ? 'devtools-protocol-unavailable' : String(e && e.message) };
+    }
+  }
   const reports = [];
   const waiting = [];
   let taken = 0;
@@ -87,6 +103,8 @@ export async function attach(page, { testInfo = null, timeout = 30000, options =
     reports: () => reports.slice(),
     /** `{ status: 'on' | 'blocked', why }` once the page said, else null. */
     status: () => status,
+    /** The CPU throttle asked for: `{ rate, applied, why? }`, or null. */
+    throttle,
   };
 }
 

@@ -91,8 +91,10 @@ export interface StreamReport {
   matchedPct: number | null;
   /** How the page put the text on screen. */
   delivery: Delivery | null;
-  /** Waits longer than `threshold` ms with text arrived and nothing painted: `count`, `totalMs`, `longest`, and the `list` of `[start, end]`. */
+  /** Waits longer than `threshold` ms with text arrived and nothing painted (the page's freezes, as the user sees them): `count`, `totalMs` (the time frozen), `longest` (the longest freeze), and the `list` of `[start, end]` (the first 20). */
   stalls: Stalls | null;
+  /** The frames the page painted from the first answer text's arrival to its last paint: `painted`, `dropped`, `fps`, the display's `intervalMs` and the `longestGapMs` (null where the page's frames were not counted: no requestAnimationFrame, or fewer than two frames). */
+  frames: FrameCount | null;
   /** The phases of end-to-end latency, in order (see "Where the time went" in docs/report.md below). */
   phases: Phase[] | null;
   /** What the phases add up to (`ms`, `of`) and the part no known phase explains (`unattributed`). */
@@ -290,6 +292,20 @@ export interface Stalls {
   longest: number | null;
   /** Each one's start and end. */
   list: [number, number][];
+}
+
+/** The frames the page painted while the answer streamed. */
+export interface FrameCount {
+  /** Frames painted. */
+  painted: number;
+  /** Frames the display would have shown at its own pace that the page did not paint (each gap of 1.5 intervals or more, in whole intervals, less one; hidden time left out). */
+  dropped: number;
+  /** Frames painted per second. */
+  fps: number;
+  /** The display's frame interval: the median gap between frames (ms). */
+  intervalMs: number;
+  /** The longest gap between two frames (ms). */
+  longestGapMs: number;
 }
 
 /** One phase of end-to-end latency. */
@@ -734,4 +750,4 @@ export type FailedReport = Pick<StreamReport, 'id' | 'sampleRate' | 'url' | 'tra
 export type Report = StreamReport | FailedReport;
 
 /** The keys a failed report sets to null. */
-export type FailedNull = 'label' | 'resumedFrom' | 'format' | 'httpStatus' | 'startTime' | 'headers' | 'ttfb' | 'ttfc' | 'ttft' | 'e2e' | 'bodyEnd' | 'ttftPerceived' | 'e2ePerceived' | 'tpot' | 'itl' | 'pace' | 'arrivals' | 'tokens' | 'tokensSource' | 'tokensCountedBecause' | 'deltas' | 'detail' | 'chars' | 'bytes' | 'chunks' | 'usage' | 'reasoning' | 'refusal' | 'toolCalls' | 'toolCallSpan' | 'choices' | 'finishReason' | 'serverTimings' | 'lag' | 'backlogPeak' | 'matchedPct' | 'delivery' | 'stalls' | 'phases' | 'phasesTotal' | 'firstToken' | 'intermediary' | 'hidden' | 'doneMarker' | 'truncated' | 'malformed' | 'domReason' | 'startSource' | 'caughtUp';
+export type FailedNull = 'label' | 'resumedFrom' | 'format' | 'httpStatus' | 'startTime' | 'headers' | 'ttfb' | 'ttfc' | 'ttft' | 'e2e' | 'bodyEnd' | 'ttftPerceived' | 'e2ePerceived' | 'tpot' | 'itl' | 'pace' | 'arrivals' | 'tokens' | 'tokensSource' | 'tokensCountedBecause' | 'deltas' | 'detail' | 'chars' | 'bytes' | 'chunks' | 'usage' | 'reasoning' | 'refusal' | 'toolCalls' | 'toolCallSpan' | 'choices' | 'finishReason' | 'serverTimings' | 'lag' | 'backlogPeak' | 'matchedPct' | 'delivery' | 'stalls' | 'frames' | 'phases' | 'phasesTotal' | 'firstToken' | 'intermediary' | 'hidden' | 'doneMarker' | 'truncated' | 'malformed' | 'domReason' | 'startSource' | 'caughtUp';

@@ -74,8 +74,14 @@ export const BUDGET = 40 * 1024;
  * server does not report, derived from its headers, with its basis and the server's unsplit wait
  * (0.25 KB gzip of wasm), and the keeper of reports a page left before its OTLP exporter had
  * loaded (0.2 KB of JS; taking them back is in the lazy chunk).
+ * Raised to 97 KB for issue 49 (96,383 -> 98,846 B side by side against cb39cd0): formulas matched
+ * by the text around them (0.36 KB of wasm), the frames the page painted while the answer
+ * streamed (the shell's frame meter, the core's frame rate, dropped frames and the longest
+ * freeze's frames, blocked time and step: 1.6 KB of wasm, 0.3 KB of JS) and the
+ * client-updates-deferred verdict with its text (0.22 KB). Issue 50 moves verdict texts and the
+ * report's writing out of the module.
  */
-export const CEILING = 94.5 * 1024;
+export const CEILING = 97 * 1024;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => readFileSync(path.join(root, p));

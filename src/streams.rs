@@ -164,6 +164,13 @@ impl Streams {
         }
     }
 
+    /// The frames the page painted while stream `id` was open (their starts, absolute ms).
+    pub fn frames(&mut self, id: u32, starts: &[f64]) {
+        if let Some(o) = self.get(id) {
+            o.session.frames(starts);
+        }
+    }
+
     /// The summary in a compact form another profiler (tab, page, user) can merge.
     pub fn export_summary(&self) -> String {
         self.summary.export()

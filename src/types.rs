@@ -142,9 +142,14 @@ pub struct Report {
     pub matched_pct: Option<f64>,
     /// How the page put the text on screen.
     pub delivery: Option<Delivery>,
-    /// Waits longer than `threshold` ms with text arrived and nothing painted: `count`, `totalMs`,
-    /// `longest`, and the `list` of `[start, end]`.
+    /// Waits longer than `threshold` ms with text arrived and nothing painted (the page's
+    /// freezes, as the user sees them): `count`, `totalMs` (the time frozen), `longest` (the
+    /// longest freeze), and the `list` of `[start, end]` (the first 20).
     pub stalls: Option<Stalls>,
+    /// The frames the page painted from the first answer text's arrival to its last paint:
+    /// `painted`, `dropped`, `fps`, the display's `intervalMs` and the `longestGapMs` (null where
+    /// the page's frames were not counted: no requestAnimationFrame, or fewer than two frames).
+    pub frames: Option<FrameCount>,
     /// The phases of end-to-end latency, in order (see "Where the time went" in docs/report.md
     /// below).
     pub phases: Option<Vec<Phase>>,
@@ -445,6 +450,23 @@ pub struct Stalls {
     pub longest: Option<f64>,
     /// Each one's start and end.
     pub list: Vec<(f64, f64)>,
+}
+
+/// The frames the page painted while the answer streamed.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct FrameCount {
+    /// Frames painted.
+    pub painted: u64,
+    /// Frames the display would have shown at its own pace that the page did not paint (each
+    /// gap of 1.5 intervals or more, in whole intervals, less one; hidden time left out).
+    pub dropped: u64,
+    /// Frames painted per second.
+    pub fps: f64,
+    /// The display's frame interval: the median gap between frames (ms).
+    pub interval_ms: f64,
+    /// The longest gap between two frames (ms).
+    pub longest_gap_ms: f64,
 }
 
 /// One phase of end-to-end latency.

@@ -69,6 +69,11 @@ impl Core {
         self.streams.resource(id, entry);
     }
 
+    /// The frames the page painted while stream `id` was open: their starts (absolute ms).
+    pub fn frames(&mut self, id: u32, starts: &[f64]) {
+        self.streams.frames(id, starts);
+    }
+
     /// The summary in a compact form another profiler (tab, page, user) can merge.
     pub fn export_summary(&self) -> String {
         self.streams.export_summary()

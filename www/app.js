@@ -618,6 +618,7 @@ const VERDICTS = {
   'server-buffered': "The server's own streaming layer holds tokens back",
   'client-smoothing': 'The page types slower than text arrives',
   'client-render-bound': 'The page renders slowly',
+  'client-updates-deferred': 'The page defers its updates while it is free',
   'client-render-growing': 'The page re-renders more with every delta',
   'conversation-weight': 'The earlier conversation is re-rendered with every delta',
   'provider-bursts': 'The provider streams in bursts',

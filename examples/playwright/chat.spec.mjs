@@ -14,6 +14,16 @@ test('the streamed answer feels fast', async ({ page }, testInfo) => {
   expect(await tp.next()).toMeetBudget({ ttftPerceived: 800, lagP95: 250, forbid: ['client-render-bound', 'client-render-growing'] });
 });
 
+// The same budget on a slow device: the page under a 4× CPU throttle, as Chrome's DevTools
+// throttle (Chromium; elsewhere `throttle.applied` is false and says why).
+test('the streamed answer feels fast on a slow device', async ({ page }, testInfo) => {
+  const tp = await attach(page, { testInfo, cpuThrottle: 4 });
+  expect(tp.throttle).toEqual({ rate: 4, applied: true });
+  await page.goto(`/examples/playwright/app/index.html?render=${process.env.RENDER || 'append'}`);
+  await page.click('#send');
+  expect(await tp.next()).toMeetBudget({ ttftPerceived: 1000, lagP95: 250, forbid: ['client-render-bound', 'client-render-growing'] });
+});
+
 // The same page at real concurrency: eight other streams, made from Node (off the page, as a load
 // generator makes them), keep the server's two slots busy. The answer waits for a slot, and the
 // report names it, though the server (llama.cpp timings) reports no queue.

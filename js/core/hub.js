@@ -12,6 +12,7 @@ import { CoreLink } from './link.js';
 import { Reports } from './reports.js';
 import { PaintClock, timerResolution, IDLE_FRAMES } from '../browser/paint.js';
 import { LongFrames } from '../browser/longframes.js';
+import { FrameMeter } from '../browser/framemeter.js';
 import { ResourceEntries } from '../browser/resource.js';
 import { DomWatch } from '../browser/watch.js';
 import { Learning } from './learners.js';
@@ -52,6 +53,7 @@ export class Hub {
     this.frames = new LongFrames();
     this.resources = new ResourceEntries();
     this.paint = new PaintClock((frame, cutoff, after, since) => this.#onPaint(frame, cutoff, after, since));
+    this.meter = new FrameMeter();
     // The OTLP exporter (the page's own OpenTelemetry SDK when it has one, else a collector at
     // `url`), and the DevTools track: chunks of their own, imported only when asked for.
     this.otlp = null;
@@ -137,6 +139,10 @@ export class Hub {
   /** A stream opened. */
   opened(s) {
     this.streams.add(s);
+    if (!s.metered) {
+      s.metered = true;
+      this.meter.start();
+    }
     // Its answer was learned from the page (learn.js): what the page showed of it before is
     // replayed, once its chunks (handed over in the same task) are in, with the frames after.
     const history = this.watch.adopt(s);
@@ -157,6 +163,13 @@ export class Hub {
     } catch {
       /* the stream goes on without its first commits */
     }
+  }
+
+  /** A stream's frames are no longer needed (it was reported, or discarded). */
+  unmetered(s) {
+    if (!s.metered) return;
+    s.metered = false;
+    this.meter.stop();
   }
 
   /** A stream is done (reported or discarded). */

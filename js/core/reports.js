@@ -36,6 +36,15 @@ export class Reports {
   /** Reports stream `id` (`s`: its Stream, or `{ url, start }` for a request that never had a response). */
   emit(id, s) {
     const hub = this.#hub;
+    try {
+      this.#report(id, s);
+    } finally {
+      if (typeof s.beforeReport === 'function') hub.unmetered(s);
+    }
+  }
+
+  #report(id, s) {
+    const hub = this.#hub;
     const link = hub.link;
     // Still hidden: what is not painted yet could not be.
     const hidden = hub.visibility.hiddenSince;

@@ -275,6 +275,9 @@ export class Stream {
         const args = [e.startTime, e.domainLookupStart, e.domainLookupEnd, e.connectStart, e.connectEnd, e.requestStart, e.responseStart, e.responseEnd];
         this.call((c) => c.resource(this.id, ...args));
       }
+      // The frames painted since it opened (the smoothness figures, a freeze's frames).
+      const frames = hub.meter.since(this.start);
+      if (frames.length > 1) this.call((c) => c.frames(this.id, Float64Array.from(frames)));
       hub.link.sendFrames(hub.frames);
     } catch {
       /* the report goes without */
@@ -285,6 +288,7 @@ export class Stream {
   discard() {
     this.done = true;
     this.#hub.closed(this);
+    this.#hub.unmetered(this);
     this.call((c) => c.finish(this.id, false), '');
   }
 

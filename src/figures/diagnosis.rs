@@ -10,7 +10,8 @@ use crate::figures::phases::{ArrivalPattern, Breakdown, HeldBy, STALL_MIN_MS};
 #[derive(Debug, Clone, PartialEq)]
 pub struct Verdict {
     /// `queue-bound`, `prefill-bound`, `decode-bound`, `network-bound`,
-    /// `intermediary-buffered`, `client-render-bound`, `client-buffers-whole-answer`,
+    /// `intermediary-buffered`, `client-render-bound`, `client-updates-deferred`,
+    /// `client-buffers-whole-answer`,
     /// `reasoning-delay`, `decode-stall`, `page-stall`, `client-render-growing`,
     /// `conversation-weight`, `provider-bursts`, `insufficient-evidence` or `healthy`.
     pub verdict: &'static str,
@@ -122,6 +123,8 @@ pub struct Facts {
     pub arrival_stall: Option<crate::figures::phases::ArrivalStall>,
     /// The longest wait of arrived text for a paint: (start from the request start, ms).
     pub paint_stall: Option<(f64, f64)>,
+    /// The same wait (the longest freeze), with what the page did meanwhile.
+    pub freeze: Option<crate::figures::smooth::Freeze>,
     /// The longest time the main thread was seen blocked while the answer streamed: (start
     /// from the request start, ms).
     pub blocked_longest: Option<(f64, f64)>,
@@ -402,6 +405,8 @@ fn page(f: &Facts) -> Option<Verdict> {
     });
     if f.delivery == Some("buffered-until-end") {
         return Some(Verdict::new("client-buffers-whole-answer", vec![("ttft", ttft)], "The page shows nothing until the answer is complete: render each delta as it arrives, or streaming is wasted."));
+    } else if let Some(v) = deferred(f) {
+        return Some(v);
     } else if let Some(rate) = smoothing {
         // A typing animation slower than the stream: the page is not slow, it holds text back.
         return Some(Verdict::new("client-smoothing", vec![
@@ -430,6 +435,43 @@ fn page(f: &Facts) -> Option<Verdict> {
     }
     None
 }
+
+/// Updates deferred: arrived text waited at least [`STALL_MIN_MS`] for the screen while the page
+/// kept painting frames (half of them or more) and its main thread was mostly free (blocked at
+/// most half the wait), then appeared in one step of [`DEFERRED_STEP`] characters or more. The
+/// page put its updates off (a low-priority transition or deferred value that each new delta
+/// interrupts, a debounce that never settles): not render cost. A page that updates on a
+/// regular interval is throttled, not this.
+fn deferred(f: &Facts) -> Option<Verdict> {
+    let fz = f.freeze?;
+    let frames = f64::from(fz.frames?);
+    let interval = if fz.interval.is_finite() {
+        fz.interval
+    } else {
+        FRAME
+    };
+    let held = fz.ms >= STALL_MIN_MS
+        && frames >= 0.5 * fz.ms / interval
+        && fz.blocked <= 0.5 * fz.ms
+        && fz.step >= DEFERRED_STEP
+        && f.delivery != Some("throttled");
+    held.then(|| {
+        let (gt, ge, basis) = paint_gain(f);
+        let mut v = Verdict::new("client-updates-deferred", vec![
+            ("freezeMs", fz.ms),
+            ("atMs", fz.at),
+            ("framesDuringFreeze", frames),
+            ("blockedShareDuringFreeze", fz.blocked / fz.ms),
+            ("stepChars", f64::from(fz.step)),
+        ], "The page held arrived text back while its main thread was free and its frames kept coming, then showed it in one step: its updates are deferred, not slow. Streaming text in a low-priority update (React startTransition or useDeferredValue) is interrupted by every new delta and can wait seconds: render streaming updates urgently, outside transitions and deferred values, or use the renderer's direct-update mode.")
+        .gained(gt, ge, basis);
+        v.place = Some(("page", None));
+        v
+    })
+}
+
+/// The characters a deferred update shows at once, at least: several tokens.
+const DEFERRED_STEP: u32 = 20;
 
 /// A stall: one wait far above the stream's own pace, then the normal pace again. Upstream (the
 /// server's decode step, as on a shared server prefilling another prompt) unless the page's

@@ -16,6 +16,7 @@ pub mod growth;
 mod page;
 pub mod phases;
 pub mod report;
+pub mod smooth;
 
 use arrivals::{arrivals, blocked, pace};
 pub use arrivals::{Arrivals, Pace};
@@ -88,6 +89,9 @@ pub struct StreamFigures {
     pub stalls: Option<Vec<Stall>>,
     /// A wait longer than this is a stall (ms).
     pub stall_threshold: f64,
+    /// The frames the page painted while the answer streamed (`None` when the shell counted
+    /// none, or fewer than two).
+    pub frames: Option<crate::figures::smooth::Frames>,
     /// The phases of end-to-end latency.
     pub breakdown: Option<Breakdown>,
     /// The longest mid-stream stall of the arrivals (its start from the request start).
@@ -225,6 +229,19 @@ fn wire(tl: &Timeline) -> crate::figures::phases::Wire {
     crate::figures::phases::Wire { headers, network }
 }
 
+/// The frames the page painted from the first answer text's arrival to its last paint.
+fn frames_of(tl: &Timeline) -> Option<crate::figures::smooth::Frames> {
+    let first = tl.first_answer()?;
+    let last = tl
+        .records
+        .iter()
+        .rev()
+        .find_map(|r| r.painted.is_finite().then_some(r.painted))
+        .unwrap_or(first)
+        .max(tl.last_answer().unwrap_or(first));
+    crate::figures::smooth::frames(&tl.frames, first, last, &tl.hidden)
+}
+
 /// Computes the figures of `tl`.
 pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
     let rel = |t: f64| t - tl.start;
@@ -288,6 +305,7 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
             stalls.into_iter().map(rel).collect()
         }),
         stall_threshold: tl.stall_ms,
+        frames: frames_of(tl),
         breakdown,
         arrival_stall,
         caught_up: tl.caught_up.map(|at| {
@@ -460,6 +478,24 @@ fn facts(
             s.iter()
                 .map(|s| (s.start, s.end - s.start))
                 .reduce(|a, b| if b.1 > a.1 { b } else { a })
+        }),
+        freeze: f.stalls.as_ref().and_then(|s| {
+            let longest = s.iter().reduce(|a, b| {
+                if b.end - b.start > a.end - a.start {
+                    b
+                } else {
+                    a
+                }
+            })?;
+            let interval = f.frames.map_or(f64::NAN, |fr| fr.interval);
+            Some(crate::figures::smooth::freeze(
+                (tl.start + longest.start, tl.start + longest.end),
+                tl.start,
+                &tl.frames,
+                blocked.intervals(),
+                &tl.records,
+                interval,
+            ))
         }),
         growth: crate::figures::growth::render_growth(&tl.records, tl.decimated.is_some()),
         prior_chars: tl.prior_chars,

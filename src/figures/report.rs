@@ -310,6 +310,23 @@ fn page(w: &mut JsonWriter, f: &StreamFigures) {
     }
     w.key("stalls");
     stalls(w, f);
+    w.key("frames");
+    match f.frames {
+        Some(fr) => {
+            w.open_object();
+            w.key("painted");
+            w.uint(u64::from(fr.painted));
+            w.key("dropped");
+            w.uint(u64::from(fr.dropped));
+            w.nums(&[
+                ("fps", fr.fps),
+                ("intervalMs", fr.interval),
+                ("longestGapMs", fr.longest_gap),
+            ]);
+            w.close_object();
+        }
+        None => w.null(),
+    }
 }
 
 fn stalls(w: &mut JsonWriter, f: &StreamFigures) {

@@ -11,7 +11,12 @@
 //! - otherwise a longer skip (a link URL, an image) is taken if the next [`ANCHOR`] rendered
 //!   characters appear together within [`MAX_SKIP`] arrived characters;
 //! - otherwise the rendered character is not part of the answer (a label, a cursor glyph, a
-//!   "Copy" button) and is passed over.
+//!   "Copy" button) and is passed over;
+//! - but where the frontier stands in a formula (`$…$`, `$$…$$`) that has arrived whole, a
+//!   rendered character that does not match it is the renderer's drawing of it (KaTeX and
+//!   MathJax draw symbols in the formula's place, beside a copy of its source): the formula is
+//!   matched by the text around it and the frontier passes its end. So a token that closes a
+//!   formula at the end of an answer gets the paint that showed it.
 //!
 //! Incremental: the frontier is checkpointed every [`CHECKPOINT`] UTF-16 units of rendered
 //! text. When the page appends text, matching goes on from where it stopped; when it
@@ -30,8 +35,76 @@ use crate::timeline::visible::is_visible;
 pub fn is_markup(c: char) -> bool {
     matches!(
         c,
-        '*' | '_' | '`' | '#' | '|' | '~' | '>' | '<' | '-' | '=' | '+' | '[' | ']' | '\\'
+        '*' | '_' | '`' | '#' | '|' | '~' | '>' | '<' | '-' | '=' | '+' | '[' | ']' | '\\' | '$'
     )
+}
+
+/// The formulas of the arrived text (`$…$` and `$$…$$`, as remark-math and KaTeX's auto-render
+/// read them), as ranges of visible characters: what a renderer draws rather than shows.
+#[derive(Debug, Default, Clone)]
+struct Formulas {
+    /// The open formula: where it starts, and whether it opened with `$$`.
+    open: Option<(u32, bool)>,
+    /// The last character was a `$` that opened a formula (a second one makes it `$$`).
+    opened: bool,
+    /// In a `$$` formula, the last character was a first closing `$`.
+    closing: bool,
+    /// Whole formulas, in order: [start, end). A re-render matches from the start again, so
+    /// they are kept while their text is ([`Formulas::forget`]), up to [`FORMULAS`].
+    done: Vec<(u32, u32)>,
+}
+
+/// Whole formulas kept at most (the oldest half dropped when there are more).
+const FORMULAS: usize = 4096;
+
+impl Formulas {
+    /// Follows `c`; `at` is the index the next visible character will have.
+    fn push(&mut self, c: char, at: u32) {
+        let opened = core::mem::replace(&mut self.opened, false);
+        let closing = core::mem::replace(&mut self.closing, false);
+        if c == '\n' && matches!(self.open, Some((_, false))) {
+            // An inline formula does not cross a line: that was a `$` of text.
+            self.open = None;
+        }
+        if c != '$' {
+            return;
+        }
+        match self.open {
+            None => {
+                self.open = Some((at, false));
+                self.opened = true;
+            }
+            Some((start, false)) if opened && start == at => self.open = Some((start, true)),
+            Some((start, false)) => self.close(start, at),
+            Some((start, true)) if closing => self.close(start, at),
+            Some((_, true)) => self.closing = true,
+        }
+    }
+
+    fn close(&mut self, start: u32, end: u32) {
+        self.open = None;
+        if end > start {
+            if self.done.len() == FORMULAS {
+                self.done.drain(..FORMULAS / 2);
+            }
+            self.done.push((start, end));
+        }
+    }
+
+    /// Forgets the formulas that end before visible character `base` (dropped arrived text).
+    fn forget(&mut self, base: u32) {
+        let gone = self.done.partition_point(|&(_, end)| end <= base);
+        self.done.drain(..gone);
+    }
+
+    /// The end of the whole formula that visible character `f` is in, if any.
+    fn around(&self, f: u32) -> Option<u32> {
+        let i = self.done.partition_point(|&(_, end)| end <= f);
+        self.done
+            .get(i)
+            .filter(|&&(start, _)| start <= f)
+            .map(|&(_, end)| end)
+    }
 }
 
 /// Whether a character takes part in alignment: visible, and not markdown syntax.
@@ -161,6 +234,7 @@ pub struct Aligner {
     /// visible character `base` of the answer. Frontiers and checkpoints count from the start.
     base: u32,
     hidden: Hidden,
+    formulas: Formulas,
     frontier: u32,
     /// UTF-16 units of rendered text consumed.
     units: u32,
@@ -231,6 +305,8 @@ impl Aligner {
         let before = self.arrived.len();
         for c in text.chars() {
             let was_bang = self.hidden.bang;
+            let at = self.base + self.arrived.len() as u32;
+            self.formulas.push(c, at);
             if self.hidden.shown(c) {
                 self.arrived.push(c);
             } else if was_bang && self.hidden.alt && self.arrived.last() == Some(&'!') {
@@ -242,6 +318,7 @@ impl Aligner {
             let drop = self.arrived.len() - MAX_ARRIVED / 4;
             self.arrived.drain(..drop);
             self.base += drop as u32;
+            self.formulas.forget(self.base);
         }
         added
     }
@@ -334,7 +411,14 @@ impl Aligner {
             }
             let before = budget;
             match step(a, f, &vis, i, &mut budget) {
-                Some((nf, _)) => f = nf,
+                Some((nf, true)) => f = nf,
+                // Not the formula's own text where the frontier stands in a whole formula: the
+                // renderer's drawing of it.
+                Some((_, false)) | None if self.formulas.around((base + f) as u32).is_some() => {
+                    budget = before;
+                    f = self.formulas.around((base + f) as u32).unwrap_or(0) as usize - base;
+                }
+                Some((nf, false)) => f = nf,
                 None => {
                     budget = before;
                     waiting = Some(i);
@@ -467,6 +551,45 @@ mod tests {
         );
         let mut a = aligner("```python\nprint('&lt;x&gt;')\n```\nDone &amp; dusted");
         assert_eq!(full(&mut a, "print('<x>')\nDone & dusted"), a.arrived_len());
+    }
+
+    /// KaTeX's text content for a formula: its MathML (the symbols), the TeX source in an
+    /// annotation, and its HTML (the symbols again).
+    fn katex(symbols: &str, tex: &str) -> String {
+        format!("{symbols}{tex}{symbols}")
+    }
+
+    #[test]
+    fn a_formula_drawn_by_the_renderer_is_matched_by_the_text_around_it() {
+        // An answer that ends in a formula: the last token, which closes it, is on screen once
+        // the drawing is.
+        let arrived = "The area of a circle is $\\pi r^2$";
+        let mut a = aligner(arrived);
+        let shown = format!("The area of a circle is {}", katex("πr2", "\\pi r^2"));
+        assert_eq!(full(&mut a, &shown), a.arrived_len());
+        // Before the formula has arrived whole, its drawing is not there, nor matched.
+        let mut a = aligner("The area of a circle is $\\pi r");
+        assert_eq!(full(&mut a, "The area of a circle is "), 18);
+        // Display math, then text after it; a re-render matches as appending did.
+        let arrived = "Energy: $$E = mc^2$$ and so on.";
+        let mut a = aligner(arrived);
+        let shown = format!("Energy: {} and so on.", katex("E=mc2", "E = mc^2"));
+        assert_eq!(full(&mut a, &shown), a.arrived_len());
+        let mut b = aligner(arrived);
+        let half = shown
+            .char_indices()
+            .nth(shown.chars().count() / 2)
+            .unwrap()
+            .0;
+        append(&mut b, &shown[..half]);
+        append(&mut b, &shown[half..]);
+        assert_eq!(b.frontier(), a.frontier());
+        // Dollars of text shown as text match as text.
+        let mut a = aligner("It costs $5 and $10 a month.");
+        assert_eq!(
+            full(&mut a, "It costs $5 and $10 a month."),
+            a.arrived_len()
+        );
     }
 
     #[test]

@@ -79,6 +79,9 @@ pub struct Session {
     pub tl: Timeline,
 }
 
+/// Frames kept per stream: ten minutes at 60 Hz.
+pub const MAX_FRAMES: usize = 36_000;
+
 impl Session {
     /// Opens a session. `format` is a format name or `auto`; `content_type` and `headers`
     /// (`name: value` lines) are the response's.
@@ -178,6 +181,7 @@ impl Session {
                 reads: Reads::default(),
                 answer_event: 0,
                 prior_chars: None,
+                frames: Vec::new(),
             },
         }
     }
@@ -383,6 +387,24 @@ impl Session {
     /// The request's Resource Timing entry.
     pub fn resource(&mut self, entry: crate::timeline::entries::ResourceEntry) {
         self.tl.resource = Some(entry);
+    }
+
+    /// The frames the page painted while the stream was open: their starts (absolute ms; at
+    /// most [`MAX_FRAMES`], the latest kept; what is not a finite time, or out of order, left out).
+    pub fn frames(&mut self, starts: &[f64]) {
+        let from = starts.len().saturating_sub(MAX_FRAMES);
+        let mut last = f64::NEG_INFINITY;
+        self.tl.frames = starts[from..]
+            .iter()
+            .copied()
+            .filter(|&t| {
+                let keep = t.is_finite() && t > last;
+                if keep {
+                    last = t;
+                }
+                keep
+            })
+            .collect();
     }
 
     /// The request start, learned after the stream was opened (from Resource Timing, for a

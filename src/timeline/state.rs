@@ -69,6 +69,9 @@ pub struct Timeline {
     pub caught_up: Option<f64>,
     /// The request's Resource Timing entry, when the shell found it.
     pub resource: Option<crate::timeline::entries::ResourceEntry>,
+    /// The frames the page painted while the stream was open (their starts, absolute ms, in
+    /// order), when the shell counted them; empty otherwise.
+    pub frames: Vec<f64>,
     /// A `Server-Timing` header reached the page (same origin, or exposed by CORS).
     pub server_timing_header: bool,
     /// The server's token counts.

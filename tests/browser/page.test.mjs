@@ -32,6 +32,36 @@ test('a fixed 100 ms render delay gives a median delivery lag within [100, 100 +
   assert.ok(Math.abs(r.lag.p50 - m) < 0.01, 'the report states the same median');
 });
 
+// Issue 49: a page that updates only once no delta has come for 60 ms (a debounce, as a
+// low-priority update that every new delta interrupts) holds the text back for as long as the
+// stream keeps coming, while its main thread is free and its frames keep coming; the server's
+// one 200 ms pause lets it show the first 30 tokens in one step. That is a deferred update, not
+// render cost: its own verdict, its freeze within a frame of the page's own (its longest wait
+// from a delta's arrival to its paint), and the frames counted.
+test('a page that defers its updates while it is free is client-updates-deferred, its freeze within a frame of the page\'s own', async (t) => {
+  const r = await run({ query: 'ttft_ms=50&token_ms=20&tokens=60&stall_at=30&stall_ms=200', render: 'deferred', delay: 60, paintTruth: true });
+  const v = r.diagnosis.find((d) => d.verdict === 'client-updates-deferred');
+  t.diagnostic(JSON.stringify({ verdicts: r.diagnosis.map((d) => d.verdict), evidence: v?.evidence, stalls: r.stalls, frames: r.frames, truth: r.paintTruthMax }));
+  assert.equal(r.matchedPct, 100);
+  assert.ok(v, r.diagnosis.map((d) => d.verdict).join());
+  assert.equal(v.place, 'page');
+  assert.ok(!r.diagnosis.some((d) => d.verdict === 'client-render-bound'));
+  assert.ok(Math.abs(r.stalls.longest - r.paintTruthMax) <= FRAME + 2, `freeze ${r.stalls.longest} vs the page's ${r.paintTruthMax}`);
+  assert.equal(v.evidence.freezeMs, r.stalls.longest);
+  assert.ok(v.evidence.stepChars >= 100, `a step of ${v.evidence.stepChars} characters`);
+  // The page kept painting: about a frame per interval through the freeze.
+  assert.ok(v.evidence.framesDuringFreeze >= 0.5 * (v.evidence.freezeMs / r.frames.intervalMs), JSON.stringify(v.evidence));
+  assert.ok(r.frames.painted > 20 && r.frames.fps > 20, JSON.stringify(r.frames));
+});
+
+test('an appending page is not deferred: its frames counted, its freeze none', async (t) => {
+  const r = await run({ query: 'ttft_ms=50&token_ms=20&tokens=60&stall_at=30&stall_ms=200', render: 'immediate', paintTruth: true });
+  t.diagnostic(JSON.stringify({ verdicts: r.diagnosis.map((d) => d.verdict), stalls: r.stalls, frames: r.frames }));
+  assert.ok(!r.diagnosis.some((d) => d.verdict === 'client-updates-deferred'));
+  assert.equal(r.stalls.count, 0);
+  assert.ok(r.frames.painted > 20, JSON.stringify(r.frames));
+});
+
 test('immediate rendering gives a median delivery lag under one frame + 2 ms', async (t) => {
   const r = await run({ query: STEADY, render: 'immediate' });
   assert.equal(r.matchedPct, 100);

@@ -61,6 +61,11 @@ window.runStream = async ({ query, render = 'immediate', delay = 0, via = 'fetch
   const pending = [];
   const hold = {};
   let seen = 0;
+  // `deferred`: the page updates only once no delta has come for `delay` ms (a debounce, as a
+  // low-priority update that every new delta interrupts): the text waits, then shows in a step.
+  let debounce = null;
+  let unshown = [];
+  let flushed = null;
   try {
     for await (const data of sseData(res.body, hold)) {
       if (data === '[DONE]') break;
@@ -75,7 +80,18 @@ window.runStream = async ({ query, render = 'immediate', delay = 0, via = 'fetch
       if (render === 'immediate') out.append(content);
       else if (render === 'rerender') out.textContent = text;
       if (painted && (render === 'immediate' || render === 'rerender')) painted.mark(got);
-      else if (render === 'delay') {
+      else if (render === 'deferred') {
+        unshown.push(got);
+        clearTimeout(debounce);
+        flushed = new Promise((r) => {
+          debounce = setTimeout(() => {
+            out.textContent = text;
+            for (const g of unshown) painted?.mark(g);
+            unshown = [];
+            r();
+          }, delay);
+        });
+      } else if (render === 'delay') {
         pending.push(
           new Promise((r) =>
             setTimeout(() => {
@@ -100,12 +116,14 @@ window.runStream = async ({ query, render = 'immediate', delay = 0, via = 'fetch
     truth = { commit, frame };
   }
   await Promise.all(pending);
+  if (flushed) await flushed;
   const r = await report;
   profiler.disconnect();
   if (truth) r.truth = { commit: truth.commit - r.startTime, frame: truth.frame - r.startTime };
   if (painted) {
     await new Promise((res) => setTimeout(res, 50));
     r.paintTruth = painted.median();
+    r.paintTruthMax = painted.quantile(1);
   }
   return r;
 };
