@@ -16,7 +16,7 @@ import { backgroundLoad, MAX_STREAMS } from '../js/load.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Only these folders are served.
-const PUBLIC = ['www', 'js', 'pkg', 'examples/leptos-chat/dist', 'examples/dioxus-chat/dist', 'examples/yew-chat/dist', 'examples/playwright/app', 'tests/pages', 'bench/pages', 'node_modules/marked/lib', 'node_modules/eventsource-parser/dist', 'node_modules/sse.js/lib', 'node_modules/socket.io-client/dist'];
+const PUBLIC = ['www', 'js', 'pkg', 'examples/leptos-chat/dist', 'examples/dioxus-chat/dist', 'examples/yew-chat/dist', 'examples/playwright/app', 'tests/pages', 'bench/pages', 'node_modules/marked/lib', 'node_modules/katex/dist', 'node_modules/eventsource-parser/dist', 'node_modules/sse.js/lib', 'node_modules/socket.io-client/dist'];
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -49,6 +49,7 @@ async function readBody(req, limit = 1 << 20) {
 // The demo page renders markdown with the real marked, from node_modules.
 const VENDOR = {
   '/vendor/marked.esm.js': 'node_modules/marked/lib/marked.esm.js',
+  '/vendor/katex.mjs': 'node_modules/katex/dist/katex.mjs',
   '/vendor/sse.js': 'node_modules/sse.js/lib/sse.js',
   '/vendor/socket.io.esm.min.js': 'node_modules/socket.io-client/dist/socket.io.esm.min.js',
 };

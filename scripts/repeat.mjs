@@ -5,6 +5,12 @@
 //   stall-none   the same without server timings
 //   xhr          sse.js over XHR (POST), each delta appended as a text node in the message
 //                handler, and 20 ms later (alternating)
+//   math         issue 49: an answer that ends in a KaTeX formula (tests/pages/math.html):
+//                perceived E2E within a frame of the page's own last paint, the longest stall
+//                within a frame of the page's own longest wait (none, when that is under the
+//                stall threshold)
+//   deferred     issue 49: a page that defers its updates while it is free (a debounce):
+//                client-updates-deferred, its freeze within a frame of the page's own
 //   arrival      the opt-in arrival clock: an idle run (the worker's hop, TTFT with and without)
 //                and a 400 ms busy loop (ITL max and the measured late read against the page's
 //                own record), each with and without the clock
@@ -18,6 +24,30 @@ const wanted = process.argv.slice(3);
 const num = (raw, re) => Number(re.exec(raw)?.[1]);
 
 const scenarios = {
+  async math(env) {
+    const page = await env.page('/tests/pages/math.html');
+    await page.waitForFunction(() => window.mathReady === true);
+    return async () => {
+      const { report: r, lastPaint, longestWait, drawn } = await page.evaluate(() => window.runMath());
+      const stall = r.stalls.longest ?? 0;
+      const line = `e2ePerceived ${r.e2ePerceived?.painted} vs the page's ${lastPaint.toFixed(1)}; longest stall ${stall} vs the page's longest wait ${longestWait.toFixed(1)}; ${drawn} formulas, matched ${r.matchedPct}%`;
+      assert.equal(drawn, 5, line);
+      assert.ok(r.e2ePerceived && Math.abs(r.e2ePerceived.painted - lastPaint) <= FRAME, line);
+      if (Math.max(stall, longestWait) > r.stalls.threshold) assert.ok(Math.abs(stall - longestWait) <= FRAME, line);
+      return line;
+    };
+  },
+  async deferred(env) {
+    const page = await env.harness();
+    return async () => {
+      const r = await page.evaluate(() => window.runStream({ query: 'ttft_ms=50&token_ms=20&tokens=60&stall_at=30&stall_ms=200', render: 'deferred', delay: 60, paintTruth: true }));
+      const v = r.diagnosis.find((d) => d.verdict === 'client-updates-deferred');
+      const line = `${r.diagnosis.map((d) => d.verdict)} freeze ${r.stalls.longest} vs the page's ${r.paintTruthMax.toFixed(1)}; frames ${v?.evidence.framesDuringFreeze}, blocked ${v?.evidence.blockedShareDuringFreeze}, step ${v?.evidence.stepChars}`;
+      assert.ok(v, line);
+      assert.ok(Math.abs(r.stalls.longest - r.paintTruthMax) <= FRAME, line);
+      return line;
+    };
+  },
   async heavy(env) {
     const page = await env.page('/tests/pages/renderers.html');
     await page.waitForFunction(() => window.renderersReady === true, null, { timeout: 15000 });

@@ -12,7 +12,8 @@
 //   status      an HTTP error status (400–599) to answer with instead of a stream
 //   content     words (default) | markdown (a fixed markdown answer, cut into small tokens) |
 //               code (a paragraph, then a fenced JavaScript block of `lines` lines, default 220:
-//               the answer whose whole-message re-render with a highlighter grows with it)
+//               the answer whose whole-message re-render with a highlighter grows with it) |
+//               math (a fixed answer full of formulas, `$…$` and `$$…$$`, that ends in one)
 //   queue_ms    time spent "waiting for a slot" before prefill (reported as queue time)
 //   metrics     vllm (a vLLM-style `metrics` object on the usage chunk) | llamacpp (`timings`)
 //   timings_per_token  1: with format openai, every answer chunk carries llama.cpp's timings so
@@ -79,6 +80,9 @@ function rng(seed) {
 
 /** A markdown answer that exercises what renderers change: headings, emphasis, links, inline
  * and fenced code, nested lists, a table, a quote with HTML and entities, non-ASCII text. */
+/** An answer full of formulas that ends in one: what KaTeX draws rather than shows. */
+export const MATH = 'The area of a circle is $A = \\pi r^2$ and its circumference is $C = 2 \\pi r$, so $$\\frac{C^2}{4 \\pi} = A$$ holds for every circle. The sum of the first n integers is $\\frac{n(n+1)}{2}$, and Euler wrote $e^{i\\pi} + 1 = 0$';
+
 export const MARKDOWN = `## Streaming *latency*, explained
 
 Tokens arrive **one by one**; the page renders them with \`marked\` or [markdown-it](https://github.com/markdown-it/markdown-it "the docs") & friends.
@@ -304,7 +308,7 @@ export async function handleChat(req, res, url, body) {
     return;
   }
 
-  const tokens = merged(k.content === 'markdown' ? tokenize(MARKDOWN, k.seed) : k.content === 'code' ? tokenize(codeAnswer(k.lines), k.seed) : answerTokens(k.tokens, k.seed), k.merge);
+  const tokens = merged(k.content === 'markdown' ? tokenize(MARKDOWN, k.seed) : k.content === 'math' ? tokenize(MATH, k.seed) : k.content === 'code' ? tokenize(codeAnswer(k.lines), k.seed) : answerTokens(k.tokens, k.seed), k.merge);
   const id = 'chatcmpl-sim';
   if (!stream) {
     await sleep(k.ttft + k.tokenMs * Math.max(0, tokens.length - 1));

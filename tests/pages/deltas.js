@@ -65,9 +65,11 @@ export function paintTruth() {
   let waiting = [];
   let framed = [];
   let first = null;
+  let last = null;
   const stamp = () => {
     const now = performance.now();
     if (first === null && framed.length) first = now;
+    if (framed.length) last = now;
     for (const t of framed) lags.push(now - t);
     framed = [];
   };
@@ -91,6 +93,10 @@ export function paintTruth() {
     /** When the first change was stamped painted (null before). */
     first() {
       return first;
+    },
+    /** When the last change was stamped painted (null before). */
+    last() {
+      return last;
     },
     /** The `q` quantile of painted − got (nearest rank). */
     quantile(q) {
