@@ -95,6 +95,8 @@ export interface StreamReport {
   stalls: Stalls | null;
   /** The frames the page painted from the first answer text's arrival to its last paint: `painted`, `dropped`, `fps`, the display's `intervalMs` and the `longestGapMs` (null where the page's frames were not counted: no requestAnimationFrame, or fewer than two frames). */
   frames: FrameCount | null;
+  /** How the page answered the user's interactions (key presses, clicks, taps: Event Timing) from the request start to the last paint: `count`, the longest input delay (`delayMaxMs`), the median and longest duration to the next paint (`durationP50Ms`, `durationMaxMs`) and when the longest began (`worstAtMs`). Null without any interaction, or where the browser has no Event Timing (`unavailable` then says `event-timing`). */
+  input: InputTiming | null;
   /** The phases of end-to-end latency, in order (see "Where the time went" in docs/report.md below). */
   phases: Phase[] | null;
   /** What the phases add up to (`ms`, `of`) and the part no known phase explains (`unattributed`). */
@@ -117,7 +119,7 @@ export interface StreamReport {
   text?: string | null;
   /** The reasoning text, only with `includeText: true`. */
   reasoningText?: string | null;
-  /** What could not be measured: `format` (events of an unknown shape), `dom` (no observed element showed the answer), `paint` (commits without a painted frame, e.g. a hidden page), `usage`, `long-animation-frame` (a browser without it: late paints are counted but not attributed), `resource-timing`, `fine-timer` (the page's timer is 1 ms or coarser, as in WebKit: `timerMs`), `server-timing` (a cross-origin response without `Timing-Allow-Origin`: the browser withholds its Resource Timing details and Server-Timing, and no `Server-Timing` header was exposed by CORS; the server can send `Timing-Allow-Origin` or `Access-Control-Expose-Headers: Server-Timing`), `devtools-track` (`devtools: true` in an engine whose DevTools show no custom tracks: all but Chromium). */
+  /** What could not be measured: `format` (events of an unknown shape), `dom` (no observed element showed the answer), `paint` (commits without a painted frame, e.g. a hidden page), `usage`, `long-animation-frame` (a browser without it: late paints are counted but not attributed), `event-timing` (a browser without Event Timing: the user's interactions while the answer streamed are not measured, as in WebKit), `resource-timing`, `fine-timer` (the page's timer is 1 ms or coarser, as in WebKit: `timerMs`), `server-timing` (a cross-origin response without `Timing-Allow-Origin`: the browser withholds its Resource Timing details and Server-Timing, and no `Server-Timing` header was exposed by CORS; the server can send `Timing-Allow-Origin` or `Access-Control-Expose-Headers: Server-Timing`), `devtools-track` (`devtools: true` in an engine whose DevTools show no custom tracks: all but Chromium). */
   unavailable: string[];
   /** When no answer text was found: one of `not-observed` (nothing observed), `closed-shadow-root`, `cross-origin-iframe` or `not-found` (observed, but the answer was not there). */
   domReason: 'not-observed' | 'closed-shadow-root' | 'cross-origin-iframe' | 'not-found' | null;
@@ -292,6 +294,20 @@ export interface Stalls {
   longest: number | null;
   /** Each one's start and end. */
   list: [number, number][];
+}
+
+/** How the page answered the user's interactions while the answer streamed. */
+export interface InputTiming {
+  /** Interactions. */
+  count: number;
+  /** The longest input delay: from an interaction to its handlers' start (ms). */
+  delayMaxMs: number;
+  /** The median duration: from an interaction to the next paint after its handlers (ms). */
+  durationP50Ms: number;
+  /** The longest duration (ms). */
+  durationMaxMs: number;
+  /** When the longest began, from the request start (ms). */
+  worstAtMs: number;
 }
 
 /** The frames the page painted while the answer streamed. */
@@ -750,4 +766,4 @@ export type FailedReport = Pick<StreamReport, 'id' | 'sampleRate' | 'url' | 'tra
 export type Report = StreamReport | FailedReport;
 
 /** The keys a failed report sets to null. */
-export type FailedNull = 'label' | 'resumedFrom' | 'format' | 'httpStatus' | 'startTime' | 'headers' | 'ttfb' | 'ttfc' | 'ttft' | 'e2e' | 'bodyEnd' | 'ttftPerceived' | 'e2ePerceived' | 'tpot' | 'itl' | 'pace' | 'arrivals' | 'tokens' | 'tokensSource' | 'tokensCountedBecause' | 'deltas' | 'detail' | 'chars' | 'bytes' | 'chunks' | 'usage' | 'reasoning' | 'refusal' | 'toolCalls' | 'toolCallSpan' | 'choices' | 'finishReason' | 'serverTimings' | 'lag' | 'backlogPeak' | 'matchedPct' | 'delivery' | 'stalls' | 'frames' | 'phases' | 'phasesTotal' | 'firstToken' | 'intermediary' | 'hidden' | 'doneMarker' | 'truncated' | 'malformed' | 'domReason' | 'startSource' | 'caughtUp';
+export type FailedNull = 'label' | 'resumedFrom' | 'format' | 'httpStatus' | 'startTime' | 'headers' | 'ttfb' | 'ttfc' | 'ttft' | 'e2e' | 'bodyEnd' | 'ttftPerceived' | 'e2ePerceived' | 'tpot' | 'itl' | 'pace' | 'arrivals' | 'tokens' | 'tokensSource' | 'tokensCountedBecause' | 'deltas' | 'detail' | 'chars' | 'bytes' | 'chunks' | 'usage' | 'reasoning' | 'refusal' | 'toolCalls' | 'toolCallSpan' | 'choices' | 'finishReason' | 'serverTimings' | 'lag' | 'backlogPeak' | 'matchedPct' | 'delivery' | 'stalls' | 'frames' | 'input' | 'phases' | 'phasesTotal' | 'firstToken' | 'intermediary' | 'hidden' | 'doneMarker' | 'truncated' | 'malformed' | 'domReason' | 'startSource' | 'caughtUp';

@@ -80,8 +80,13 @@ export const BUDGET = 40 * 1024;
  * freeze's frames, blocked time and step: 1.6 KB of wasm, 0.3 KB of JS) and the
  * client-updates-deferred verdict with its text (0.22 KB). Issue 50 moves verdict texts and the
  * report's writing out of the module.
+ * Raised to 98.5 KB for issue 49's input (98,846 -> 100,459 B side by side): the user's
+ * interactions while the answer streamed from Event Timing (the shell's observer, the core's
+ * figures, the report's `input`) and the client-input-delayed verdict with its text: 1.35 KB of
+ * wasm, 0.26 KB of JS. That each such feature costs over a kilobyte of wasm (its figures, its
+ * JSON, its verdict text) is what issue 50's redesign of the boundary is for.
  */
-export const CEILING = 97 * 1024;
+export const CEILING = 98.5 * 1024;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => readFileSync(path.join(root, p));

@@ -16,7 +16,8 @@ use crate::timeline::session::{EndKind, FramePace, Progress, Session};
 /// - `stall`: paint-less waits longer than this (ms) are stalls; `detail`: per-token records
 ///   kept per stream before neighbours merge (0: the default);
 /// - `slo`: targets, `metric quantile max; …` (e.g. `ttftPerceived 0.95 1000`);
-/// - `late`: the late-paint threshold (ms); `longFrames`, `paint`: what the engine gives (`1`);
+/// - `late`: the late-paint threshold (ms); `longFrames`, `eventTiming`, `paint`: what the
+///   engine gives (`1`);
 ///   `thresholds`: rating thresholds, `metric good poor; …`; `timer`: the timer's resolution
 ///   measured at start (ms; `Infinity` when the clock never moved, so it is coarse with its step
 ///   unknown); `noDevtoolsTrack`: the DevTools track was asked for in an engine whose DevTools
@@ -34,6 +35,8 @@ pub struct Config<'a> {
     pub late_ms: Option<f64>,
     /// The engine reports long animation frames.
     pub long_frames: bool,
+    /// The engine reports Event Timing entries (the user's interactions).
+    pub event_timing: bool,
     /// Paint brackets can be taken.
     pub paint: bool,
     /// Rating thresholds.
@@ -66,6 +69,7 @@ impl<'a> Config<'a> {
                 "slo" => c.slo = value,
                 "late" => c.late_ms = num.filter(|v| v.is_finite() && *v >= 0.0),
                 "longFrames" => c.long_frames = flag,
+                "eventTiming" => c.event_timing = flag,
                 "paint" => c.paint = flag,
                 "thresholds" => c.thresholds = value,
                 "timer" => c.timer_ms = num.filter(|v| *v > 0.0),
@@ -148,6 +152,7 @@ impl Streams {
             self.shell.late_ms = late;
         }
         self.shell.long_frames = c.long_frames;
+        self.shell.event_timing = c.event_timing;
         self.shell.paint = c.paint;
         self.shell.set_thresholds(c.thresholds);
     }
@@ -161,6 +166,13 @@ impl Streams {
     pub fn resource(&mut self, id: u32, entry: ResourceEntry) {
         if let Some(o) = self.get(id) {
             o.session.resource(entry);
+        }
+    }
+
+    /// The user's interactions while stream `id` was open: `[start, delay, duration]` triplets.
+    pub fn inputs(&mut self, id: u32, triplets: &[f64]) {
+        if let Some(o) = self.get(id) {
+            o.session.inputs(triplets);
         }
     }
 

@@ -150,6 +150,12 @@ pub struct Report {
     /// `painted`, `dropped`, `fps`, the display's `intervalMs` and the `longestGapMs` (null where
     /// the page's frames were not counted: no requestAnimationFrame, or fewer than two frames).
     pub frames: Option<FrameCount>,
+    /// How the page answered the user's interactions (key presses, clicks, taps: Event Timing)
+    /// from the request start to the last paint: `count`, the longest input delay
+    /// (`delayMaxMs`), the median and longest duration to the next paint (`durationP50Ms`,
+    /// `durationMaxMs`) and when the longest began (`worstAtMs`). Null without any interaction,
+    /// or where the browser has no Event Timing (`unavailable` then says `event-timing`).
+    pub input: Option<InputTiming>,
     /// The phases of end-to-end latency, in order (see "Where the time went" in docs/report.md
     /// below).
     pub phases: Option<Vec<Phase>>,
@@ -186,7 +192,9 @@ pub struct Report {
     /// What could not be measured: `format` (events of an unknown shape), `dom` (no observed
     /// element showed the answer), `paint` (commits without a painted frame, e.g. a hidden page),
     /// `usage`, `long-animation-frame` (a browser without it: late paints are counted but not
-    /// attributed), `resource-timing`, `fine-timer` (the page's timer is 1 ms or coarser, as in
+    /// attributed), `event-timing` (a browser without Event Timing: the user's interactions
+    /// while the answer streamed are not measured, as in WebKit), `resource-timing`,
+    /// `fine-timer` (the page's timer is 1 ms or coarser, as in
     /// WebKit: `timerMs`), `server-timing` (a cross-origin response without `Timing-Allow-Origin`:
     /// the browser withholds its Resource Timing details and Server-Timing, and no `Server-Timing`
     /// header was exposed by CORS; the server can send `Timing-Allow-Origin` or
@@ -450,6 +458,22 @@ pub struct Stalls {
     pub longest: Option<f64>,
     /// Each one's start and end.
     pub list: Vec<(f64, f64)>,
+}
+
+/// How the page answered the user's interactions while the answer streamed.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct InputTiming {
+    /// Interactions.
+    pub count: u64,
+    /// The longest input delay: from an interaction to its handlers' start (ms).
+    pub delay_max_ms: f64,
+    /// The median duration: from an interaction to the next paint after its handlers (ms).
+    pub duration_p50_ms: f64,
+    /// The longest duration (ms).
+    pub duration_max_ms: f64,
+    /// When the longest began, from the request start (ms).
+    pub worst_at_ms: f64,
 }
 
 /// The frames the page painted while the answer streamed.

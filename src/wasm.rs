@@ -69,6 +69,12 @@ impl Core {
         self.streams.resource(id, entry);
     }
 
+    /// The user's interactions while stream `id` was open (Event Timing): `[start, delay,
+    /// duration]` triplets (absolute ms, ms, ms).
+    pub fn inputs(&mut self, id: u32, triplets: &[f64]) {
+        self.streams.inputs(id, triplets);
+    }
+
     /// The frames the page painted while stream `id` was open: their starts (absolute ms).
     pub fn frames(&mut self, id: u32, starts: &[f64]) {
         self.streams.frames(id, starts);

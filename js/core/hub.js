@@ -13,6 +13,7 @@ import { Reports } from './reports.js';
 import { PaintClock, timerResolution, IDLE_FRAMES } from '../browser/paint.js';
 import { LongFrames } from '../browser/longframes.js';
 import { FrameMeter } from '../browser/framemeter.js';
+import { InputTiming } from '../browser/input.js';
 import { ResourceEntries } from '../browser/resource.js';
 import { DomWatch } from '../browser/watch.js';
 import { Learning } from './learners.js';
@@ -54,6 +55,7 @@ export class Hub {
     this.resources = new ResourceEntries();
     this.paint = new PaintClock((frame, cutoff, after, since) => this.#onPaint(frame, cutoff, after, since));
     this.meter = new FrameMeter();
+    this.inputs = new InputTiming();
     // The OTLP exporter (the page's own OpenTelemetry SDK when it has one, else a collector at
     // `url`), and the DevTools track: chunks of their own, imported only when asked for.
     this.otlp = null;
@@ -112,6 +114,7 @@ export class Hub {
       slo: sloSpec(o.slo),
       late: o.lateMs,
       longFrames: flag(this.frames.supported),
+      eventTiming: flag(this.inputs.supported),
       paint: flag(this.paint.available),
       thresholds: thresholdSpec(o.thresholds),
       timer: timerResolution(),
@@ -142,6 +145,7 @@ export class Hub {
     if (!s.metered) {
       s.metered = true;
       this.meter.start();
+      this.inputs.start();
     }
     // Its answer was learned from the page (learn.js): what the page showed of it before is
     // replayed, once its chunks (handed over in the same task) are in, with the frames after.
@@ -170,6 +174,7 @@ export class Hub {
     if (!s.metered) return;
     s.metered = false;
     this.meter.stop();
+    this.inputs.stop();
   }
 
   /** A stream is done (reported or discarded). */

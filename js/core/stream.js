@@ -278,6 +278,9 @@ export class Stream {
       // The frames painted since it opened (the smoothness figures, a freeze's frames).
       const frames = hub.meter.since(this.start);
       if (frames.length > 1) this.call((c) => c.frames(this.id, Float64Array.from(frames)));
+      // The user's interactions meanwhile (Event Timing).
+      const inputs = hub.inputs.since(this.start);
+      if (inputs.length) this.call((c) => c.inputs(this.id, Float64Array.from(inputs)));
       hub.link.sendFrames(hub.frames);
     } catch {
       /* the report goes without */

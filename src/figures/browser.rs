@@ -9,6 +9,8 @@ pub struct Shell {
     pub late_ms: f64,
     /// The engine reports long animation frames.
     pub long_frames: bool,
+    /// The engine reports Event Timing entries (the user's interactions).
+    pub event_timing: bool,
     /// Paint brackets could be taken (requestAnimationFrame and a task queue).
     pub paint: bool,
     /// `[good up to, poor above]` (ms) for ttft, ttftPerceived, e2ePerceived, tpot, lag.
@@ -50,6 +52,7 @@ impl Default for Shell {
         Shell {
             late_ms: 50.0,
             long_frames: false,
+            event_timing: false,
             paint: true,
             thresholds: THRESHOLDS.map(|(_, good, poor)| (good, poor)),
             resource_timing: false,

@@ -11,6 +11,7 @@ use crate::figures::phases::{ArrivalPattern, Breakdown, HeldBy, STALL_MIN_MS};
 pub struct Verdict {
     /// `queue-bound`, `prefill-bound`, `decode-bound`, `network-bound`,
     /// `intermediary-buffered`, `client-render-bound`, `client-updates-deferred`,
+    /// `client-input-delayed`,
     /// `client-buffers-whole-answer`,
     /// `reasoning-delay`, `decode-stall`, `page-stall`, `client-render-growing`,
     /// `conversation-weight`, `provider-bursts`, `insufficient-evidence` or `healthy`.
@@ -125,6 +126,8 @@ pub struct Facts {
     pub paint_stall: Option<(f64, f64)>,
     /// The same wait (the longest freeze), with what the page did meanwhile.
     pub freeze: Option<crate::figures::smooth::Freeze>,
+    /// How the page answered the user's interactions while the answer streamed.
+    pub input: Option<crate::figures::smooth::Input>,
     /// The longest time the main thread was seen blocked while the answer streamed: (start
     /// from the request start, ms).
     pub blocked_longest: Option<(f64, f64)>,
@@ -271,6 +274,7 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
         let g = (ttft - r).min(ttft - SLOW_TTFT);
         out.push(Verdict::new("reasoning-delay", vec![("firstReasoning", r), ("ttft", ttft)], "The model reasons before it answers: show the reasoning as it streams, or lower the reasoning effort.").gained(g, g, "at-threshold"));
     }
+    out.extend(input_delayed(f));
     let server_known = queue.is_some() || prefill.is_some();
     let server_wait = b.and_then(|b| b.server_wait);
     close(f, out, needs_arrival_clock, server_known, server_wait)
@@ -468,6 +472,27 @@ fn deferred(f: &Facts) -> Option<Verdict> {
         v.place = Some(("page", None));
         v
     })
+}
+
+/// An interaction while the answer streamed that took longer than this to paint (ms; Interaction
+/// to Next Paint's "needs improvement") is slow.
+pub const SLOW_INPUT: f64 = 200.0;
+
+/// The user's interactions while the answer streamed were slow ([`SLOW_INPUT`]) on a page whose
+/// main thread its rendering kept blocked (a quarter of the stream or more): typing in the
+/// prompt, scrolling or pressing Stop waited for the answer's rendering.
+fn input_delayed(f: &Facts) -> Option<Verdict> {
+    let i = f.input.filter(|i| i.duration_max > SLOW_INPUT)?;
+    let blocked = f.blocked_share.filter(|&b| b >= limits::BUSY)?;
+    let mut v = Verdict::new("client-input-delayed", vec![
+        ("inputDurationMaxMs", i.duration_max),
+        ("inputDelayMaxMs", i.delay_max),
+        ("interactions", f64::from(i.count)),
+        ("atMs", i.worst_at),
+        ("blockedShare", blocked),
+    ], "The user's typing, scrolling and clicks waited for the answer's rendering: each delta's render blocks the main thread. Render incrementally (append, or re-render only the last block), keep each delta's work under a frame, and yield to input between chunks of work (scheduler.yield).");
+    v.place = Some(("page", None));
+    Some(v)
 }
 
 /// The characters a deferred update shows at once, at least: several tokens.

@@ -92,6 +92,9 @@ pub struct StreamFigures {
     /// The frames the page painted while the answer streamed (`None` when the shell counted
     /// none, or fewer than two).
     pub frames: Option<crate::figures::smooth::Frames>,
+    /// How the page answered the user's interactions while the answer streamed (`None`
+    /// without any, or without Event Timing).
+    pub input: Option<crate::figures::smooth::Input>,
     /// The phases of end-to-end latency.
     pub breakdown: Option<Breakdown>,
     /// The longest mid-stream stall of the arrivals (its start from the request start).
@@ -229,6 +232,18 @@ fn wire(tl: &Timeline) -> crate::figures::phases::Wire {
     crate::figures::phases::Wire { headers, network }
 }
 
+/// The page's stalls (its freezes), from the request start; `None` when the page was not read.
+fn stalls_of(tl: &Timeline) -> Option<Vec<Stall>> {
+    tl.observed.then(|| {
+        let stalls = crate::figures::delivery::stalls(&tl.records, tl.stall_ms);
+        let rel = |s: Stall| Stall {
+            start: s.start - tl.start,
+            end: s.end - tl.start,
+        };
+        stalls.into_iter().map(rel).collect()
+    })
+}
+
 /// The frames the page painted from the first answer text's arrival to its last paint.
 fn frames_of(tl: &Timeline) -> Option<crate::figures::smooth::Frames> {
     let first = tl.first_answer()?;
@@ -240,6 +255,19 @@ fn frames_of(tl: &Timeline) -> Option<crate::figures::smooth::Frames> {
         .unwrap_or(first)
         .max(tl.last_answer().unwrap_or(first));
     crate::figures::smooth::frames(&tl.frames, first, last, &tl.hidden)
+}
+
+/// The user's interactions from the request start to the last paint (or the stream's end).
+fn input_of(tl: &Timeline) -> Option<crate::figures::smooth::Input> {
+    let last = tl
+        .records
+        .iter()
+        .rev()
+        .find_map(|r| r.painted.is_finite().then_some(r.painted))
+        .into_iter()
+        .chain(tl.end.map(|e| e.1))
+        .fold(tl.start, f64::max);
+    crate::figures::smooth::input(&tl.inputs, tl.start, tl.start, last)
 }
 
 /// Computes the figures of `tl`.
@@ -296,16 +324,10 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
         backlog_peak: (tl.observed && painted).then(|| backlog_peak(records)),
         matched,
         delivery: crate::figures::delivery::pattern(records, matched.unwrap_or(0.0)),
-        stalls: tl.observed.then(|| {
-            let stalls = crate::figures::delivery::stalls(records, tl.stall_ms);
-            let rel = |s: Stall| Stall {
-                start: rel(s.start),
-                end: rel(s.end),
-            };
-            stalls.into_iter().map(rel).collect()
-        }),
+        stalls: stalls_of(tl),
         stall_threshold: tl.stall_ms,
         frames: frames_of(tl),
+        input: input_of(tl),
         breakdown,
         arrival_stall,
         caught_up: tl.caught_up.map(|at| {
@@ -350,6 +372,9 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
         }
         if !shell.long_frames {
             f.unavailable.push("long-animation-frame");
+        }
+        if !shell.event_timing {
+            f.unavailable.push("event-timing");
         }
         if coarse_timer {
             f.unavailable.push("fine-timer");
@@ -479,6 +504,7 @@ fn facts(
                 .map(|s| (s.start, s.end - s.start))
                 .reduce(|a, b| if b.1 > a.1 { b } else { a })
         }),
+        input: f.input,
         freeze: f.stalls.as_ref().and_then(|s| {
             let longest = s.iter().reduce(|a, b| {
                 if b.end - b.start > a.end - a.start {

@@ -310,6 +310,22 @@ fn page(w: &mut JsonWriter, f: &StreamFigures) {
     }
     w.key("stalls");
     stalls(w, f);
+    w.key("input");
+    match f.input {
+        Some(i) => {
+            w.open_object();
+            w.key("count");
+            w.uint(u64::from(i.count));
+            w.nums(&[
+                ("delayMaxMs", i.delay_max),
+                ("durationP50Ms", i.duration_p50),
+                ("durationMaxMs", i.duration_max),
+                ("worstAtMs", i.worst_at),
+            ]);
+            w.close_object();
+        }
+        None => w.null(),
+    }
     w.key("frames");
     match f.frames {
         Some(fr) => {

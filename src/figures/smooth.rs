@@ -110,6 +110,41 @@ pub fn freeze(
     }
 }
 
+/// How the page answered the user while the answer streamed (Event Timing).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Input {
+    /// Interactions (key presses, clicks, taps) from the request start to the last paint.
+    pub count: u32,
+    /// The longest input delay: from an interaction to its handlers' start (ms).
+    pub delay_max: f64,
+    /// The median interaction's duration: to the next paint after its handlers (ms).
+    pub duration_p50: f64,
+    /// The longest interaction's duration (ms).
+    pub duration_max: f64,
+    /// When the longest began, from the request start (ms).
+    pub worst_at: f64,
+}
+
+/// The interactions of `inputs` (start, delay, duration) from `from` to `to` (absolute ms);
+/// `start` is the request start. `None` without any.
+pub fn input(inputs: &[(f64, f64, f64)], start: f64, from: f64, to: f64) -> Option<Input> {
+    let inside: Vec<&(f64, f64, f64)> =
+        inputs.iter().filter(|i| i.0 >= from && i.0 <= to).collect();
+    let worst = inside
+        .iter()
+        .copied()
+        .reduce(|a, b| if b.2 > a.2 { b } else { a })?;
+    let mut durations: Vec<f64> = inside.iter().map(|i| i.2).collect();
+    crate::stats::sort(&mut durations);
+    Some(Input {
+        count: inside.len() as u32,
+        delay_max: inside.iter().map(|i| i.1).fold(0.0, f64::max),
+        duration_p50: crate::stats::quantile_sorted(&durations, 0.5).unwrap_or(worst.2),
+        duration_max: worst.2,
+        worst_at: worst.0 - start,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -182,6 +182,7 @@ impl Session {
                 answer_event: 0,
                 prior_chars: None,
                 frames: Vec::new(),
+                inputs: Vec::new(),
             },
         }
     }
@@ -387,6 +388,18 @@ impl Session {
     /// The request's Resource Timing entry.
     pub fn resource(&mut self, entry: crate::timeline::entries::ResourceEntry) {
         self.tl.resource = Some(entry);
+    }
+
+    /// The user's interactions while the stream was open: `[start, delay, duration]` triplets
+    /// (absolute ms, ms, ms; at most 1,000, the latest kept; what does not read left out).
+    pub fn inputs(&mut self, triplets: &[f64]) {
+        let all: Vec<(f64, f64, f64)> = triplets
+            .chunks_exact(3)
+            .map(|t| (t[0], t[1], t[2]))
+            .filter(|&(s, d, l)| s.is_finite() && d >= 0.0 && l >= d && l.is_finite())
+            .collect();
+        let from = all.len().saturating_sub(1000);
+        self.tl.inputs = all[from..].to_vec();
     }
 
     /// The frames the page painted while the stream was open: their starts (absolute ms; at

@@ -72,6 +72,9 @@ pub struct Timeline {
     /// The frames the page painted while the stream was open (their starts, absolute ms, in
     /// order), when the shell counted them; empty otherwise.
     pub frames: Vec<f64>,
+    /// The user's interactions while the stream was open (Event Timing): start (absolute ms),
+    /// input delay and duration (ms).
+    pub inputs: Vec<(f64, f64, f64)>,
     /// A `Server-Timing` header reached the page (same origin, or exposed by CORS).
     pub server_timing_header: bool,
     /// The server's token counts.

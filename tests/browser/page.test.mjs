@@ -62,6 +62,36 @@ test('an appending page is not deferred: its frames counted, its freeze none', a
   assert.ok(r.frames.painted > 20, JSON.stringify(r.frames));
 });
 
+// Issue 49: typing into the prompt while the answer streams. A page that re-renders the whole
+// message at 60 ms a delta keeps its main thread blocked: the key presses wait for it. Their
+// duration is the browser's own Event Timing entry (the page's observer records it), and the
+// verdict names the render; an appending page answers the same typing at once, with no verdict.
+async function typeWhileStreaming(args) {
+  await harness.focus('#prompt');
+  const answer = run(args);
+  await new Promise((r) => setTimeout(r, 400));
+  await harness.keyboard.type('what about the tail?', { delay: 40 });
+  return answer;
+}
+
+test('typing while a whole-message re-render streams: each key press waits for it, and the verdict names it', async (t) => {
+  const r = await typeWhileStreaming({ query: 'ttft_ms=50&token_ms=30&tokens=60', render: 'rerender', cost: 60 });
+  const v = r.diagnosis.find((d) => d.verdict === 'client-input-delayed');
+  t.diagnostic(JSON.stringify({ input: r.input, truth: r.inputTruth, verdicts: r.diagnosis.map((d) => d.verdict), evidence: v?.evidence }));
+  assert.ok(r.input && r.input.count >= 1, JSON.stringify(r.input));
+  assert.ok(Math.abs(r.input.durationMaxMs - r.inputTruth) <= FRAME, `longest interaction ${r.input.durationMaxMs} vs the browser's ${r.inputTruth}`);
+  assert.ok(v, r.diagnosis.map((d) => d.verdict).join());
+  assert.equal(v.place, 'page');
+  assert.ok(!r.unavailable.includes('event-timing'));
+});
+
+test('typing while an appending page streams: answered at once, no input verdict', async (t) => {
+  const r = await typeWhileStreaming({ query: 'ttft_ms=50&token_ms=30&tokens=60', render: 'immediate' });
+  t.diagnostic(JSON.stringify({ input: r.input, truth: r.inputTruth, verdicts: r.diagnosis.map((d) => d.verdict) }));
+  assert.ok(!r.diagnosis.some((d) => d.verdict === 'client-input-delayed'));
+  if (r.input) assert.ok(Math.abs(r.input.durationMaxMs - r.inputTruth) <= FRAME);
+});
+
 test('immediate rendering gives a median delivery lag under one frame + 2 ms', async (t) => {
   const r = await run({ query: STEADY, render: 'immediate' });
   assert.equal(r.matchedPct, 100);

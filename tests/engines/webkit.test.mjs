@@ -4,4 +4,4 @@
 import { engineTests } from './suite.mjs';
 import { setupWebKit } from '../support/helpers.mjs';
 
-engineTests({ name: 'WebKit', setup: setupWebKit, lacks: ['long-animation-frame', 'fine-timer'], xhrProgressMs: 50 });
+engineTests({ name: 'WebKit', setup: setupWebKit, lacks: ['long-animation-frame', 'event-timing', 'fine-timer'], xhrProgressMs: 50 });

@@ -33,8 +33,12 @@ async function* sseData(body, hold = {}) {
  * the request's signal aborts; cancelAfter: deltas until the app cancels its reader (a Stop
  * button that cancels the body, as the Vercel AI SDK does).
  */
-window.runStream = async ({ query, render = 'immediate', delay = 0, via = 'fetch', abortAfter = 0, cancelAfter = 0, paintTruth: withPaint = false, options = {} }) => {
+window.runStream = async ({ query, render = 'immediate', delay = 0, cost = 0, via = 'fetch', abortAfter = 0, cancelAfter = 0, paintTruth: withPaint = false, options = {} }) => {
   const painted = withPaint ? paintTruth() : null;
+  // The browser's own record of the user's interactions meanwhile (the input tests' truth).
+  const interactions = [];
+  const events = typeof PerformanceObserver === 'function' && PerformanceObserver.supportedEntryTypes.includes('event') ? new PerformanceObserver((l) => interactions.push(...l.getEntries().filter((e) => e.interactionId).map((e) => e.duration))) : null;
+  events?.observe({ type: 'event', durationThreshold: 16 });
   const chat = document.getElementById('chat');
   const profiler = new Profiler(options);
   if (via === 'fetch') profiler.observe(chat);
@@ -79,6 +83,8 @@ window.runStream = async ({ query, render = 'immediate', delay = 0, via = 'fetch
       const got = performance.now();
       if (render === 'immediate') out.append(content);
       else if (render === 'rerender') out.textContent = text;
+      // A render that costs `cost` ms (a whole-message markdown and highlight pass).
+      if (cost) for (const until = performance.now() + cost; performance.now() < until; );
       if (painted && (render === 'immediate' || render === 'rerender')) painted.mark(got);
       else if (render === 'deferred') {
         unshown.push(got);
@@ -120,6 +126,11 @@ window.runStream = async ({ query, render = 'immediate', delay = 0, via = 'fetch
   const r = await report;
   profiler.disconnect();
   if (truth) r.truth = { commit: truth.commit - r.startTime, frame: truth.frame - r.startTime };
+  if (events) {
+    for (const e of events.takeRecords()) if (e.interactionId) interactions.push(e.duration);
+    events.disconnect();
+    r.inputTruth = interactions.length ? Math.max(...interactions) : null;
+  }
   if (painted) {
     await new Promise((res) => setTimeout(res, 50));
     r.paintTruth = painted.median();

@@ -1,0 +1,52 @@
+// The user's interactions while an answer streams (Event Timing, issue 49): key presses, clicks
+// and taps (entries with an interactionId), from a stream's opening to its report, so the report
+// can say how long typing in the prompt or pressing Stop waited for the page. Where the browser
+// has no Event Timing (WebKit), nothing is observed and reports say `event-timing` unavailable.
+
+const MAX = 1000;
+
+export class InputTiming {
+  #entries = [];
+  #users = 0;
+  #observer = null;
+
+  constructor() {
+    const types = typeof PerformanceObserver === 'function' ? PerformanceObserver.supportedEntryTypes : null;
+    this.supported = Array.isArray(types) && types.includes('event');
+  }
+
+  /** A stream opened: interactions are kept until every stream has been reported. */
+  start() {
+    this.#users++;
+    if (this.#observer || !this.supported) return;
+    try {
+      this.#observer = new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) {
+          if (!e.interactionId) continue;
+          this.#entries.push([e.startTime, Math.max(0, e.processingStart - e.startTime), e.duration]);
+          if (this.#entries.length > MAX) this.#entries.shift();
+        }
+      });
+      // 16 ms: the shortest the browser reports (the default is 104).
+      this.#observer.observe({ type: 'event', durationThreshold: 16 });
+    } catch {
+      this.#observer = null;
+    }
+  }
+
+  /** A stream was reported (or discarded). */
+  stop() {
+    this.#users = Math.max(0, this.#users - 1);
+    if (this.#users > 0) return;
+    this.#entries = [];
+    if (this.#observer) this.#observer.disconnect();
+    this.#observer = null;
+  }
+
+  /** The interactions from `since` on, as `[start, delay, duration]` triplets (with those the
+   * browser has not delivered yet). */
+  since(since) {
+    if (this.#observer) for (const e of this.#observer.takeRecords()) if (e.interactionId) this.#entries.push([e.startTime, Math.max(0, e.processingStart - e.startTime), e.duration]);
+    return this.#entries.filter((e) => e[0] >= since).flat();
+  }
+}
