@@ -5,6 +5,9 @@
 
 const MAX = 1000;
 
+/** An interaction's entry as the core takes it: `[start, input delay, duration]`. */
+const triplet = (e) => [e.startTime, Math.max(0, e.processingStart - e.startTime), e.duration];
+
 export class InputTiming {
   #entries = [];
   #users = 0;
@@ -23,7 +26,7 @@ export class InputTiming {
       this.#observer = new PerformanceObserver((list) => {
         for (const e of list.getEntries()) {
           if (!e.interactionId) continue;
-          this.#entries.push([e.startTime, Math.max(0, e.processingStart - e.startTime), e.duration]);
+          this.#entries.push(triplet(e));
           if (this.#entries.length > MAX) this.#entries.shift();
         }
       });
@@ -46,7 +49,7 @@ export class InputTiming {
   /** The interactions from `since` on, as `[start, delay, duration]` triplets (with those the
    * browser has not delivered yet). */
   since(since) {
-    if (this.#observer) for (const e of this.#observer.takeRecords()) if (e.interactionId) this.#entries.push([e.startTime, Math.max(0, e.processingStart - e.startTime), e.duration]);
+    if (this.#observer) for (const e of this.#observer.takeRecords()) if (e.interactionId) this.#entries.push(triplet(e));
     return this.#entries.filter((e) => e[0] >= since).flat();
   }
 }

@@ -11,6 +11,7 @@
 
 import * as otel from './otel.js';
 import { pageOtel, hex, SPAN_KEY, contextOf } from './otel.js';
+import { UNSENT } from './exporter.js';
 
 export { otel };
 
@@ -245,11 +246,10 @@ class Histograms {
 export function takeUnsent(url) {
   if (!url) return [];
   try {
-    const KEY = 'tokenpaint:otlp-unsent';
-    const kept = JSON.parse(localStorage.getItem(KEY) || '[]');
+    const kept = JSON.parse(localStorage.getItem(UNSENT) || '[]');
     const rest = kept.filter((k) => k.url !== String(url));
-    if (rest.length) localStorage.setItem(KEY, JSON.stringify(rest));
-    else localStorage.removeItem(KEY);
+    if (rest.length) localStorage.setItem(UNSENT, JSON.stringify(rest));
+    else localStorage.removeItem(UNSENT);
     return kept.filter((k) => k.url === String(url)).map((k) => [k.report, k.trace]);
   } catch {
     return [];

@@ -460,15 +460,13 @@ fn deferred(f: &Facts) -> Option<Verdict> {
         && fz.step >= DEFERRED_STEP
         && f.delivery != Some("throttled");
     held.then(|| {
-        let (gt, ge, basis) = paint_gain(f);
         let mut v = Verdict::new("client-updates-deferred", vec![
             ("freezeMs", fz.ms),
             ("atMs", fz.at),
             ("framesDuringFreeze", frames),
             ("blockedShareDuringFreeze", fz.blocked / fz.ms),
             ("stepChars", f64::from(fz.step)),
-        ], "The page held arrived text back while its main thread was free and its frames kept coming, then showed it in one step: its updates are deferred, not slow. Streaming text in a low-priority update (React startTransition or useDeferredValue) is interrupted by every new delta and can wait seconds: render streaming updates urgently, outside transitions and deferred values, or use the renderer's direct-update mode.")
-        .gained(gt, ge, basis);
+        ], "The page held arrived text back while its main thread was free and its frames kept coming, then showed it in one step: its updates are deferred, not slow. Streaming text in a low-priority update (React startTransition or useDeferredValue) is interrupted by every new delta and can wait seconds: render streaming updates urgently, outside transitions and deferred values, or use the renderer's direct-update mode.");
         v.place = Some(("page", None));
         v
     })

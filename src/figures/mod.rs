@@ -244,14 +244,18 @@ fn stalls_of(tl: &Timeline) -> Option<Vec<Stall>> {
     })
 }
 
-/// The frames the page painted from the first answer text's arrival to its last paint.
-fn frames_of(tl: &Timeline) -> Option<crate::figures::smooth::Frames> {
-    let first = tl.first_answer()?;
-    let last = tl
-        .records
+/// When the last painted record was painted (absolute ms).
+fn last_paint(tl: &Timeline) -> Option<f64> {
+    tl.records
         .iter()
         .rev()
         .find_map(|r| r.painted.is_finite().then_some(r.painted))
+}
+
+/// The frames the page painted from the first answer text's arrival to its last paint.
+fn frames_of(tl: &Timeline) -> Option<crate::figures::smooth::Frames> {
+    let first = tl.first_answer()?;
+    let last = last_paint(tl)
         .unwrap_or(first)
         .max(tl.last_answer().unwrap_or(first));
     crate::figures::smooth::frames(&tl.frames, first, last, &tl.hidden)
@@ -259,11 +263,7 @@ fn frames_of(tl: &Timeline) -> Option<crate::figures::smooth::Frames> {
 
 /// The user's interactions from the request start to the last paint (or the stream's end).
 fn input_of(tl: &Timeline) -> Option<crate::figures::smooth::Input> {
-    let last = tl
-        .records
-        .iter()
-        .rev()
-        .find_map(|r| r.painted.is_finite().then_some(r.painted))
+    let last = last_paint(tl)
         .into_iter()
         .chain(tl.end.map(|e| e.1))
         .fold(tl.start, f64::max);
@@ -446,6 +446,24 @@ fn facts(
     baseline: Option<(f64, f64)>,
 ) -> Facts {
     let itl = f.itl_spread;
+    // The longest stall (the longest freeze), with what the page did meanwhile.
+    let freeze = f.stalls.as_ref().and_then(|s| {
+        let longest = s.iter().reduce(|a, b| {
+            if b.end - b.start > a.end - a.start {
+                b
+            } else {
+                a
+            }
+        })?;
+        Some(crate::figures::smooth::freeze(
+            (tl.start + longest.start, tl.start + longest.end),
+            tl.start,
+            &tl.frames,
+            blocked.intervals(),
+            &tl.records,
+            f.frames.map_or(f64::NAN, |fr| fr.interval),
+        ))
+    });
     Facts {
         ttft: f.ttft,
         tpot: f.tpot,
@@ -499,30 +517,9 @@ fn facts(
             .zip(f.ttft)
             .zip(f.e2e_perceived.map(|p| p.1).or(f.e2e))
             .map(|((b, first), last)| b / (last - first).max(1.0)),
-        paint_stall: f.stalls.as_ref().and_then(|s| {
-            s.iter()
-                .map(|s| (s.start, s.end - s.start))
-                .reduce(|a, b| if b.1 > a.1 { b } else { a })
-        }),
+        paint_stall: freeze.map(|z| (z.at, z.ms)),
         input: f.input,
-        freeze: f.stalls.as_ref().and_then(|s| {
-            let longest = s.iter().reduce(|a, b| {
-                if b.end - b.start > a.end - a.start {
-                    b
-                } else {
-                    a
-                }
-            })?;
-            let interval = f.frames.map_or(f64::NAN, |fr| fr.interval);
-            Some(crate::figures::smooth::freeze(
-                (tl.start + longest.start, tl.start + longest.end),
-                tl.start,
-                &tl.frames,
-                blocked.intervals(),
-                &tl.records,
-                interval,
-            ))
-        }),
+        freeze,
         growth: crate::figures::growth::render_growth(&tl.records, tl.decimated.is_some()),
         prior_chars: tl.prior_chars,
         baseline,
