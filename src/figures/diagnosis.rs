@@ -275,7 +275,10 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
         out.push(Verdict::new("reasoning-delay", vec![("firstReasoning", r), ("ttft", ttft)], "The model reasons before it answers: show the reasoning as it streams, or lower the reasoning effort.").gained(g, g, "at-threshold"));
     }
     out.extend(input_delayed(f));
-    let server_known = queue.is_some() || prefill.is_some();
+    // The time before the first token is explained only when queue and prefill are both known
+    // (reported, or the queue derived): then the network is what is left. A prefill alone leaves
+    // a wait nobody measured, which a slow first token must not hide behind `healthy`.
+    let server_known = phase("network").is_some();
     let server_wait = b.and_then(|b| b.server_wait);
     close(f, out, needs_arrival_clock, server_known, server_wait)
 }
@@ -726,6 +729,42 @@ mod tests {
         let f = facts(&t, None);
         let b = breakdown(&t, 0.0, &llama, None, 0, &Blocked::default(), &wire(2.0));
         assert_eq!(verdicts(&f, b.as_ref()), ["healthy"]);
+    }
+
+    #[test]
+    fn a_slow_first_token_with_a_prefill_but_no_queue_to_be_had_is_never_healthy() {
+        // llama.cpp's timings (prefill 300 ms) and no headers stamp to derive the queue from:
+        // 2,000 ms of the 2,302 ms wait is unexplained. Not healthy: the server's split is missing.
+        let t = timeline(50, 2302.0, 20.0, 8.0, |_, e| e);
+        let f = facts(&t, None);
+        let llama = srv(None, Some(300.0), Some(980.0));
+        let b = breakdown(
+            &t,
+            0.0,
+            &llama,
+            None,
+            0,
+            &Blocked::default(),
+            &Wire::default(),
+        );
+        let v = diagnose(&f, b.as_ref());
+        assert_eq!(
+            v.iter().map(|v| v.verdict).collect::<Vec<_>>(),
+            ["insufficient-evidence"]
+        );
+        assert_eq!(v[0].missing, ["server-timings"]);
+        // With the queue known the same wait is explained: queue-bound.
+        let full = srv(Some(2000.0), Some(300.0), Some(980.0));
+        let b = breakdown(
+            &t,
+            0.0,
+            &full,
+            None,
+            0,
+            &Blocked::default(),
+            &Wire::default(),
+        );
+        assert_eq!(diagnose(&f, b.as_ref())[0].verdict, "queue-bound");
     }
 
     #[test]
