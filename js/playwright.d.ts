@@ -34,6 +34,10 @@ export interface Budget {
   lagP50?: number;
   lagP95?: number;
   tpot?: number;
+  /** The longest freeze (`stalls.longest`; 0 when the answer was painted without one). */
+  freeze?: number;
+  /** The user's longest interaction while the answer streamed (0 without any; unknown without Event Timing). */
+  inputDuration?: number;
   matched?: number;
   forbid?: string[];
 }

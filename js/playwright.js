@@ -116,11 +116,15 @@ const FIGURES = {
   lagP50: [(r) => r.lag && r.lag.p50, 'lag p50'],
   lagP95: [(r) => r.lag && r.lag.p95, 'lag p95'],
   tpot: [(r) => r.tpot, 'TPOT'],
+  // Smoothness (issue 49): the longest freeze (0 when the answer was painted without one), and
+  // the user's longest interaction while it streamed (0 without any; unknown without Event Timing).
+  freeze: [(r) => (r.stalls ? (r.stalls.longest ?? 0) : null), 'longest freeze'],
+  inputDuration: [(r) => (r.input ? r.input.durationMaxMs : (r.unavailable || []).includes('event-timing') ? null : 0), 'longest interaction'],
 };
 
 /**
  * Checks `report` against `budget`: upper bounds in ms (`ttft`, `ttftPerceived`, `e2ePerceived`,
- * `lagP50`, `lagP95`, `tpot`), `matched` (the lowest share matched, default 99) and `forbid`
+ * `lagP50`, `lagP95`, `tpot`, `freeze`, `inputDuration`), `matched` (the lowest share matched, default 99) and `forbid`
  * (verdicts that fail it). Returns `{ pass, failures, verdict }`. A figure the report could not
  * measure (null) fails its budget: an instrument that cannot see does not pass.
  */

@@ -710,6 +710,14 @@ export interface SummaryGroup {
   intermediary: Percentiles;
   /** The client phase. */
   client: Percentiles;
+  /** The longest freeze of each answer (ms; 0 for an answer painted without one). */
+  freeze: Percentiles;
+  /** Frames painted per second while each answer streamed. */
+  fps: Percentiles;
+  /** Frames dropped while each answer streamed. */
+  droppedFrames: Percentiles;
+  /** The longest interaction of the user's while each answer streamed (ms, Event Timing). */
+  inputDuration: Percentiles;
   /** Targets and whether they hold. */
   slo: SloResult[];
   /** Streams that met every target, when targets are set. */

@@ -18,9 +18,14 @@
 #    time), and runs tests/realapps/llama.mjs: the queue it does not report, derived, against its
 #    own log's waits (one slot, two ahead; two slots, three ahead; RUNS times each), and the
 #    lab's concurrency sweep against it with two slots.
-# 5. With `--record`: records each app's traffic again into tests/recordings/ (for a newer
+# 5. Installs Streamdown 2.5.0 with its KaTeX plugin, the AI SDK's useChat and React 19.3
+#    (tests/realapps/streamdown/package.json, from npm into $APPS/streamdown: about 250 packages,
+#    190 MB, 20 s) and runs tests/realapps/streamdown.mjs: RUNS answers full of formulas in each
+#    of Streamdown's modes under a 4× CPU throttle, tokenpaint's freezes and verdicts against
+#    the page's own (issue 49).
+# 6. With `--record`: records each app's traffic again into tests/recordings/ (for a newer
 #    version: change the pins below, record, and the replay tests of `npm test` use it).
-# With `llama` as the argument, only step 4.
+# With `llama` as the argument, only step 4; with `streamdown`, only step 5.
 #
 # Needs what `npm test` needs (scripts/setup.sh) and Python 3.11 with venv. Takes about 7 minutes
 # the first time (installs), then about 3 minutes for 10 runs of each check.
@@ -47,6 +52,17 @@ install() { # name, package==version, executable that proves it is there
   python3 -m venv "$dir"
   "$dir/bin/pip" install -q --disable-pip-version-check "$2"
 }
+streamdown() {
+  local dir="$APPS/streamdown"
+  mkdir -p "$dir"
+  if ! cmp -s tests/realapps/streamdown/package-lock.json "$dir/package-lock.json" || [ ! -d "$dir/node_modules/streamdown" ]; then
+    say "installing Streamdown 2.5.0 and its company into $dir"
+    cp tests/realapps/streamdown/package.json tests/realapps/streamdown/package-lock.json "$dir/"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+  node tests/realapps/streamdown.mjs
+}
+if [ "${1:-}" = "streamdown" ]; then streamdown; exit $?; fi
 LLAMA_DIR=$(bash scripts/real-apps/build-llama-server.sh)
 export LLAMA_DIR
 if [ "${1:-}" = "llama" ]; then exec node tests/realapps/llama.mjs; fi
@@ -83,4 +99,5 @@ node tests/realapps/check.mjs gradio open-webui --readers=off || rc=1
 cleanup
 pids=()
 node tests/realapps/llama.mjs || rc=1
+streamdown || rc=1
 exit $rc

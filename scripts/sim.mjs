@@ -13,7 +13,10 @@
 //   content     words (default) | markdown (a fixed markdown answer, cut into small tokens) |
 //               code (a paragraph, then a fenced JavaScript block of `lines` lines, default 220:
 //               the answer whose whole-message re-render with a highlighter grows with it) |
-//               math (a fixed answer full of formulas, `$…$` and `$$…$$`, that ends in one)
+//               math (a fixed answer full of formulas, `$…$` and `$$…$$`, that ends in one) |
+//               math-long (`paragraphs` paragraphs of them, default 8, each of `sentences`
+//               sentences, default 2, about 180 characters and 2 formulas each; the last ends in
+//               a formula: the long answer of issue 49; `list=1`: as the items of a numbered list)
 //   queue_ms    time spent "waiting for a slot" before prefill (reported as queue time)
 //   metrics     vllm (a vLLM-style `metrics` object on the usage chunk) | llamacpp (`timings`)
 //   timings_per_token  1: with format openai, every answer chunk carries llama.cpp's timings so
@@ -82,6 +85,24 @@ function rng(seed) {
  * and fenced code, nested lists, a table, a quote with HTML and entities, non-ASCII text. */
 /** An answer full of formulas that ends in one: what KaTeX draws rather than shows. */
 export const MATH = 'The area of a circle is $A = \\pi r^2$ and its circumference is $C = 2 \\pi r$, so $$\\frac{C^2}{4 \\pi} = A$$ holds for every circle. The sum of the first n integers is $\\frac{n(n+1)}{2}$, and Euler wrote $e^{i\\pi} + 1 = 0$';
+
+// The sentences of a long answer full of formulas, each with inline and display math.
+const MATH_SENTENCES = [
+  'The variance is $\\sigma^2 = \\mathbb{E}[(X - \\mu)^2]$, and for $n$ samples $$s^2 = \\frac{1}{n-1} \\sum_{i=1}^{n} (x_i - \\bar{x})^2$$ is unbiased.',
+  'A geometric series sums to $\\sum_{k=0}^{\\infty} r^k = \\frac{1}{1-r}$ when $|r| < 1$, which gives $$\\int_0^1 x^n \\, dx = \\frac{1}{n+1}$$ by the same limit.',
+  'The Gaussian integral $\\int_{-\\infty}^{\\infty} e^{-x^2} dx = \\sqrt{\\pi}$ normalises $$f(x) = \\frac{1}{\\sigma \\sqrt{2\\pi}} e^{-\\frac{(x-\\mu)^2}{2\\sigma^2}}$$ for every mean.',
+  'For a matrix $A$ with $\\det(A) \\neq 0$ the inverse is $A^{-1} = \\frac{1}{\\det A} \\operatorname{adj}(A)$, and $$\\begin{pmatrix} a & b \\\\ c & d \\end{pmatrix}^{-1} = \\frac{1}{ad - bc} \\begin{pmatrix} d & -b \\\\ -c & a \\end{pmatrix}$$ in two dimensions.',
+  'Bayes wrote $P(A \\mid B) = \\frac{P(B \\mid A) P(A)}{P(B)}$, so with a prior $\\pi(\\theta)$ the posterior is $$p(\\theta \\mid x) \\propto p(x \\mid \\theta) \\, \\pi(\\theta)$$ up to a constant.',
+  'Stirling gives $n! \\approx \\sqrt{2 \\pi n} \\left(\\frac{n}{e}\\right)^n$, and the binomial coefficient $$\\binom{n}{k} = \\frac{n!}{k! \\, (n-k)!}$$ counts the subsets.',
+];
+
+/** A long answer full of formulas: `n` paragraphs of `per` of the sentences above, the last ending in one. */
+export function mathAnswer(n = 8, per = 2, list = false) {
+  const paragraphs = [];
+  const at = (i) => MATH_SENTENCES[i % MATH_SENTENCES.length];
+  for (let p = 0; p < n; p++) paragraphs.push(`${list ? `${p + 1}.` : `Part ${p + 1}:`} ${Array.from({ length: per }, (_, j) => at(p + j)).join(' ')}`);
+  return `${paragraphs.join('\n\n')}\n\nSo, in the end, $e^{i\\pi} + 1 = 0$`;
+}
 
 export const MARKDOWN = `## Streaming *latency*, explained
 
@@ -196,6 +217,9 @@ export function knobs(url, body) {
     status: Math.floor(num('status', 200)),
     content: str('content', 'words'),
     lines: Math.max(1, Math.min(5000, Math.floor(num('lines', 220)))),
+    paragraphs: Math.max(1, Math.min(200, Math.floor(num('paragraphs', 8)))),
+    sentences: Math.max(1, Math.min(60, Math.floor(num('sentences', 2)))),
+    list: num('list', 0) === 1,
     queue: Math.max(0, num('queue_ms', 0)),
     metrics: str('metrics', ''),
     serverTiming: str('server_timing', ''),
@@ -308,7 +332,7 @@ export async function handleChat(req, res, url, body) {
     return;
   }
 
-  const tokens = merged(k.content === 'markdown' ? tokenize(MARKDOWN, k.seed) : k.content === 'math' ? tokenize(MATH, k.seed) : k.content === 'code' ? tokenize(codeAnswer(k.lines), k.seed) : answerTokens(k.tokens, k.seed), k.merge);
+  const tokens = merged(k.content === 'markdown' ? tokenize(MARKDOWN, k.seed) : k.content === 'math' ? tokenize(MATH, k.seed) : k.content === 'math-long' ? tokenize(mathAnswer(k.paragraphs, k.sentences, k.list), k.seed) : k.content === 'code' ? tokenize(codeAnswer(k.lines), k.seed) : answerTokens(k.tokens, k.seed), k.merge);
   const id = 'chatcmpl-sim';
   if (!stream) {
     await sleep(k.ttft + k.tokenMs * Math.max(0, tokens.length - 1));

@@ -85,8 +85,13 @@ export const BUDGET = 40 * 1024;
  * figures, the report's `input`) and the client-input-delayed verdict with its text: 1.35 KB of
  * wasm, 0.26 KB of JS. That each such feature costs over a kilobyte of wasm (its figures, its
  * JSON, its verdict text) is what issue 50's redesign of the boundary is for.
+ * Raised to 99 KB for issue 49's last part (100,458 -> 100,914 B side by side against 4cede1a:
+ * 374 B of wasm, 82 B of JS): a formula's drawing followed past its end so that its TeX source
+ * never matches a later copy of it, a numbered list's marker at the answer's start, the
+ * render-bound rule for a page blocked most of the stream, and the summary's smoothness (the
+ * longest freeze, frame rate, dropped frames, the longest interaction).
  */
-export const CEILING = 98.5 * 1024;
+export const CEILING = 99 * 1024;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => readFileSync(path.join(root, p));

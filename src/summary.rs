@@ -31,7 +31,8 @@ pub fn parse_slos(spec: &str) -> Vec<Slo> {
         .filter_map(|entry| {
             let mut it = entry.split_whitespace();
             let name = it.next()?;
-            let metric = Metric::from_name(name)?;
+            // A target is a most: a frame rate has none (more is better).
+            let metric = Metric::from_name(name).filter(|&m| m != Metric::Fps)?;
             let quantile = crate::read::jsonscan::number_in(it.next()?)?;
             let max = crate::read::jsonscan::number_in(it.next()?)?;
             ((0.0..=1.0).contains(&quantile) && max >= 0.0).then_some(Slo {
@@ -773,6 +774,61 @@ mod tests {
         assert_eq!(field(&j, &["prefill", "p50"]), "100");
         assert_eq!(field(&j, &["queue", "count"]), "0");
         assert_eq!(field(&j, &["by", "format", "openai-chat", "count"]), "100");
+    }
+
+    #[test]
+    fn smoothness_over_answers_the_longest_freeze_frames_and_input() {
+        use crate::figures::delivery::Stall;
+        use crate::figures::smooth::{Frames, Input};
+        let mut s = Summary::new();
+        for i in 0..10 {
+            let mut f = stream(300.0, 20.0, None, "openai-chat", "");
+            f.e2e_perceived = Some((1000.0, 1010.0));
+            // Nine answers painted without a freeze, one frozen 600 ms (twice, 600 the longest).
+            f.stalls = Some(if i == 9 {
+                vec![
+                    Stall {
+                        start: 100.0,
+                        end: 300.0,
+                    },
+                    Stall {
+                        start: 400.0,
+                        end: 1000.0,
+                    },
+                ]
+            } else {
+                vec![]
+            });
+            f.frames = Some(Frames {
+                painted: 60,
+                dropped: i,
+                fps: 60.0 - f64::from(i),
+                interval: 16.7,
+                longest_gap: 33.0,
+            });
+            f.input = (i < 4).then_some(Input {
+                count: 3,
+                delay_max: 5.0,
+                duration_p50: 24.0,
+                duration_max: 40.0 + 100.0 * f64::from(i),
+                worst_at: 500.0,
+            });
+            s.add(&f);
+        }
+        // An answer never painted has no freeze to tell.
+        let mut unpainted = stream(300.0, 20.0, None, "openai-chat", "");
+        unpainted.stalls = Some(vec![]);
+        s.add(&unpainted);
+        let j = s.to_json();
+        assert_eq!(field(&j, &["freeze", "count"]), "10");
+        assert_eq!(field(&j, &["freeze", "p50"]), "0");
+        assert_eq!(field(&j, &["freeze", "max"]), "600");
+        assert_eq!(field(&j, &["fps", "count"]), "10");
+        assert_eq!(field(&j, &["droppedFrames", "max"]), "9");
+        assert_eq!(field(&j, &["inputDuration", "count"]), "4");
+        assert_eq!(field(&j, &["inputDuration", "max"]), "340");
+        // A target on the longest freeze; none on a frame rate (higher is better there).
+        assert_eq!(parse_slos("freeze 0.95 500; fps 0.5 50").len(), 1);
     }
 
     #[test]

@@ -982,6 +982,14 @@ pub struct SummaryGroup {
     pub intermediary: Percentiles,
     /// The client phase.
     pub client: Percentiles,
+    /// The longest freeze of each answer (ms; 0 for an answer painted without one).
+    pub freeze: Percentiles,
+    /// Frames painted per second while each answer streamed.
+    pub fps: Percentiles,
+    /// Frames dropped while each answer streamed.
+    pub dropped_frames: Percentiles,
+    /// The longest interaction of the user's while each answer streamed (ms, Event Timing).
+    pub input_duration: Percentiles,
     /// Targets and whether they hold.
     pub slo: Vec<SloResult>,
     /// Streams that met every target, when targets are set.

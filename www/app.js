@@ -775,14 +775,17 @@ function showSummary(s) {
     ['decode', s.decode],
     ['intermediary', s.intermediary],
     ['client', s.client],
-  ];
+    ['longest freeze', s.freeze],
+    ['input (longest)', s.inputDuration],
+    ['frames dropped', s.droppedFrames, (v) => (v === null || v === undefined ? '—' : String(Math.round(v)))],
+  ].filter(([, p]) => p);
   $('summary').tBodies[0].replaceChildren(
-    ...rows.map(([name, p]) => {
+    ...rows.map(([name, p, show = ms]) => {
       const tr = document.createElement('tr');
       tr.innerHTML = `<th>${name}</th>`;
       for (const q of ['p50', 'p90', 'p95', 'p99']) {
         const td = document.createElement('td');
-        td.textContent = ms(p[q]);
+        td.textContent = show(p[q]);
         if (name === 'TTFT measured') td.dataset.q = q;
         tr.append(td);
       }
@@ -918,6 +921,9 @@ function summaryOf(reports) {
     decode: phase('decode'),
     intermediary: phase('intermediary'),
     client: phase('client'),
+    freeze: of((r) => (r.stalls ? (r.stalls.longest ?? 0) : null)),
+    inputDuration: of((r) => r.input.durationMaxMs),
+    droppedFrames: of((r) => r.frames.dropped),
     diagnosis: [],
     gains: [],
   };

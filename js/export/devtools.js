@@ -24,10 +24,13 @@ export function summaryText(report, summary) {
   }
   if (summary && summary.count) {
     lines.push(`tokenpaint summary of ${summary.count} streams (p50 / p95 / p99):`);
-    for (const k of ['ttft', 'ttftPerceived', 'e2ePerceived', 'tpot', 'lag']) {
+    for (const k of ['ttft', 'ttftPerceived', 'e2ePerceived', 'tpot', 'lag', 'freeze', 'inputDuration']) {
       const p = summary[k];
-      lines.push(`  ${k.padEnd(14)} ${ms(p.p50)} / ${ms(p.p95)} / ${ms(p.p99)}`);
+      if (p && (p.count || k !== 'inputDuration')) lines.push(`  ${k.padEnd(14)} ${ms(p.p50)} / ${ms(p.p95)} / ${ms(p.p99)}`);
     }
+    // A frame rate is better high: its low percentiles are the bad answers.
+    const fps = summary.fps;
+    if (fps && fps.count) lines.push(`  ${'fps'.padEnd(14)} ${Math.round(fps.p50)} median, ${summary.droppedFrames.p95 ?? '—'} frames dropped at p95`);
     for (const v of summary.diagnosis || []) lines.push(`  ${v.verdict}: ${v.fix}`);
   }
   return lines.join('\n');

@@ -4,7 +4,8 @@
 // - the page's own OpenTelemetry SDK, when it registered providers with @opentelemetry/api: spans
 //   and metrics go through its TracerProvider and MeterProvider (and its exporters);
 // - otherwise tokenpaint's own OTLP/HTTP JSON exporter to `url`: spans batched, metrics as
-//   explicit-bucket histograms with delta temporality, flushed with fetch(keepalive) on pagehide.
+//   explicit-bucket histograms with delta temporality, flushed with fetch(keepalive) when the
+//   page is hidden and on pagehide.
 // Metrics come from this page's own reports only, never from the summary: a summary merged in from
 // another page (mergeSummary) was exported by that page, and is not exported again. The answer text
 // is never exported.
@@ -274,6 +275,10 @@ export class OtlpExporter {
     this.timer = setInterval(() => this.flush(), intervalMs);
     this.onPageHide = () => this.flush();
     if (typeof addEventListener === 'function') addEventListener('pagehide', this.onPageHide);
+    // A page hidden (a tab switched away, a phone's browser sent to the background) may never
+    // see pagehide: the system can end it meanwhile. What is batched is sent when it is hidden.
+    this.onHidden = () => document.visibilityState === 'hidden' && this.flush();
+    if (typeof document === 'object' && document && typeof document.addEventListener === 'function') document.addEventListener('visibilitychange', this.onHidden);
   }
 
   add(report, trace) {
@@ -314,6 +319,7 @@ export class OtlpExporter {
   close() {
     clearInterval(this.timer);
     if (typeof removeEventListener === 'function') removeEventListener('pagehide', this.onPageHide);
+    if (typeof document === 'object' && document && typeof document.removeEventListener === 'function') document.removeEventListener('visibilitychange', this.onHidden);
   }
 }
 

@@ -77,11 +77,19 @@ pub enum Metric {
     Intermediary,
     /// Client delivery of the last content.
     Client,
+    /// The longest freeze (the longest stall; 0 for a stream painted with none).
+    Freeze,
+    /// Frames painted per second while the answer streamed.
+    Fps,
+    /// Frames dropped while the answer streamed.
+    DroppedFrames,
+    /// The longest of the user's interactions while the answer streamed (to its next paint).
+    InputDuration,
 }
 
 impl Metric {
     /// Every metric, in the order summaries write them.
-    pub const ALL: [Metric; 13] = [
+    pub const ALL: [Metric; 17] = [
         Metric::Ttft,
         Metric::TtftPerceived,
         Metric::E2e,
@@ -95,6 +103,10 @@ impl Metric {
         Metric::Decode,
         Metric::Intermediary,
         Metric::Client,
+        Metric::Freeze,
+        Metric::Fps,
+        Metric::DroppedFrames,
+        Metric::InputDuration,
     ];
 
     /// The name reports, summaries and SLO specs use.
@@ -113,6 +125,10 @@ impl Metric {
             Metric::Decode => "decode",
             Metric::Intermediary => "intermediary",
             Metric::Client => "client",
+            Metric::Freeze => "freeze",
+            Metric::Fps => "fps",
+            Metric::DroppedFrames => "droppedFrames",
+            Metric::InputDuration => "inputDuration",
         }
     }
 

@@ -180,6 +180,9 @@ pub mod limits {
     pub const TAIL_LAG: f64 = 500.0;
     /// The share of the stream's time the main thread was blocked that makes a page busy.
     pub const BUSY: f64 = 0.25;
+    /// The share that makes it blocked for most of the stream: with text waiting more than two
+    /// frames, slow client rendering.
+    pub const MOSTLY: f64 = 0.5;
     /// A render cost per delta at the end of the answer above this, grown from under half of
     /// it, is a render that grows with the answer (half a frame).
     pub const GROWN: f64 = 8.0;
@@ -431,6 +434,9 @@ fn page(f: &Facts) -> Option<Verdict> {
         // A page that falls further behind as the answer grows: a median that still looks
         // fine, a tail of seconds, and a main thread blocked for a good part of the stream.
         || (f.lag_p95.is_some_and(|l| l > TAIL_LAG) && f.blocked_share.is_some_and(|b| b >= BUSY))
+        // A main thread blocked for most of the stream, its text waiting frames for the screen:
+        // each delta's render is the page's work (a whole-message render under a slow CPU).
+        || (f.blocked_share.is_some_and(|b| b >= MOSTLY) && f.lag_p50.is_some_and(|l| l > 2.0 * FRAME))
     {
         return Some(Verdict::new("client-render-bound", vec![
                 ("lagP50", f.lag_p50.unwrap_or(f64::NAN)),
@@ -882,6 +888,25 @@ mod tests {
                 server: srv(Some(5.0), Some(250.0), None),
                 adjust: |f| f.itl_p95 = Some(200.0),
                 want: &["intermediary-buffered"],
+            },
+        ]);
+    }
+
+    #[test]
+    fn a_page_blocked_most_of_the_stream_is_render_bound() {
+        check(vec![
+            // A page blocked through nearly all of the stream (a 4× slower CPU re-rendering
+            // the whole message), its median wait just under the lag limit: its render, not a
+            // stall of the length of its merged long frames (Streamdown's direct mode, issue 49).
+            Case {
+                name: "a page blocked through the stream, lag just under the limit",
+                tokens: timeline(50, 300.0, 20.0, 95.0, |_, e| e),
+                server: srv(Some(5.0), Some(250.0), Some(980.0)),
+                adjust: |f| {
+                    f.blocked_share = Some(0.96);
+                    f.blocked_longest = Some((300.0, 1000.0));
+                },
+                want: &["client-render-bound"],
             },
         ]);
     }

@@ -133,6 +133,14 @@ impl StreamFigures {
             Metric::Decode => phase(3),
             Metric::Intermediary => phase(4),
             Metric::Client => phase(5),
+            Metric::Freeze => self
+                .stalls
+                .as_ref()
+                .filter(|_| self.e2e_perceived.is_some())
+                .map(|s| s.iter().map(|x| x.end - x.start).fold(0.0, f64::max)),
+            Metric::Fps => self.frames.map(|f| f.fps),
+            Metric::DroppedFrames => self.frames.map(|f| f64::from(f.dropped)),
+            Metric::InputDuration => self.input.map(|i| i.duration_max),
         }
     }
 

@@ -97,14 +97,18 @@ impl Formulas {
         self.done.drain(..gone);
     }
 
-    /// The end of the whole formula that visible character `f` is in, if any.
-    fn around(&self, f: u32) -> Option<u32> {
+    /// The whole formula that visible character `f` is in, if any: [start, end).
+    fn around(&self, f: u32) -> Option<(u32, u32)> {
         let i = self.done.partition_point(|&(_, end)| end <= f);
-        self.done
-            .get(i)
-            .filter(|&&(start, _)| start <= f)
-            .map(|&(_, end)| end)
+        self.done.get(i).filter(|&&(start, _)| start <= f).copied()
     }
+}
+
+/// How many rendered characters a formula's drawing may take, for a formula of `len` visible
+/// characters: KaTeX shows its symbols twice (MathML and HTML) and its TeX source once more (an
+/// annotation); past this the text after it is searched for as usual.
+fn drawing_cap(len: u32) -> u32 {
+    4 * len + 16
 }
 
 /// Whether a character takes part in alignment: visible, and not markdown syntax.
@@ -216,6 +220,7 @@ const INVALID: Checkpoint = Checkpoint {
     frontier: u32::MAX,
     budget: 0,
     earned: 0,
+    drawing: 0,
 };
 
 /// The matching state before a rendered UTF-16 offset.
@@ -224,6 +229,7 @@ struct Checkpoint {
     frontier: u32,
     budget: u32,
     earned: u32,
+    drawing: u32,
 }
 
 /// Tracks arrived text and how much of it is on screen.
@@ -236,6 +242,9 @@ pub struct Aligner {
     hidden: Hidden,
     formulas: Formulas,
     frontier: u32,
+    /// Rendered characters that may still be the drawing of the formula the frontier just
+    /// passed (0: none): only the text right after it ends the drawing.
+    drawing: u32,
     /// UTF-16 units of rendered text consumed.
     units: u32,
     /// `checkpoints[k]`: the state before the rendered unit at offset `k * CHECKPOINT`.
@@ -357,6 +366,7 @@ impl Aligner {
         let append = from == self.units && from != 0;
         if from == 0 {
             self.frontier = 0;
+            self.drawing = 0;
             self.units = 0;
             self.budget = ANCHOR_BUDGET;
             self.earned = 0;
@@ -368,6 +378,7 @@ impl Aligner {
                 return None;
             }
             self.frontier = cp.frontier;
+            self.drawing = cp.drawing;
             self.budget = cp.budget;
             self.earned = cp.earned;
             self.units = from;
@@ -397,7 +408,7 @@ impl Aligner {
         let a = &self.arrived;
         let base = self.base as usize;
         let mut f = (self.frontier as usize).max(base) - base;
-        let (mut budget, mut earned) = (self.budget, self.earned);
+        let (mut budget, mut earned, mut drawing) = (self.budget, self.earned, self.drawing);
         let mut next_cp = self.checkpoints.len() as u32 * CHECKPOINT;
         let mut waiting = None;
         for (i, &unit) in at.iter().enumerate() {
@@ -406,21 +417,13 @@ impl Aligner {
                     frontier: (base + f) as u32,
                     budget,
                     earned,
+                    drawing,
                 });
                 next_cp += CHECKPOINT;
             }
-            let before = budget;
-            match step(a, f, &vis, i, &mut budget) {
-                Some((nf, true)) => f = nf,
-                // Not the formula's own text where the frontier stands in a whole formula: the
-                // renderer's drawing of it.
-                Some((_, false)) | None if self.formulas.around((base + f) as u32).is_some() => {
-                    budget = before;
-                    f = self.formulas.around((base + f) as u32).unwrap_or(0) as usize - base;
-                }
-                Some((nf, false)) => f = nf,
+            match self.advance(a, base, f, &vis, i, &mut budget, &mut drawing) {
+                Some(nf) => f = nf,
                 None => {
-                    budget = before;
                     waiting = Some(i);
                     break;
                 }
@@ -443,6 +446,7 @@ impl Aligner {
                         frontier: (base + f) as u32,
                         budget,
                         earned,
+                        drawing,
                     });
                     next_cp += CHECKPOINT;
                 }
@@ -450,6 +454,7 @@ impl Aligner {
         }
         self.budget = budget;
         self.earned = earned;
+        self.drawing = drawing;
         // Offsets inside a surrogate pair cannot be resumed from.
         let mut u = self.units;
         for c in text.chars() {
@@ -468,6 +473,57 @@ impl Aligner {
         Some(base + f)
     }
 
+    /// One rendered character, `vis[i]`, against the arrived text `a` (its first character is
+    /// visible character `base`) from frontier `f`: the new frontier, or `None` when the decision
+    /// waits for more text. `drawing` follows the drawing of a formula just passed.
+    #[allow(clippy::too_many_arguments)]
+    fn advance(
+        &self,
+        a: &[char],
+        base: usize,
+        f: usize,
+        vis: &[char],
+        i: usize,
+        budget: &mut u32,
+        drawing: &mut u32,
+    ) -> Option<usize> {
+        if *drawing > 0 {
+            // In the drawing of the formula just passed (its symbols, its TeX source again):
+            // only the text right after it, confirmed by what follows, ends it; nothing is
+            // searched for ahead, where a later copy of the same formula may be.
+            if f < a.len() && a[f] == vis[i] && agrees(a, f, vis, i) {
+                *drawing = 0;
+                return Some(f + 1);
+            }
+            *drawing -= 1;
+            return Some(f);
+        }
+        let inside = self.formulas.around((base + f) as u32);
+        let before = *budget;
+        match step(a, f, vis, i, budget) {
+            // The formula's last character matched: its drawing may go on.
+            Some((nf, true)) => {
+                if let Some((start, end)) = inside.filter(|&(_, end)| end as usize == base + nf) {
+                    *drawing = drawing_cap(end - start);
+                }
+                Some(nf)
+            }
+            // Not the formula's own text where the frontier stands in a whole formula: the
+            // renderer's drawing of it.
+            Some((_, false)) | None if inside.is_some() => {
+                let (start, end) = inside.unwrap_or_default();
+                *budget = before;
+                *drawing = drawing_cap(end - start);
+                Some(end as usize - base)
+            }
+            Some((nf, false)) => Some(nf),
+            None => {
+                *budget = before;
+                None
+            }
+        }
+    }
+
     /// Whether `text` (an element's text) shows the start of this answer: its first visible
     /// characters match the start of the arrived text. The first match must be the start of
     /// the answer (only markup may come before it in the arrived text), so a user's question
@@ -480,7 +536,18 @@ impl Aligner {
             return false;
         }
         let r: Vec<char> = text.chars().filter(|&c| shown(c)).take(64).collect();
-        let start = a.iter().position(|c| c.is_alphanumeric()).unwrap_or(0);
+        // An answer that opens a numbered list: its first number is the list's marker, which a
+        // renderer draws with a CSS counter, not text.
+        let digits = a.iter().take_while(|c| c.is_ascii_digit()).count();
+        let marker = if (1..=9).contains(&digits) && matches!(a.get(digits), Some('.' | ')')) {
+            digits + 1
+        } else {
+            0
+        };
+        let start = a[marker..]
+            .iter()
+            .position(|c| c.is_alphanumeric())
+            .map_or(0, |p| p + marker);
         let Some(first) = (0..r.len().min(48))
             .find(|&i| (0..=start).any(|j| a[j] == r[i] && agrees(a, j, &r, i)))
         else {
@@ -590,6 +657,38 @@ mod tests {
             full(&mut a, "It costs $5 and $10 a month."),
             a.arrived_len()
         );
+    }
+
+    #[test]
+    fn a_formulas_drawing_never_matches_a_later_copy_of_it() {
+        // The TeX annotation of a drawn formula is its source again: never a reason to skip
+        // ahead to the same formula later in the answer (Streamdown with KaTeX, issue 49).
+        let arrived = "First $\\frac{n(n+1)}{2}$ counts them, and later $\\frac{n(n+1)}{2}$ again.";
+        let mut a = aligner(arrived);
+        let shown = format!("First {} counts", katex("n(n+1)2", "\\frac{n(n+1)}{2}"));
+        let want = aligner("First $\\frac{n(n+1)}{2}$ counts").arrived_len();
+        assert_eq!(full(&mut a, &shown), want);
+        assert!(!a.waiting());
+        // Appended in pieces, the same.
+        let mut b = aligner(arrived);
+        for piece in shown.split_inclusive(['}', ' ']) {
+            append(&mut b, piece);
+        }
+        assert_eq!(b.frontier(), want);
+    }
+
+    #[test]
+    fn the_drawing_of_a_formula_that_ends_the_text_waits_for_nothing() {
+        // The drawing's characters after the formula's end are not text shown ahead of its
+        // arrival: what arrives next is on screen only when the page shows it.
+        let mut a = aligner("The area is $\\pi r^2$");
+        let shown = format!("The area is {}", katex("πr2", "\\pi r^2"));
+        assert_eq!(full(&mut a, &shown), a.arrived_len());
+        assert!(!a.waiting(), "{a:?}");
+        let before = a.frontier();
+        a.push_arrived(" for every pi r");
+        let at = a.rendered_units();
+        assert_eq!(a.rendered("", at), Some(before));
     }
 
     #[test]
@@ -742,5 +841,10 @@ mod tests {
             "a fence's info string is not shown"
         );
         assert!(!aligner("Paris is the capital").claims("Pa"));
+        // A numbered list's first marker is drawn by CSS (Streamdown, react-markdown: `<ol>`).
+        let list = aligner("1. The variance is $\\sigma^2$\n2. The mean");
+        assert!(list.claims("The variance is σ2\\sigma^2σ2"));
+        assert!(list.claims("1. The variance is"), "shown as text");
+        assert!(!aligner("1. The variance").claims("What is the variance?"));
     }
 }

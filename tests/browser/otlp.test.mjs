@@ -287,6 +287,34 @@ test('what is batched is sent on pagehide', async () => {
   await page.close();
 });
 
+// A page hidden (a tab switched away, a phone's browser sent to the background) may be ended by
+// the system without a pagehide: what is batched is sent when it is hidden. Headless Chromium
+// never hides a page (see renderers.test.mjs), so the test sets the state and fires the event.
+test('what is batched is sent when the page is hidden, before any pagehide', async () => {
+  const page = await env.harness();
+  received.length = 0;
+  await page.evaluate(async (url) => {
+    const { Profiler } = await import('/js/index.js');
+    const p = new Profiler({ otlp: { url, intervalMs: 60000 } });
+    window.keep = p;
+    const done = new Promise((r) => p.onReport(r));
+    const res = await p.fetch('/v1/chat/completions?ttft_ms=30&token_ms=5&tokens=10', { method: 'POST', body: '{}' });
+    await res.text();
+    await done;
+  }, collectorUrl);
+  // The exporter's chunk loads after the first report: until it has, nothing can be sent.
+  await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/js/export/otlp.js')));
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(received.length, 0, 'nothing sent yet: batched');
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  await waitFor(() => received.some((x) => x.path === '/v1/traces'), 20000);
+  assert.ok(validate('traces', received.find((x) => x.path === '/v1/traces').body) > 0);
+  await page.close();
+});
+
 // Issue 48: a page left before the exporter's chunk has loaded had no pagehide handler yet, and
 // its reports were lost. They are kept in the origin's storage and sent by its next page that
 // exports to the same collector.

@@ -37,12 +37,19 @@ window.runStream = async ({ query, render = 'immediate', delay = 0, cost = 0, vi
   const painted = withPaint ? paintTruth() : null;
   // The browser's own record of the user's interactions meanwhile (the input tests' truth).
   const interactions = [];
-  const events = typeof PerformanceObserver === 'function' && PerformanceObserver.supportedEntryTypes.includes('event') ? new PerformanceObserver((l) => interactions.push(...l.getEntries().filter((e) => e.interactionId).map((e) => e.duration))) : null;
+  // Each as [start, end]: those that ended before the report was made are the ones it can hold.
+  const events = typeof PerformanceObserver === 'function' && PerformanceObserver.supportedEntryTypes.includes('event') ? new PerformanceObserver((l) => interactions.push(...l.getEntries().filter((e) => e.interactionId).map((e) => [e.startTime, e.startTime + e.duration]))) : null;
   events?.observe({ type: 'event', durationThreshold: 16 });
   const chat = document.getElementById('chat');
   const profiler = new Profiler(options);
   if (via === 'fetch') profiler.observe(chat);
-  const report = new Promise((resolve) => profiler.onReport(resolve));
+  let reportedAt = null;
+  const report = new Promise((resolve) =>
+    profiler.onReport((r) => {
+      reportedAt = performance.now();
+      resolve(r);
+    }),
+  );
   const user = document.createElement('div');
   user.className = 'msg user';
   user.textContent = 'Tell me something';
@@ -127,9 +134,10 @@ window.runStream = async ({ query, render = 'immediate', delay = 0, cost = 0, vi
   profiler.disconnect();
   if (truth) r.truth = { commit: truth.commit - r.startTime, frame: truth.frame - r.startTime };
   if (events) {
-    for (const e of events.takeRecords()) if (e.interactionId) interactions.push(e.duration);
+    for (const e of events.takeRecords()) if (e.interactionId) interactions.push([e.startTime, e.startTime + e.duration]);
     events.disconnect();
-    r.inputTruth = interactions.length ? Math.max(...interactions) : null;
+    const held = interactions.filter(([start, end]) => start >= r.startTime && end <= reportedAt).map(([start, end]) => end - start);
+    r.inputTruth = held.length ? Math.max(...held) : null;
   }
   if (painted) {
     await new Promise((res) => setTimeout(res, 50));

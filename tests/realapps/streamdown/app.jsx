@@ -1,0 +1,152 @@
+// A chat page as a new user writes it with the Vercel AI SDK's `useChat` (@ai-sdk/react 3, its
+// default transport) and Streamdown 2.5.0 (whose streaming mode puts each block update in a
+// React transition) with its KaTeX plugin, under React 19 in StrictMode: AI Elements' recipe.
+// `useChat` updates React through useSyncExternalStore, a synchronous update per chunk that
+// interrupts a transition in progress (vercel/streamdown#550). `?mode=static` is Streamdown's
+// direct-update mode. No tokenpaint here: the check attaches it from Playwright, as a user's CI
+// does.
+//
+// The page's own truth: its transport's fetch tees the response and reads its copy (when each
+// delta arrived, and how many letters and digits the answer held then); each change of the
+// answer's DOM is stamped painted in the next frame's rAF callback, just before the browser draws
+// it, with how many of them the DOM showed (a drawn formula counted by the source KaTeX keeps beside it). A
+// delta is shown by the first paint that shows as many; its wait is that paint less its arrival.
+import { useChat } from '@ai-sdk/react';
+import { DefaultChatTransport } from 'ai';
+import React, { StrictMode, useDeferredValue, useEffect } from 'react';
+import { createRoot } from 'react-dom/client';
+import { Streamdown } from 'streamdown';
+import { createMathPlugin } from '@streamdown/math';
+import 'katex/dist/katex.min.css';
+
+const params = new URLSearchParams(location.search);
+const mode = params.get('mode') || 'streaming';
+// `?defer=1`: the text passed through useDeferredValue, as React's docs suggest for a slow part
+// of the page (a low-priority render that each new chunk's update interrupts).
+const defer = params.get('defer') === '1';
+// Every formula drawn: `$…$` too, as the answers' inline math is written (the plugin's default
+// reads `$$…$$` only).
+const plugins = { math: createMathPlugin({ singleDollarTextMath: true }) };
+
+const alnum = (s) => s.replace(/[^\p{L}\p{N}]/gu, '').length;
+
+/** Letters and digits of the answer's markdown, but its numbered lists' markers (CSS draws them). */
+const letters = (s) => alnum(s.replace(/^ {0,3}\d{1,9}[.)](?=\s|$)/gm, ' '));
+
+/**
+ * Letters and digits the DOM under `el` shows: its text outside KaTeX's drawings (a formula not
+ * closed yet is shown as its source), and for each drawing, its formula's source (the TeX that
+ * KaTeX keeps in an annotation). A formula's token is shown once its source or its drawing is.
+ */
+function shown(el) {
+  let n = 0;
+  const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT, {
+    acceptNode: (t) => (t.parentElement?.closest('.katex') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+  });
+  for (let t = walk.nextNode(); t; t = walk.nextNode()) n += alnum(t.data);
+  for (const a of el.querySelectorAll('.katex annotation[encoding="application/x-tex"]')) n += alnum(a.textContent);
+  return n;
+}
+
+// The page's reading of its own responses: [letters and digits outside formulas so far, time].
+let arrivals = [];
+let query = '';
+async function teeing(url, init) {
+  const res = await fetch(`${url}?${query}`, init);
+  const [app, mine] = res.body.tee();
+  (async () => {
+    const reader = mine.pipeThrough(new TextDecoderStream()).getReader();
+    let buf = '';
+    let text = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      const t = performance.now();
+      buf += value;
+      const events = buf.split('\n\n');
+      buf = events.pop();
+      for (const ev of events) {
+        if (!ev.startsWith('data: {')) continue;
+        const e = JSON.parse(ev.slice(6));
+        if (e.type !== 'text-delta') continue;
+        text += e.delta;
+        arrivals.push([letters(text), t]);
+      }
+    }
+  })();
+  return new Response(app, { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+const transport = new DefaultChatTransport({ api: '/v1/chat/completions', fetch: teeing });
+
+let ask = null;
+let status = 'ready';
+function Chat() {
+  const chat = useChat({ transport });
+  useEffect(() => {
+    ask = chat.sendMessage;
+    status = chat.status;
+  });
+  const last = chat.messages.at(-1);
+  const text = last?.role === 'assistant' ? last.parts.filter((p) => p.type === 'text').map((p) => p.text).join('') : '';
+  const deferred = useDeferredValue(text);
+  return (
+    <div className="msg assistant" id="answer">
+      <Streamdown mode={mode} plugins={plugins} isAnimating={chat.status === 'streaming'}>
+        {defer ? deferred : text}
+      </Streamdown>
+    </div>
+  );
+}
+
+createRoot(document.getElementById('chat')).render(
+  <StrictMode>
+    <Chat />
+  </StrictMode>,
+);
+
+/** Asks for one answer from the simulator (`q`: its query); resolves to the page's own truth. */
+// Shown: as many letters and digits on screen as had arrived.
+const shows = ([n, got]) => ([s, t]) => s >= n && t >= got;
+
+window.runAnswer = async (q) => {
+  const el = document.getElementById('answer');
+  arrivals = [];
+  query = q;
+  const paints = []; // [letters and digits shown, painted]
+  let pending = null;
+  // The frame that paints a change: its rAF callback runs just before the browser draws it (a
+  // task posted from there can wait behind the page's next long task, a frame or more late).
+  const stamp = () => {
+    paints.push([shown(el), performance.now()]);
+    pending = null;
+  };
+  const observer = new MutationObserver(() => {
+    pending ??= requestAnimationFrame(stamp);
+  });
+  observer.observe(el, { subtree: true, childList: true, characterData: true });
+  await ask({ text: 'Derive a few formulas.' });
+  // Until the whole answer is painted (or 60 s: a page that never shows it).
+  for (let i = 0; i < 600 && !(arrivals.length && paints.length && shows(arrivals.at(-1))(paints.at(-1))); i++) await new Promise((r) => setTimeout(r, 100));
+  await new Promise((r) => setTimeout(r, 200));
+  observer.disconnect();
+  const waits = arrivals.map((a) => {
+    const p = paints.find(shows(a));
+    return p ? p[1] - a[1] : null;
+  });
+  const known = waits.filter((w) => w !== null);
+  return {
+    deltas: arrivals.length,
+    unshown: waits.length - known.length,
+    longestWait: known.length ? Math.max(...known) : null,
+    // The first paint that showed the whole answer (later changes, the caret's removal, show
+    // nothing new).
+    lastPaint: arrivals.length ? (paints.find(shows(arrivals.at(-1)))?.[1] ?? null) : null,
+    changes: paints.length,
+    drawn: el.querySelectorAll('.katex').length,
+    status,
+    waits: waits.map((w) => w && Math.round(w)),
+    arrivals: arrivals.map(([n, t]) => [n, Math.round(t)]),
+    paints: paints.map(([n, t]) => [n, Math.round(t)]),
+  };
+};
+window.appReady = true;
