@@ -204,6 +204,26 @@ async function load(req, res, url) {
   return send(200, { id, streams: l.stats().streams });
 }
 
+// The lab's slow device: the scenario run in a headless Chromium under a CPU throttle
+// (scripts/slow-device.mjs), only for this server's own lab.
+async function slow(req, res) {
+  const send = (status, o) => {
+    res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    res.end(JSON.stringify(o));
+  };
+  const ask = await readBody(req).catch(() => null);
+  const rate = Number(ask && ask.rate);
+  if (!ask || typeof ask.scenario !== 'string' || !/^[a-z0-9-]+$/i.test(ask.scenario) || !(rate >= 1 && rate <= 20)) return send(400, { error: 'a JSON body: { scenario, transport, rate (1 to 20) }' });
+  try {
+    const { slowRun } = await import('./slow-device.mjs');
+    const origin = `http://${req.socket.localAddress}:${req.socket.localPort}`;
+    const report = await slowRun({ origin, scenario: ask.scenario, transport: String(ask.transport || 'fetch'), rate });
+    return send(200, { report, rate });
+  } catch (e) {
+    return send(e.status || 500, { error: String(e.message || e).split('\n')[0] });
+  }
+}
+
 // Replays a stream of the fixture corpus (tests/fixtures/<format>/<file>) with its content
 // type and headers, in uneven chunks (`chunk` bytes at most, `delay_ms` apart): every format
 // tokenpaint reads, over a real socket.
@@ -263,6 +283,7 @@ export function createDemoServer(lab = {}) {
         res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
         return res.end(JSON.stringify({ nginx: lab.nginx || null }));
       }
+      if (url.pathname === '/lab/slow' && req.method === 'POST') return await slow(req, res);
       if (url.pathname === '/proxy' && req.method === 'POST') return await proxy(req, res);
       if (url.pathname.startsWith('/load/') && req.method === 'POST') return await load(req, res, url);
       if (url.pathname === '/load/running') {

@@ -1085,6 +1085,42 @@ function niceStep(raw) {
   return 10 * p;
 }
 
+// --- a slow device: the scenario run by the demo server in a headless Chromium under the
+// DevTools CPU throttle (a page cannot slow its own CPU), its report shown here --------------
+
+$('slow').addEventListener('click', async () => {
+  const rate = Number($('slowRate').value);
+  if (scenario === 'free' || SCENARIOS[scenario].load || SCENARIOS[scenario].turns) {
+    $('slowNote').textContent = 'a named scenario of one answer runs on a slow device (not the free mode, the load or the conversation)';
+    return;
+  }
+  $('slow').disabled = true;
+  $('slowNote').textContent = `running in a headless Chromium with a ${rate}× slower CPU…`;
+  try {
+    const res = await fetch('/lab/slow', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scenario, transport: $('transport').value, rate }) });
+    const out = await res.json();
+    if (!res.ok) throw new Error(out.error || `HTTP ${res.status}`);
+    $('slowNote').textContent = '';
+    showReport(out.report, { name: `${SCENARIOS[scenario].label}, on a ${rate}× slower CPU (headless Chromium on the demo server)` });
+  } catch (e) {
+    $('slowNote').textContent = `cannot run it here: ${e.message}`;
+  } finally {
+    $('slow').disabled = false;
+  }
+});
+
+// `?scenario=NAME&transport=T&send=1`: the lab opened on a scenario, sent at once (the slow
+// device's run uses it); `window.labReport` holds the report that follows.
+{
+  const q = new URLSearchParams(location.search);
+  if (SCENARIOS[q.get('scenario')]) pick(q.get('scenario'));
+  if (q.get('transport')) $('transport').value = q.get('transport');
+  if (q.get('send') === '1') {
+    profiler.onReport((r) => (window.labReport ??= r));
+    $('ask').requestSubmit();
+  }
+}
+
 // Every handler is attached (the module awaited the core and the lab's configuration first): a
 // file given to #open before now would have gone unread. The page tests wait for this.
 document.documentElement.dataset.lab = 'ready';

@@ -423,3 +423,26 @@ test('the lab opens its own export and profiler.reports(): the same figures draw
     await view.close();
   }
 });
+
+// Issue 49: a page cannot slow its own CPU, so the lab asks the demo server to run its scenario
+// in a headless Chromium under the DevTools CPU throttle, and shows that run's own report.
+test('a scenario sent on a slow device: the demo server runs it under a CPU throttle and the lab shows its report', async () => {
+  const page = await env.lab();
+  await page.click('button[data-name="healthy"]');
+  await page.selectOption('#slowRate', '6');
+  await page.click('#slow');
+  await page.waitForFunction(() => /6× slower CPU/.test(document.getElementById('scenarioName').textContent), null, { timeout: 90000 });
+  const shown = await page.evaluate(() => ({ source: document.getElementById('report').dataset.source, verdict: document.getElementById('report').dataset.verdict, note: document.getElementById('slowNote').textContent }));
+  assert.equal(shown.source, 'file', 'a report from elsewhere, not this page\'s own');
+  assert.ok(shown.verdict, JSON.stringify(shown));
+  assert.equal(shown.note, '');
+  // The free mode (every knob) and the load and conversation scenarios are not single answers.
+  await page.click('button[data-name="queueing"]');
+  await page.click('#slow');
+  assert.match(await page.textContent('#slowNote'), /a named scenario of one answer/);
+  // The endpoint says what it needs.
+  const bad = await page.evaluate(async () => (await fetch('/lab/slow', { method: 'POST', body: '{"scenario":"healthy","rate":99}' })).status);
+  assert.equal(bad, 400);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -19,7 +19,8 @@
 // Prints a line per run and the counts; exits 1 if any check fails.
 //   APPS: where the packages were installed (default /opt/tokenpaint-apps).
 //   MODES (streaming,static), THROTTLE (4), QUERY (the simulator's), DEFER=1 (the answer's text
-//   through useDeferredValue as well), DUMP=prefix (each report and truth written as JSON).
+//   through useDeferredValue as well), TICKER=1 (a status line beside it whose clock store ticks
+//   every frame, read with useSyncExternalStore), DUMP=prefix (each report and truth as JSON).
 import { build } from 'esbuild';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -81,7 +82,7 @@ async function once(mode, i) {
   try {
     const tp = await attach(page, { cpuThrottle: THROTTLE });
     if (!tp.throttle?.applied) throw new Error(`no throttle: ${JSON.stringify(tp.throttle)}`);
-    await page.goto(`${env.url}/tests/pages/streamdown.html?mode=${mode}${process.env.DEFER ? '&defer=1' : ''}`);
+    await page.goto(`${env.url}/tests/pages/streamdown.html?mode=${mode}${process.env.DEFER ? '&defer=1' : ''}${process.env.TICKER ? '&ticker=1' : ''}`);
     await page.waitForFunction(() => window.appReady === true, null, { timeout: 60000 });
     const truth = await page.evaluate((q) => window.runAnswer(q), QUERY);
     const report = await tp.next(60000);

@@ -13,7 +13,7 @@
 // delta is shown by the first paint that shows as many; its wait is that paint less its arrival.
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport } from 'ai';
-import React, { StrictMode, useDeferredValue, useEffect } from 'react';
+import React, { StrictMode, useDeferredValue, useEffect, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Streamdown } from 'streamdown';
 import { createMathPlugin } from '@streamdown/math';
@@ -24,6 +24,30 @@ const mode = params.get('mode') || 'streaming';
 // `?defer=1`: the text passed through useDeferredValue, as React's docs suggest for a slow part
 // of the page (a low-priority render that each new chunk's update interrupts).
 const defer = params.get('defer') === '1';
+// `?ticker=1`: a status line beside the answer ("Answering… 2.41 s") whose clock is a store
+// ticked every animation frame and read with useSyncExternalStore, as state libraries (Zustand,
+// Redux) read theirs: a sibling's synchronous update at the display's cadence, which interrupts
+// a transition in progress (vercel/streamdown#550).
+const ticker = params.get('ticker') === '1';
+
+const clock = { now: 0, since: 0, raf: 0, subs: new Set() };
+const subscribe = (cb) => (clock.subs.add(cb), () => clock.subs.delete(cb));
+function tick(t) {
+  clock.now = t;
+  for (const cb of clock.subs) cb();
+  clock.raf = requestAnimationFrame(tick);
+}
+
+function Status({ streaming }) {
+  const now = useSyncExternalStore(subscribe, () => clock.now);
+  useEffect(() => {
+    if (!streaming) return;
+    clock.since = performance.now();
+    clock.raf = requestAnimationFrame(tick);
+    return () => cancelAnimationFrame(clock.raf);
+  }, [streaming]);
+  return streaming ? <div className="status">Answering… {(Math.max(0, now - clock.since) / 1000).toFixed(2)} s</div> : null;
+}
 // Every formula drawn: `$…$` too, as the answers' inline math is written (the plugin's default
 // reads `$$…$$` only).
 const plugins = { math: createMathPlugin({ singleDollarTextMath: true }) };
@@ -90,11 +114,14 @@ function Chat() {
   const text = last?.role === 'assistant' ? last.parts.filter((p) => p.type === 'text').map((p) => p.text).join('') : '';
   const deferred = useDeferredValue(text);
   return (
-    <div className="msg assistant" id="answer">
-      <Streamdown mode={mode} plugins={plugins} isAnimating={chat.status === 'streaming'}>
-        {defer ? deferred : text}
-      </Streamdown>
-    </div>
+    <>
+      {ticker && <Status streaming={chat.status === 'streaming' || chat.status === 'submitted'} />}
+      <div className="msg assistant" id="answer">
+        <Streamdown mode={mode} plugins={plugins} isAnimating={chat.status === 'streaming'}>
+          {defer ? deferred : text}
+        </Streamdown>
+      </div>
+    </>
   );
 }
 
