@@ -475,7 +475,7 @@ fn deferred(f: &Facts) -> Option<Verdict> {
             ("framesDuringFreeze", frames),
             ("blockedShareDuringFreeze", fz.blocked / fz.ms),
             ("stepChars", f64::from(fz.step)),
-        ], "The page held arrived text back while its main thread was free and its frames kept coming, then showed it in one step: its updates are deferred, not slow. Streaming text in a low-priority update (React startTransition or useDeferredValue) is interrupted by every new delta and can wait seconds: render streaming updates urgently, outside transitions and deferred values, or use the renderer's direct-update mode.");
+        ], "The page held arrived text back while its main thread was free and its frames kept coming, then showed it in one step: its updates are deferred, not slow. A low-priority update (React startTransition or useDeferredValue, a debounce) is started over by each more urgent one (key presses, synchronous store updates, each new delta) and can wait seconds: render streaming updates urgently, outside transitions, deferred values and debounces, or use the renderer's direct-update mode.");
         v.place = Some(("page", None));
         v
     })
