@@ -20,9 +20,10 @@
 #    lab's concurrency sweep against it with two slots.
 # 5. Installs Streamdown 2.5.0 with its KaTeX plugin, the AI SDK's useChat and React 19.3
 #    (tests/realapps/streamdown/package.json, from npm into $APPS/streamdown: about 250 packages,
-#    190 MB, 20 s) and runs tests/realapps/streamdown.mjs: RUNS answers full of formulas in each
-#    of Streamdown's modes under a 4× CPU throttle, tokenpaint's freezes and verdicts against
-#    the page's own (issue 49).
+#    190 MB, 20 s) and runs tests/realapps/streamdown.mjs: RUNS answers full of formulas under a
+#    4× CPU throttle in each case (deferred by useDeferredValue while the user types, direct,
+#    and Streamdown's two modes), tokenpaint's freezes and verdicts against the page's own
+#    (issue 49).
 # 6. With `--record`: records each app's traffic again into tests/recordings/ (for a newer
 #    version: change the pins below, record, and the replay tests of `npm test` use it).
 # With `llama` as the argument, only step 4; with `streamdown`, only step 5.

@@ -1,19 +1,19 @@
 // A chat page as a new user writes it with the Vercel AI SDK's `useChat` (@ai-sdk/react 3, its
 // default transport) and Streamdown 2.5.0 (whose streaming mode puts each block update in a
 // React transition) with its KaTeX plugin, under React 19 in StrictMode: AI Elements' recipe.
-// `useChat` updates React through useSyncExternalStore, a synchronous update per chunk that
-// interrupts a transition in progress (vercel/streamdown#550). `?mode=static` is Streamdown's
-// direct-update mode. No tokenpaint here: the check attaches it from Playwright, as a user's CI
-// does.
+// `useChat` updates React through useSyncExternalStore, a synchronous update per chunk.
+// `?mode=static` is Streamdown's direct-update mode. The prompt box is React state, set on each
+// key press. No tokenpaint here: the check attaches it from Playwright, as a user's CI does.
 //
 // The page's own truth: its transport's fetch tees the response and reads its copy (when each
 // delta arrived, and how many letters and digits the answer held then); each change of the
-// answer's DOM is stamped painted in the next frame's rAF callback, just before the browser draws
-// it, with how many of them the DOM showed (a drawn formula counted by the source KaTeX keeps beside it). A
-// delta is shown by the first paint that shows as many; its wait is that paint less its arrival.
+// answer's DOM is stamped in the next frame's rAF callback, just before the browser draws it, and
+// in the frame's after, with how many of them the DOM showed (a drawn formula counted by the
+// source KaTeX keeps beside it). A delta is shown by the first paint that shows as many; its
+// wait is that paint less its arrival.
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport } from 'ai';
-import React, { StrictMode, useDeferredValue, useEffect, useSyncExternalStore } from 'react';
+import React, { StrictMode, useDeferredValue, useEffect, useState, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Streamdown } from 'streamdown';
 import { createMathPlugin } from '@streamdown/math';
@@ -22,12 +22,12 @@ import 'katex/dist/katex.min.css';
 const params = new URLSearchParams(location.search);
 const mode = params.get('mode') || 'streaming';
 // `?defer=1`: the text passed through useDeferredValue, as React's docs suggest for a slow part
-// of the page (a low-priority render that each new chunk's update interrupts).
+// of the page: a low-priority render that each more urgent update (a key press) starts over.
 const defer = params.get('defer') === '1';
 // `?ticker=1`: a status line beside the answer ("Answering… 2.41 s") whose clock is a store
 // ticked every animation frame and read with useSyncExternalStore, as state libraries (Zustand,
-// Redux) read theirs: a sibling's synchronous update at the display's cadence, which interrupts
-// a transition in progress (vercel/streamdown#550).
+// Redux) read theirs: a sibling's synchronous update at the display's cadence
+// (vercel/streamdown#550).
 const ticker = params.get('ticker') === '1';
 
 const clock = { now: 0, since: 0, raf: 0, subs: new Set() };
@@ -113,8 +113,12 @@ function Chat() {
   const last = chat.messages.at(-1);
   const text = last?.role === 'assistant' ? last.parts.filter((p) => p.type === 'text').map((p) => p.text).join('') : '';
   const deferred = useDeferredValue(text);
+  // The prompt box, as chat apps write it: React state, set on each key press (a discrete event's
+  // update, more urgent than a transition or a deferred value).
+  const [draft, setDraft] = useState('');
   return (
     <>
+      <input id="prompt" aria-label="Prompt" value={draft} onChange={(e) => setDraft(e.target.value)} />
       {ticker && <Status streaming={chat.status === 'streaming' || chat.status === 'submitted'} />}
       <div className="msg assistant" id="answer">
         <Streamdown mode={mode} plugins={plugins} isAnimating={chat.status === 'streaming'}>
@@ -139,13 +143,16 @@ window.runAnswer = async (q) => {
   const el = document.getElementById('answer');
   arrivals = [];
   query = q;
-  const paints = []; // [letters and digits shown, painted]
+  const paints = []; // [letters and digits shown, the frame that paints them, the next frame]
   let pending = null;
-  // The frame that paints a change: its rAF callback runs just before the browser draws it (a
-  // task posted from there can wait behind the page's next long task, a frame or more late).
+  // The frame that paints a change: its rAF callback runs just before the browser draws it, and
+  // the next frame's just after (a task posted from there can wait behind the page's next long
+  // task, a frame or more late). The paint is between the two.
   const stamp = () => {
-    paints.push([shown(el), performance.now()]);
+    const p = [shown(el), performance.now(), null];
+    paints.push(p);
     pending = null;
+    requestAnimationFrame(() => (p[2] = performance.now()));
   };
   const observer = new MutationObserver(() => {
     pending ??= requestAnimationFrame(stamp);
@@ -160,11 +167,17 @@ window.runAnswer = async (q) => {
     const p = paints.find(shows(a));
     return p ? p[1] - a[1] : null;
   });
+  // The same, to the frame after the paint.
+  const waitsAfter = arrivals.map((a) => {
+    const p = paints.find(shows(a));
+    return p && p[2] !== null ? p[2] - a[1] : null;
+  });
   const known = waits.filter((w) => w !== null);
   return {
     deltas: arrivals.length,
     unshown: waits.length - known.length,
     longestWait: known.length ? Math.max(...known) : null,
+    longestWaitAfter: waitsAfter.some((w) => w !== null) ? Math.max(...waitsAfter.filter((w) => w !== null)) : null,
     // The first paint that showed the whole answer (later changes, the caret's removal, show
     // nothing new).
     lastPaint: arrivals.length ? (paints.find(shows(arrivals.at(-1)))?.[1] ?? null) : null,
@@ -173,7 +186,7 @@ window.runAnswer = async (q) => {
     status,
     waits: waits.map((w) => w && Math.round(w)),
     arrivals: arrivals.map(([n, t]) => [n, Math.round(t)]),
-    paints: paints.map(([n, t]) => [n, Math.round(t)]),
+    paints: paints.map(([n, t, after]) => [n, Math.round(t), after && Math.round(after)]),
   };
 };
 window.appReady = true;
