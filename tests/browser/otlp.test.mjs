@@ -265,10 +265,9 @@ test("a page with its own OpenTelemetry SDK: tokenpaint's spans and metrics come
   await page.close();
 });
 
-test('what is batched is sent on pagehide', async () => {
-  const page = await env.harness();
-  received.length = 0;
-  await page.evaluate(async (url) => {
+/** One answer profiled on `page` with an exporter that batches for a minute. */
+const batchOne = (page) =>
+  page.evaluate(async (url) => {
     const { Profiler } = await import('/js/index.js');
     const p = new Profiler({ otlp: { url, intervalMs: 60000 } });
     window.keep = p;
@@ -277,6 +276,11 @@ test('what is batched is sent on pagehide', async () => {
     await res.text();
     await done;
   }, collectorUrl);
+
+test('what is batched is sent on pagehide', async () => {
+  const page = await env.harness();
+  received.length = 0;
+  await batchOne(page);
   assert.equal(received.length, 0, 'nothing sent yet: batched');
   await page.goto('about:blank');
   // A wait, not a measurement: on a loaded machine the beacon took longer than 5 s to arrive.
@@ -293,15 +297,7 @@ test('what is batched is sent on pagehide', async () => {
 test('what is batched is sent when the page is hidden, before any pagehide', async () => {
   const page = await env.harness();
   received.length = 0;
-  await page.evaluate(async (url) => {
-    const { Profiler } = await import('/js/index.js');
-    const p = new Profiler({ otlp: { url, intervalMs: 60000 } });
-    window.keep = p;
-    const done = new Promise((r) => p.onReport(r));
-    const res = await p.fetch('/v1/chat/completions?ttft_ms=30&token_ms=5&tokens=10', { method: 'POST', body: '{}' });
-    await res.text();
-    await done;
-  }, collectorUrl);
+  await batchOne(page);
   // The exporter's chunk loads after the first report: until it has, nothing can be sent.
   await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/js/export/otlp.js')));
   await new Promise((r) => setTimeout(r, 200));
