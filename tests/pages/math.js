@@ -4,7 +4,7 @@
 // the after-paint mark of each change (tests/pages/deltas.js).
 import init, { Profiler } from '/js/index.js';
 import katex from '/vendor/katex.mjs';
-import { paintTruth } from '/tests/pages/deltas.js';
+import { deltas, paintTruth } from '/tests/pages/deltas.js';
 
 await init();
 
@@ -32,24 +32,11 @@ window.runMath = async ({ query = 'content=math&ttft_ms=30&token_ms=15' } = {}) 
   chat.append(out);
   const painted = paintTruth();
   const res = await profiler.fetch(`/v1/chat/completions?${query}`, { method: 'POST', body: '{}' });
-  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buf = '';
   let text = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buf += value;
-    const lines = buf.split('\n');
-    buf = lines.pop();
-    for (const line of lines) {
-      if (!line.startsWith('data: {')) continue;
-      const piece = JSON.parse(line.slice(6)).choices?.[0]?.delta?.content;
-      if (!piece) continue;
-      const got = performance.now();
-      text += piece;
-      render(out, text);
-      painted.mark(got);
-    }
+  for await (const { content, t: got } of deltas(res.body)) {
+    text += content;
+    render(out, text);
+    painted.mark(got);
   }
   const r = await report;
   profiler.disconnect();
