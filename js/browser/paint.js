@@ -8,10 +8,12 @@
 //   commit made before it is in this frame and a commit made after it (in a task that ran
 //   between the rendering and the after-paint mark, on a busy page) is not;
 // - the after-paint mark: a task posted from the rAF callback runs once the frame's rendering is
-//   done. `scheduler.postTask` at user-blocking priority runs ahead of the page's queued tasks
-//   where it exists (Chromium), so no task of the page comes between the rendering and it, and
-//   the cutoff above is not needed (nor taken: it costs a layout pass per frame); elsewhere a
-//   MessageChannel message does, with the cutoff.
+//   done, or, if the next frame's rAF callbacks run before it (a long task came between, then
+//   the browser rendered again first), when they run: they follow this frame's paint.
+//   `scheduler.postTask` at user-blocking priority runs ahead of the page's queued tasks where
+//   it exists (Chromium), so no task of the page comes between the rendering and it (input
+//   events may: they go first), and the cutoff above is not needed (nor taken: it costs a
+//   layout pass per frame); elsewhere a MessageChannel message does, with the cutoff.
 // A commit is painted by the first frame whose cutoff (or, where the cutoff is not available,
 // after-paint mark) follows it, within [frame start, after paint]. The loop keeps going for a
 // few frames after the last commit, so that a commit made inside a frame's own rAF callbacks
@@ -61,6 +63,8 @@ export class PaintClock {
   #frame;
   #onFrame;
   #onPaint;
+  #waiting;
+  #overtaken;
 
   /**
    * `onPaint(frameStart, cutoff, afterPaint, since)` is called once per frame while armed;
@@ -113,7 +117,15 @@ export class PaintClock {
           /* no cutoff for this frame */
         }
       }
+      this.#waiting = true;
       this.#post();
+      // The next frame's rAF callbacks run after this frame's paint: where they come before
+      // the after-paint task (a long task ran after the rendering, then the browser rendered
+      // again before it), they close this frame, and the clock goes on with theirs.
+      requestAnimationFrame(this.#overtaken);
+    };
+    this.#overtaken = (frameStart) => {
+      if (this.#waiting && this.#afterPaint(false)) this.#onFrame(frameStart);
     };
   }
 
@@ -127,8 +139,11 @@ export class PaintClock {
     }
   }
 
-  #afterPaint() {
-    if (!this.available) return;
+  /** Closes the frame; `next`: ask for the next one. Returns whether the clock goes on. */
+  #afterPaint(next = true) {
+    // A frame already closed (its after-paint task, overtaken, runs late): nothing to do.
+    if (!this.available || !this.#waiting) return false;
+    this.#waiting = false;
     const after = performance.now();
     let painted = 0;
     try {
@@ -140,10 +155,11 @@ export class PaintClock {
     if (this.#idle >= IDLE_FRAMES) {
       this.#running = false;
       this.#since = NaN;
-    } else {
-      this.#since = after;
-      requestAnimationFrame(this.#onFrame);
+      return false;
     }
+    this.#since = after;
+    if (next) requestAnimationFrame(this.#onFrame);
+    return true;
   }
 
   /** Lets the clock run down (it restarts on the next `request`). */

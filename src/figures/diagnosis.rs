@@ -454,7 +454,9 @@ fn page(f: &Facts) -> Option<Verdict> {
 /// most half the wait), then appeared in one step of [`DEFERRED_STEP`] characters or more. The
 /// page put its updates off (a low-priority transition or deferred value that each new delta
 /// interrupts, a debounce that never settles): not render cost. A page that updates on a
-/// regular interval is throttled, not this.
+/// regular interval is throttled, not this, unless the freeze lasts more than
+/// [`THROTTLE_SPANS`] of its intervals (commits every 40 ms look regular, seconds of nothing are
+/// not a throttle).
 fn deferred(f: &Facts) -> Option<Verdict> {
     let fz = f.freeze?;
     let frames = f64::from(fz.frames?);
@@ -467,7 +469,8 @@ fn deferred(f: &Facts) -> Option<Verdict> {
         && frames >= 0.5 * fz.ms / interval
         && fz.blocked <= 0.5 * fz.ms
         && fz.step >= DEFERRED_STEP
-        && f.delivery != Some("throttled");
+        // A throttle's freezes last about its interval; one of many intervals is not its.
+        && f.throttle.is_none_or(|t| fz.ms > THROTTLE_SPANS * t);
     held.then(|| {
         let mut v = Verdict::new("client-updates-deferred", vec![
             ("freezeMs", fz.ms),
@@ -501,6 +504,9 @@ fn input_delayed(f: &Facts) -> Option<Verdict> {
     v.place = Some(("page", None));
     Some(v)
 }
+
+/// Throttle intervals a throttled page's freeze can last, at most, and still be its throttle.
+const THROTTLE_SPANS: f64 = 3.0;
 
 /// The characters a deferred update shows at once, at least: several tokens.
 const DEFERRED_STEP: u32 = 20;
@@ -890,6 +896,40 @@ mod tests {
                 want: &["intermediary-buffered"],
             },
         ]);
+    }
+
+    #[test]
+    fn text_held_back_for_many_commit_intervals_is_deferred_even_if_the_commits_look_regular() {
+        use crate::figures::smooth::Freeze;
+        let t = timeline(50, 300.0, 20.0, 8.0, |_, e| e);
+        // React's useDeferredValue on Streamdown, the user typing (issue 49): commits about
+        // every 40 ms (a `throttled` pattern by their regularity), then 6 s of frames with
+        // nothing new shown while the deferred render starts over with each key press.
+        let held = |delivery, throttle, ms| {
+            let mut f = facts(&t, None);
+            f.lag_p50 = Some(1900.0);
+            f.blocked_share = Some(0.27);
+            f.delivery = Some(delivery);
+            f.throttle = (delivery == "throttled").then_some(throttle);
+            f.freeze = Some(Freeze {
+                at: 1500.0,
+                ms,
+                frames: Some((ms / 20.0) as u32),
+                interval: 1000.0 / 60.0,
+                blocked: 0.05 * ms,
+                step: 1100,
+            });
+            verdicts(&f, None)
+        };
+        assert!(held("throttled", 40.0, 6000.0).contains(&"client-updates-deferred"));
+        assert!(held("per-token", 40.0, 6000.0).contains(&"client-updates-deferred"));
+        // A page that shows text every 500 ms: its freezes last an interval, the throttle's.
+        let throttled = held("throttled", 500.0, 520.0);
+        assert!(
+            !throttled.contains(&"client-updates-deferred"),
+            "{throttled:?}"
+        );
+        assert!(throttled.contains(&"client-render-bound"), "{throttled:?}");
     }
 
     #[test]

@@ -467,7 +467,7 @@ fn facts(
             (tl.start + longest.start, tl.start + longest.end),
             tl.start,
             &tl.frames,
-            blocked.intervals(),
+            blocked,
             &tl.records,
             f.frames.map_or(f64::NAN, |fr| fr.interval),
         ))
@@ -514,9 +514,10 @@ fn facts(
                 blocked
                     .intervals()
                     .iter()
-                    .map(|&(s, e)| (s.max(tl.start + a), e.min(tl.start + b)))
-                    .filter(|(s, e)| e > s)
-                    .map(|(s, e)| (s - tl.start, e - s))
+                    // A merged interval's blocked time, not its span (free time between).
+                    .map(|&(s, e, ms)| (s.max(tl.start + a), e.min(tl.start + b), ms / (e - s)))
+                    .filter(|(s, e, _)| e > s)
+                    .map(|(s, e, dense)| (s - tl.start, (e - s) * dense))
                     .reduce(|x, y| if y.1 > x.1 { y } else { x })
             }),
         blocked_share: f

@@ -81,7 +81,7 @@ pub fn freeze(
     stall: (f64, f64),
     start: f64,
     starts: &[f64],
-    blocked: &[(f64, f64)],
+    blocked: &crate::timeline::blocked::Blocked,
     records: &[DeltaRecord],
     interval: f64,
 ) -> Freeze {
@@ -91,10 +91,7 @@ pub fn freeze(
         let hi = starts.partition_point(|&t| t < b);
         hi.saturating_sub(lo) as u32
     });
-    let blocked = blocked
-        .iter()
-        .map(|&(s, e)| (e.min(b) - s.max(a)).max(0.0))
-        .sum();
+    let blocked = blocked.covered(a, b);
     let step = records
         .iter()
         .filter(|r| r.painted == b)

@@ -9,15 +9,18 @@
 
 use crate::prelude::*;
 
-/// Intervals (absolute ms) when the main thread was blocked, sorted and disjoint.
+/// Intervals (absolute ms) when the main thread was blocked, sorted and disjoint, each with the
+/// blocked time it holds: all of it, unless the cap merged it with a neighbour (then the two's
+/// blocked time, not the free time between them).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Blocked {
-    intervals: Vec<(f64, f64)>,
+    intervals: Vec<(f64, f64, f64)>,
 }
 
 impl Blocked {
     /// Intervals kept at most: past this the two closest are merged into one (a busy page's
-    /// blocked frames are near each other, so little is lost).
+    /// blocked frames are near each other, so little is lost: the blocked time in all is kept,
+    /// only where it lay inside the merged interval is not).
     pub const KEEP: usize = 256;
 
     /// The main thread was blocked from `start` to `end`.
@@ -27,13 +30,21 @@ impl Blocked {
         }
         let v = &mut self.intervals;
         // Where it goes: after every interval that starts before it.
-        let at = v.partition_point(|&(s, _)| s < start);
-        v.insert(at, (start, end));
+        let at = v.partition_point(|&(s, _, _)| s < start);
+        v.insert(at, (start, end, end - start));
         // Merge with its neighbours while they overlap or touch.
         let mut i = at.saturating_sub(1);
         while i + 1 < v.len() {
-            if v[i + 1].0 <= v[i].1 {
-                v[i].1 = v[i].1.max(v[i + 1].1);
+            let ((s, e, ms), (s2, e2, ms2)) = (v[i], v[i + 1]);
+            if s2 <= e {
+                // Time in both is counted once (all of it, for intervals not merged by the cap).
+                let overlap = (e.min(e2) - s2).max(0.0);
+                let span = e.max(e2) - s;
+                v[i] = (
+                    s,
+                    e.max(e2),
+                    (ms + ms2 - overlap).max(ms.max(ms2)).min(span),
+                );
                 v.remove(i + 1);
             } else if i + 1 > at {
                 break;
@@ -48,12 +59,15 @@ impl Blocked {
                     closest = i;
                 }
             }
-            v[closest].1 = v[closest + 1].1;
+            let (s, _, ms) = v[closest];
+            let (_, e2, ms2) = v[closest + 1];
+            v[closest] = (s, e2, ms + ms2);
             v.remove(closest + 1);
         }
     }
 
-    /// How many ms of [`start`, `end`] the main thread was blocked.
+    /// How many ms of [`start`, `end`] the main thread was blocked (of an interval the cap
+    /// merged, its blocked time's share in the part overlapped).
     pub fn covered(&self, start: f64, end: f64) -> f64 {
         // NaN bounds cover nothing.
         if end.partial_cmp(&start) != Some(core::cmp::Ordering::Greater) {
@@ -61,13 +75,13 @@ impl Blocked {
         }
         self.intervals
             .iter()
-            .map(|&(s, e)| (e.min(end) - s.max(start)).max(0.0))
+            .map(|&(s, e, ms)| (e.min(end) - s.max(start)).max(0.0) / (e - s) * ms)
             .sum()
     }
 
     /// Blocked time in all (ms).
     pub fn total(&self) -> f64 {
-        self.intervals.iter().map(|&(s, e)| e - s).sum()
+        self.intervals.iter().map(|&(_, _, ms)| ms).sum()
     }
 
     /// Whether nothing was seen blocked.
@@ -75,8 +89,9 @@ impl Blocked {
         self.intervals.is_empty()
     }
 
-    /// The intervals, in time order.
-    pub fn intervals(&self) -> &[(f64, f64)] {
+    /// The intervals, in time order: start, end, and the blocked time in it (ms; its length
+    /// unless the cap merged it).
+    pub fn intervals(&self) -> &[(f64, f64, f64)] {
         &self.intervals
     }
 }
@@ -93,7 +108,10 @@ mod tests {
         b.push(18.0, 30.0);
         b.push(50.0, 60.0);
         b.push(5.0, 6.0);
-        assert_eq!(b.intervals(), &[(5.0, 6.0), (10.0, 40.0), (50.0, 60.0)]);
+        assert_eq!(
+            b.intervals(),
+            &[(5.0, 6.0, 1.0), (10.0, 40.0, 30.0), (50.0, 60.0, 10.0)]
+        );
         assert_eq!(b.covered(0.0, 100.0), 41.0);
         assert_eq!(b.covered(35.0, 55.0), 10.0);
         assert_eq!(b.covered(41.0, 49.0), 0.0);
@@ -112,5 +130,27 @@ mod tests {
         assert!(b.intervals().len() <= Blocked::KEEP);
         let w = b.intervals();
         assert!(w.windows(2).all(|w| w[0].1 < w[1].0));
+    }
+
+    #[test]
+    fn past_the_cap_no_free_time_is_counted_as_blocked() {
+        // A page under a 4× throttle: 1,000 long frames of 30 ms, one every 50 ms (issue 49's
+        // Streamdown page while the user types). The merged intervals keep the blocked time
+        // they hold, not the free time between them.
+        let mut b = Blocked::default();
+        for i in 0..1000 {
+            let s = 1000.0 + i as f64 * 50.0;
+            b.push(s, s + 30.0);
+        }
+        assert!(b.intervals().len() <= Blocked::KEEP);
+        assert!((b.total() - 30_000.0).abs() < 1e-6, "{}", b.total());
+        let all = b.covered(0.0, 100_000.0);
+        assert!((all - 30_000.0).abs() < 1e-6, "{all}");
+        // A window: within one merged interval's share.
+        let part = b.covered(11_000.0, 31_000.0);
+        assert!(
+            (part - 12_000.0).abs() <= 30_000.0 / Blocked::KEEP as f64 * 2.0,
+            "{part}"
+        );
     }
 }

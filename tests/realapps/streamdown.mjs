@@ -19,9 +19,9 @@
 //   update does not interrupt a transition in progress), so no such verdict.
 // Each run must also have: one report, status ok, matched ≥ 99%, no page error; perceived E2E
 // (the frame that painted the answer's end) within a frame of the page's own; the longest
-// freeze (`stalls.longest`) within a frame of the page's own longest wait from a delta's
-// arrival to the paint that showed it, a paint being between the rAF callback of the frame
-// that drew it and the next frame's (both under the stall threshold also passes); never
+// freeze (`stalls.longest`) within a frame of the page's own longest freeze (arrived text
+// waiting while no paint showed more of the answer, each paint between its frame's time and
+// the next frame's; both under the stall threshold also passes); never
 // `healthy` where the page's own median wait is over 100 ms.
 // "A frame" is the page's own: the display's interval that the report measured under the
 // throttle (16.7–67 ms at 4× here), 16.7 ms at the least, plus 2 ms of clock granularity.
@@ -121,17 +121,15 @@ async function once(name, i) {
     const verdicts = report.diagnosis.map((d) => d.verdict);
     const frame = Math.max(FRAME, report.frames?.intervalMs ?? FRAME) + 2;
     const threshold = report.stalls?.threshold ?? 100;
-    // The report's freeze ends at its after-paint mark; the page's paint lies between the rAF
-    // callback of the frame that drew it and the next frame's: a freeze within a frame of that
-    // bracket is within a frame of the page's own.
+    // The page's freeze lies between [lo, hi] (each paint between its frame's time and the
+    // next frame's); the report's runs to its after-paint mark, just after the paint.
     const freeze = report.stalls?.longest ?? 0;
-    const pageFreeze = truth.longestWait;
-    const pageFreezeAfter = truth.longestWaitAfter ?? pageFreeze;
-    const diff = pageFreeze === null ? null : freeze < pageFreeze ? pageFreeze - freeze : Math.max(0, freeze - pageFreezeAfter);
+    const { ms: pageFreeze, lo, hi } = truth.longestFreeze;
+    const diff = freeze < lo ? lo - freeze : Math.max(0, freeze - hi);
     const lastPaint = truth.lastPaint === null ? null : truth.lastPaint - report.startTime;
-    // The page stamps the frame in its rAF callback, before the browser draws; the report's
-    // `frame` is that frame's start (its `painted`, the after-paint mark, can wait behind the
-    // page's next long task).
+    // The page stamps the frame that painted it with the frame's time, its rAF callbacks'
+    // argument; the report's `frame` is that frame's start too (its `painted`, the after-paint
+    // mark, can wait behind the page's next long task).
     const e2eDiff = report.e2ePerceived && lastPaint !== null ? Math.abs(report.e2ePerceived.frame - lastPaint) : null;
     const pageMedian = median(truth.waits.filter((w) => w !== null));
     const blocked = report.diagnosis.map((d) => d.evidence?.blockedShare ?? d.evidence?.blockedShareDuringFreeze).find((b) => typeof b === 'number') ?? null;
@@ -146,7 +144,7 @@ async function once(name, i) {
     if (name === 'deferred' && !deferredSaid) why.push('no client-updates-deferred');
     if (name !== 'deferred' && deferredSaid) why.push('client-updates-deferred, with no deferral');
     if (verdicts.includes('healthy') && pageMedian > 100) why.push(`healthy, while the page's median wait was ${round(pageMedian)} ms`);
-    const row = { case: name, i, ok: why.length === 0, why, verdicts, freeze, pageFreeze: round(pageFreeze), pageFreezeAfter: round(pageFreezeAfter), diff: round(diff), e2eDiff: round(e2eDiff), frame: round(frame - 2), fps: report.frames?.fps ?? null, blocked, pageMedian: round(pageMedian), drawn: truth.drawn, deltas: truth.deltas };
+    const row = { case: name, i, ok: why.length === 0, why, verdicts, freeze, pageFreeze: round(pageFreeze), pageLo: round(lo), pageHi: round(hi), pageWait: round(truth.longestWait), diff: round(diff), e2eDiff: round(e2eDiff), frame: round(frame - 2), fps: report.frames?.fps ?? null, blocked, pageMedian: round(pageMedian), drawn: truth.drawn, deltas: truth.deltas };
     console.log(JSON.stringify(row));
     return row;
   } finally {

@@ -7,10 +7,10 @@
 //
 // The page's own truth: its transport's fetch tees the response and reads its copy (when each
 // delta arrived, and how many letters and digits the answer held then); each change of the
-// answer's DOM is stamped in the next frame's rAF callback, just before the browser draws it, and
-// in the frame's after, with how many of them the DOM showed (a drawn formula counted by the
-// source KaTeX keeps beside it). A delta is shown by the first paint that shows as many; its
-// wait is that paint less its arrival.
+// answer's DOM is stamped by the frame that paints it, when at the earliest and at the latest
+// (runAnswer), with how many of them the DOM showed (a drawn formula counted by the source KaTeX
+// keeps beside it). A delta is shown by the first paint that shows as many; its wait is that
+// paint less its arrival. A freeze: arrived text waiting while no paint showed more.
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport } from 'ai';
 import React, { StrictMode, useDeferredValue, useEffect, useState, useSyncExternalStore } from 'react';
@@ -135,6 +135,33 @@ createRoot(document.getElementById('chat')).render(
   </StrictMode>,
 );
 
+/**
+ * The page's longest freeze: arrived text waiting while no paint showed more of the answer, from
+ * the later of the waiting text's arrival and the last paint that showed more, to the next paint
+ * that did. `arrivals`: [letters and digits so far, time]; `paints`: [letters and digits shown,
+ * when at the earliest, when at the latest]. The freeze lies between the bounds its paints give:
+ * `{ ms, lo, hi }`, `ms` between the earliest times (ms; all 0 without any).
+ */
+function longestFreeze(arrivals, paints) {
+  let longest = { ms: 0, lo: 0, hi: 0 };
+  let shownSoFar = 0;
+  let since = [-Infinity, -Infinity];
+  let a = 0;
+  for (const [n, t, next] of paints) {
+    if (n <= shownSoFar) continue;
+    while (a < arrivals.length && arrivals[a][0] <= shownSoFar) a++;
+    const arrived = arrivals[a]?.[1];
+    if (arrived <= t) {
+      // The longest of freezes each within [lo, hi] is within [the largest lo, the largest hi].
+      const from = [Math.max(arrived, since[0]), Math.max(arrived, since[1])];
+      longest = { ms: Math.max(longest.ms, t - from[0]), lo: Math.max(longest.lo, t - from[1]), hi: Math.max(longest.hi, (next ?? t) - from[0]) };
+    }
+    shownSoFar = n;
+    since = [t, next ?? t];
+  }
+  return longest;
+}
+
 /** Asks for one answer from the simulator (`q`: its query); resolves to the page's own truth. */
 // Shown: as many letters and digits on screen as had arrived.
 const shows = ([n, got]) => ([s, t]) => s >= n && t >= got;
@@ -146,15 +173,20 @@ window.runAnswer = async (q) => {
   const paints = []; // [letters and digits shown, the frame that paints them, the next frame]
   let pending = null;
   // The frame that paints a change: its rAF callback runs just before the browser draws it, and
-  // the next frame's just after (a task posted from there can wait behind the page's next long
-  // task, a frame or more late). The paint is between the two.
-  const stamp = () => {
-    const p = [shown(el), performance.now(), null];
+  // the next frame's after. The paint is between the two: at the earliest, the frame's time (the
+  // rAF callbacks' argument, as the browser names a frame) or the change's if later (a long task
+  // between the frame's start and its rAF callbacks made it); at the latest, when the next
+  // frame's rAF callback ran (not its frame's time: that can come before the paint ends, and a
+  // long task after the paint delays the callback, so the bound is wide on a busy page).
+  let changed = 0;
+  const stamp = (frame) => {
+    const p = [shown(el), Math.max(frame, changed), null];
     paints.push(p);
     pending = null;
     requestAnimationFrame(() => (p[2] = performance.now()));
   };
   const observer = new MutationObserver(() => {
+    changed = performance.now();
     pending ??= requestAnimationFrame(stamp);
   });
   observer.observe(el, { subtree: true, childList: true, characterData: true });
@@ -178,6 +210,7 @@ window.runAnswer = async (q) => {
     unshown: waits.length - known.length,
     longestWait: known.length ? Math.max(...known) : null,
     longestWaitAfter: waitsAfter.some((w) => w !== null) ? Math.max(...waitsAfter.filter((w) => w !== null)) : null,
+    longestFreeze: longestFreeze(arrivals, paints),
     // The first paint that showed the whole answer (later changes, the caret's removal, show
     // nothing new).
     lastPaint: arrivals.length ? (paints.find(shows(arrivals.at(-1)))?.[1] ?? null) : null,
