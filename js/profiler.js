@@ -7,6 +7,7 @@ import { wrap, feed, failedBeforeResponse } from './core/stream.js';
 import { urlOf, fullUrlOf } from './core/url.js';
 import { summaryText } from './export/devtools.js';
 import { THRESHOLDS } from './ratings.js';
+import { withFixes } from './verdicts.js';
 import { pushHandle, tapXhr, tapEventSource } from './transports/transports.js';
 import { tapSocket, tapSocketIo } from './transports/sockets.js';
 import { instrument } from './transports/instrument.js';
@@ -214,7 +215,9 @@ export class Profiler {
     const json = hubs.get(this).link.call((c) => c.summary(), '');
     if (!json) return null;
     try {
-      return JSON.parse(json);
+      const summary = JSON.parse(json);
+      withFixes(summary.diagnosis);
+      return summary;
     } catch {
       return null;
     }

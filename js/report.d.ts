@@ -424,8 +424,10 @@ export interface Verdict {
   verdict: string;
   /** The figures it rests on. */
   evidence: Record<string, number | null>;
-  /** What fixes it. */
+  /** What fixes it: the verdict catalog's text for `fixId` (src/verdicts.json, added by the shell). */
   fix: string;
+  /** The fix's id in the verdict catalog: the verdict's name, or `name/variant` (`intermediary-buffered/proxy`, `insufficient-evidence/dom`, …). */
+  fixId: string;
   /** `insufficient-evidence`: what is missing (`dom`, `paint`, `matched`, `deltas`, `server-timings`, `arrival-clock`). */
   missing?: string[] | null;
   /** Buffering and stall verdicts: where it most likely is, one of `server`, `proxy`, `cdn`, `compression`, `unknown` or `page`. */
@@ -674,8 +676,10 @@ export interface GroupVerdict {
   verdict: 'capacity' | 'tail' | 'client-tail';
   /** The figures it rests on. */
   evidence: Record<string, number | null>;
-  /** What fixes it. */
+  /** What fixes it: the verdict catalog's text for `fixId` (src/verdicts.json, added by the shell). */
   fix: string;
+  /** The fix's id in the verdict catalog: the verdict's name, or `name/variant` (`intermediary-buffered/proxy`, `insufficient-evidence/dom`, …). */
+  fix_id: string;
 }
 
 /** Percentiles over a group of finished streams. */

@@ -260,7 +260,8 @@ impl Group {
                 w.opt_num(v);
             }
             w.close_object();
-            w.key("fix");
+            debug_assert!(crate::figures::FIX_IDS.contains(&fix), "{fix}");
+            w.key("fixId");
             w.str(fix);
             w.close_object();
         }
@@ -337,14 +338,26 @@ impl Group {
         if queue_heavy || (tail && queue95.is_none() && decode_steady) {
             out.push((
                 "capacity",
-                vec![("ttftP50", ttft50), ("ttftP95", ttft95), ("queueP50", queue50), ("queueP95", queue95), ("prefillP95", prefill95), ("tpotP95", tpot95), ("decodeP95", decode95)],
-                "Each request is fast on its own but the slow ones wait: the tail is queueing. Add capacity (replicas, concurrent sequences) or admission control; a single-request fix will not help.",
+                vec![
+                    ("ttftP50", ttft50),
+                    ("ttftP95", ttft95),
+                    ("queueP50", queue50),
+                    ("queueP95", queue95),
+                    ("prefillP95", prefill95),
+                    ("tpotP95", tpot95),
+                    ("decodeP95", decode95),
+                ],
+                "capacity",
             ));
         } else if tail {
             out.push((
                 "tail",
-                vec![("ttftP50", ttft50), ("ttftP95", ttft95), ("ttftP99", q(Metric::Ttft, 0.99))],
-                "The median is fine but the slowest streams are not: look at the p95/p99 streams' own diagnoses (queueing bursts, cold caches, long prompts).",
+                vec![
+                    ("ttftP50", ttft50),
+                    ("ttftP95", ttft95),
+                    ("ttftP99", q(Metric::Ttft, 0.99)),
+                ],
+                "tail",
             ));
         }
         let (lag50, lag95) = (q(Metric::Lag, 0.5), q(Metric::Lag, 0.95));
@@ -352,7 +365,7 @@ impl Group {
             out.push((
                 "client-tail",
                 vec![("lagP50", lag50), ("lagP95", lag95)],
-                "Most tokens paint promptly but some wait: long tasks on the page (see latePaints in the slow streams' reports).",
+                "client-tail",
             ));
         }
         out
@@ -944,7 +957,7 @@ mod tests {
         let v = |verdict, ttft: f64, e2e: f64| Verdict {
             verdict,
             evidence: Vec::new(),
-            fix: "",
+            fix_id: "",
             missing: Vec::new(),
             place: None,
             gain: Some(Gain {

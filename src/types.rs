@@ -626,8 +626,12 @@ pub struct Verdict {
     pub verdict: String,
     /// The figures it rests on.
     pub evidence: BTreeMap<String, Option<f64>>,
-    /// What fixes it.
+    /// What fixes it: the verdict catalog's text for `fixId` (src/verdicts.json, added by the
+    /// shell).
     pub fix: String,
+    /// The fix's id in the verdict catalog: the verdict's name, or `name/variant`
+    /// (`intermediary-buffered/proxy`, `insufficient-evidence/dom`, …).
+    pub fix_id: String,
     /// `insufficient-evidence`: what is missing (`dom`, `paint`, `matched`, `deltas`,
     /// `server-timings`, `arrival-clock`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -944,8 +948,12 @@ pub struct GroupVerdict {
     pub verdict: String,
     /// The figures it rests on.
     pub evidence: BTreeMap<String, Option<f64>>,
-    /// What fixes it.
+    /// What fixes it: the verdict catalog's text for `fixId` (src/verdicts.json, added by the
+    /// shell).
     pub fix: String,
+    /// The fix's id in the verdict catalog: the verdict's name, or `name/variant`
+    /// (`intermediary-buffered/proxy`, `insufficient-evidence/dom`, …).
+    pub fix_id: String,
 }
 
 /// Percentiles over a group of finished streams.

@@ -6,6 +6,7 @@
 import init, { Profiler } from '/js/index.js';
 import { marked } from '/vendor/marked.esm.js';
 import { traceOf } from '/js/trace.js';
+import { TITLES as VERDICTS } from '/js/verdicts.js';
 import { levelStats, sweepRows, sweepSays, drawSweep } from '/www/sweep.js';
 
 const $ = (id) => document.getElementById(id);
@@ -608,30 +609,6 @@ function gap(a, b) {
   return a === null || b === null || b === undefined ? null : b - a;
 }
 
-const VERDICTS = {
-  healthy: 'Healthy',
-  'queue-bound': 'Queueing: waiting for a free slot',
-  'prefill-bound': 'Prefill: reading a long prompt',
-  'decode-bound': 'Decoding: slow or jittery tokens',
-  'network-bound': 'Network latency',
-  'intermediary-buffered': 'An intermediary buffers the stream',
-  'server-buffered': "The server's own streaming layer holds tokens back",
-  'client-smoothing': 'The page types slower than text arrives',
-  'client-render-bound': 'The page renders slowly',
-  'client-updates-deferred': 'The page defers its updates while it is free',
-  'client-render-growing': 'The page re-renders more with every delta',
-  'conversation-weight': 'The earlier conversation is re-rendered with every delta',
-  'provider-bursts': 'The provider streams in bursts',
-  'client-buffers-whole-answer': 'The page waits for the whole answer',
-  'reasoning-delay': 'The model reasons before answering',
-  'decode-stall': 'The server stalled: one decode step far longer than the rest',
-  'page-stall': "The page's main thread was blocked",
-  'insufficient-evidence': 'Not enough evidence to decide',
-  'browser-queued': 'The request waited in the browser (connection limit)',
-  capacity: 'Capacity: the tail waits in a queue',
-  tail: 'A tail problem: p95/p99 much slower than the median',
-  'client-tail': 'Some tokens wait on the page',
-};
 
 // How each gain is estimated (docs/diagnosis.md).
 const GAIN_BASIS = {

@@ -4,6 +4,8 @@
 // Feature-detected (Chromium 123+: https://w3c.github.io/long-animation-frames/); where it is
 // missing, reports say so in `unavailable` and attribute nothing.
 
+import { NAMES_SCRIPT } from '../verdicts.js';
+
 const KEEP = 200; // long frames kept (oldest dropped first)
 const SCRIPTS = 5; // scripts kept per frame, longest first
 
@@ -55,7 +57,7 @@ export class LongFrames {
       f.scripts = kept ? kept.scripts : [];
       delete f.seq;
     }
-    const render = (report.diagnosis || []).filter((v) => RENDER.includes(v.verdict));
+    const render = (report.diagnosis || []).filter((v) => NAMES_SCRIPT.includes(v.verdict));
     if (!render.length) return;
     const [script, unknown] = this.supported ? heaviest(frames) : [null, 'long-animation-frame-unsupported'];
     for (const v of render) {
@@ -84,9 +86,6 @@ const OWN = (() => {
     return () => false;
   }
 })();
-
-// The verdicts whose cause is the page's own work.
-const RENDER = ['client-render-bound', 'client-render-growing', 'conversation-weight', 'page-stall'];
 
 /**
  * The script that took most time in the frames that painted late (by its URL and function),

@@ -5,6 +5,7 @@ import { failure } from './wasm.js';
 import { entryStrings } from '../browser/resource.js';
 import { metricsOf } from '../ratings.js';
 import { FAILED_NULL } from '../schema.js';
+import { withFixes } from '../verdicts.js';
 
 // The app's callbacks: an exception is reported as the browser reports a throwing listener,
 // without stopping the other callbacks.
@@ -74,6 +75,8 @@ export class Reports {
     } else {
       // The share of page loads profiled, so that figures merged from many pages can be weighed.
       report.sampleRate = hub.rate;
+      // The core gave its verdicts' fix ids; the catalog gives their words.
+      withFixes(report.diagnosis);
       // The core decided every figure; the shell only puts back the browser's own strings it
       // kept (the scripts of long frames, the entry's protocol and Server-Timing).
       try {

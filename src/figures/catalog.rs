@@ -185,3 +185,102 @@ pub(super) fn status(tl: &Timeline, end_message: &str) -> (Status, Option<ErrorF
     }
     (Status::Ok, None)
 }
+
+/// Every fix id the core gives (`fixId`, with its verdict): the verdict's name, or
+/// `name/variant`. Their texts are in the verdict catalog (src/verdicts.json), outside the wasm:
+/// the shell adds them (js/verdicts.js). A test holds this list and the catalog to each other.
+pub const FIX_IDS: &[&str] = &[
+    "client-buffers-whole-answer",
+    "client-updates-deferred",
+    "client-input-delayed",
+    "client-smoothing",
+    "client-render-bound",
+    "client-render-growing",
+    "conversation-weight",
+    "provider-bursts",
+    "server-buffered",
+    "intermediary-buffered",
+    "intermediary-buffered/compressing-proxy",
+    "intermediary-buffered/compression",
+    "intermediary-buffered/proxy",
+    "queue-bound",
+    "prefill-bound",
+    "network-bound",
+    "decode-bound",
+    "reasoning-delay",
+    "decode-stall",
+    "page-stall",
+    "browser-queued",
+    "insufficient-evidence/dom",
+    "insufficient-evidence/dom/closed-shadow-root",
+    "insufficient-evidence/dom/cross-origin-iframe",
+    "insufficient-evidence/paint",
+    "insufficient-evidence/matched",
+    "insufficient-evidence/arrival-clock",
+    "insufficient-evidence/server-timings",
+    "insufficient-evidence/deltas",
+    "healthy",
+    // A summary's verdicts.
+    "capacity",
+    "tail",
+    "client-tail",
+];
+
+#[cfg(test)]
+mod verdict_catalog {
+    use super::FIX_IDS;
+
+    fn catalog() -> serde_json::Value {
+        serde_json::from_str(include_str!("../verdicts.json")).expect("src/verdicts.json")
+    }
+
+    #[test]
+    fn the_core_gives_exactly_the_fix_ids_of_the_catalog() {
+        let cat = catalog();
+        let mut ids = Vec::new();
+        for v in cat["verdicts"].as_array().expect("verdicts") {
+            let name = v["id"].as_str().expect("id");
+            for (id, text) in v["fixes"].as_object().expect("fixes") {
+                assert!(
+                    id == name || id.starts_with(&format!("{name}/")),
+                    "{id} under {name}"
+                );
+                assert!(
+                    text.as_str().is_some_and(|t| !t.is_empty()),
+                    "{id}: no text"
+                );
+                ids.push(id.as_str());
+            }
+        }
+        for id in FIX_IDS {
+            assert!(
+                ids.contains(id),
+                "the core gives {id}, which the catalog lacks"
+            );
+        }
+        for id in &ids {
+            assert!(
+                FIX_IDS.contains(id),
+                "the catalog has {id}, which the core never gives"
+            );
+        }
+    }
+
+    #[test]
+    fn a_fix_id_missing_on_either_side_shows() {
+        // The same check, on a catalog with one fix dropped and one added.
+        let text = include_str!("../verdicts.json")
+            .replace("\"tail\": \"", "\"tail-x\": \"")
+            .replace("\"healthy\": \"", "\"healthy/x\": \"");
+        let cat: serde_json::Value = serde_json::from_str(&text).expect("json");
+        let ids: Vec<String> = cat["verdicts"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|v| v["fixes"].as_object().into_iter().flatten())
+            .map(|(k, _)| k.clone())
+            .collect();
+        assert!(!ids.iter().any(|i| i == "tail") && FIX_IDS.contains(&"tail"));
+        assert!(ids.iter().any(|i| i == "healthy/x") && !FIX_IDS.contains(&"healthy/x"));
+    }
+}

@@ -18,8 +18,9 @@ pub struct Verdict {
     pub verdict: &'static str,
     /// The figures it rests on: (name, value).
     pub evidence: Vec<(&'static str, f64)>,
-    /// What to do about it.
-    pub fix: &'static str,
+    /// What to do about it: its fix's id in the verdict catalog (src/verdicts.json), the
+    /// verdict's name or `name/variant` ([`super::catalog::FIX_IDS`]).
+    pub fix_id: &'static str,
     /// For `insufficient-evidence`: what is missing (`dom`, `paint`, `matched`, `deltas`,
     /// `server-timings`).
     pub missing: Vec<&'static str>,
@@ -60,11 +61,16 @@ impl Verdict {
         self
     }
 
+    /// A verdict whose fix is its own (its fix id is its name).
+    fn of(verdict: &'static str, evidence: Vec<(&'static str, f64)>) -> Self {
+        Self::new(verdict, evidence, verdict)
+    }
+
     fn new(verdict: &'static str, evidence: Vec<(&'static str, f64)>, fix: &'static str) -> Self {
         Verdict {
             verdict,
             evidence,
-            fix,
+            fix_id: fix,
             missing: Vec::new(),
             place: None,
             gain: None,
@@ -240,30 +246,28 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
             });
         }
     }
-    let queue = phase("queue");
-    let prefill = phase("prefill");
-    if let Some(q) = queue.filter(|&q| q > QUEUE && q >= SHARE * ttft) {
-        out.push(Verdict::new("queue-bound", vec![("queueMs", q), ("ttft", ttft)], "Requests wait for a free slot: add capacity (replicas, memory for more concurrent sequences) or admission control. This is not a single-request fix.").gained(q, q, "no-queue"));
-    }
-    if let Some(p) = prefill.filter(|&p| ttft > SLOW_TTFT && p >= SHARE * ttft) {
-        let g = p.min(ttft - SLOW_TTFT);
-        out.push(Verdict::new("prefill-bound", vec![("prefillMs", p), ("ttft", ttft)], "Reading the prompt dominates the wait: shorten it, enable prefix caching for shared prefixes, use chunked prefill.").gained(g, g, "at-threshold"));
-    }
-    if let Some(n) = phase("network").filter(|&n| n > NETWORK) {
-        // A request that waited in the browser for a connection (6 per host over HTTP/1.1)
-        // looks like network time: Resource Timing's queueing part tells them apart.
-        match f.browser_queue.filter(|&q| q > 100.0 && q >= SHARE * n) {
-            Some(q) => out.push(Verdict::new("browser-queued", vec![("browserQueueMs", q), ("networkMs", n)], "The request waited in the browser before it was sent: browsers open at most 6 HTTP/1.1 connections per host. Serve the API over HTTP/2 or HTTP/3, or run fewer streams at once.").gained(q, q, "sent-at-once")),
-            None => out.push(Verdict::new("network-bound", vec![("networkMs", n), ("ttft", ttft)], "The network adds the delay: serve closer to users, reuse connections (HTTP/2, keep-alive), remove extra hops.").gained(n - NETWORK, n - NETWORK, "at-threshold")),
-        }
-    }
+    out.extend(first_token(f, &phase));
     let steady = b
         .and_then(|b| b.intermediary)
         .is_none_or(|i| i.pattern == ArrivalPattern::Steady);
     let slow = f.tpot.is_some_and(|t| t > SLOW_TPOT);
     let jittery = matches!((f.itl_p50, f.itl_p95), (Some(p50), Some(p95)) if p95 > 100.0 && p95 > JITTER * p50.max(1.0));
     if steady && (slow || jittery) {
-        out.push(Verdict::new("decode-bound", vec![("tpot", f.tpot.unwrap_or(f64::NAN)), ("itlP50", f.itl_p50.unwrap_or(f64::NAN)), ("itlP95", f.itl_p95.unwrap_or(f64::NAN))], "Tokens come out slowly or unevenly: tune the engine (batch size, CUDA graphs, speculative decoding), quantize, or use faster hardware.").gained(0.0, (f.tpot.unwrap_or(f64::NAN) - SLOW_TPOT) * f.deltas.saturating_sub(1) as f64, "at-threshold"));
+        out.push(
+            Verdict::of(
+                "decode-bound",
+                vec![
+                    ("tpot", f.tpot.unwrap_or(f64::NAN)),
+                    ("itlP50", f.itl_p50.unwrap_or(f64::NAN)),
+                    ("itlP95", f.itl_p95.unwrap_or(f64::NAN)),
+                ],
+            )
+            .gained(
+                0.0,
+                (f.tpot.unwrap_or(f64::NAN) - SLOW_TPOT) * f.deltas.saturating_sub(1) as f64,
+                "at-threshold",
+            ),
+        );
     }
     let jittery_decode = out.iter().any(|v| v.verdict == "decode-bound");
     match stall(f, jittery_decode, client) {
@@ -275,7 +279,13 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
         .filter(|&r| ttft > SLOW_TTFT && ttft - r > SHARE * ttft)
     {
         let g = (ttft - r).min(ttft - SLOW_TTFT);
-        out.push(Verdict::new("reasoning-delay", vec![("firstReasoning", r), ("ttft", ttft)], "The model reasons before it answers: show the reasoning as it streams, or lower the reasoning effort.").gained(g, g, "at-threshold"));
+        out.push(
+            Verdict::of(
+                "reasoning-delay",
+                vec![("firstReasoning", r), ("ttft", ttft)],
+            )
+            .gained(g, g, "at-threshold"),
+        );
     }
     out.extend(input_delayed(f));
     // The time before the first token is explained only when queue and prefill are both known
@@ -284,6 +294,53 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
     let server_known = phase("network").is_some();
     let server_wait = b.and_then(|b| b.server_wait);
     close(f, out, needs_arrival_clock, server_known, server_wait)
+}
+
+/// The verdicts of the time before the first token: a wait for a server slot, the prompt's
+/// prefill, the network (or the browser's own queue for a connection). `phase`: a phase's time.
+fn first_token(f: &Facts, phase: &dyn Fn(&str) -> Option<f64>) -> Vec<Verdict> {
+    use limits::*;
+    let mut out = Vec::new();
+    let ttft = f.ttft.unwrap_or(f64::NAN);
+    let queue = phase("queue");
+    let prefill = phase("prefill");
+    if let Some(q) = queue.filter(|&q| q > QUEUE && q >= SHARE * ttft) {
+        out.push(
+            Verdict::of("queue-bound", vec![("queueMs", q), ("ttft", ttft)])
+                .gained(q, q, "no-queue"),
+        );
+    }
+    if let Some(p) = prefill.filter(|&p| ttft > SLOW_TTFT && p >= SHARE * ttft) {
+        let g = p.min(ttft - SLOW_TTFT);
+        out.push(
+            Verdict::of("prefill-bound", vec![("prefillMs", p), ("ttft", ttft)]).gained(
+                g,
+                g,
+                "at-threshold",
+            ),
+        );
+    }
+    if let Some(n) = phase("network").filter(|&n| n > NETWORK) {
+        // A request that waited in the browser for a connection (6 per host over HTTP/1.1)
+        // looks like network time: Resource Timing's queueing part tells them apart.
+        match f.browser_queue.filter(|&q| q > 100.0 && q >= SHARE * n) {
+            Some(q) => out.push(
+                Verdict::of(
+                    "browser-queued",
+                    vec![("browserQueueMs", q), ("networkMs", n)],
+                )
+                .gained(q, q, "sent-at-once"),
+            ),
+            None => out.push(
+                Verdict::of("network-bound", vec![("networkMs", n), ("ttft", ttft)]).gained(
+                    n - NETWORK,
+                    n - NETWORK,
+                    "at-threshold",
+                ),
+            ),
+        }
+    }
+    out
 }
 
 /// The verdicts `out` closed: `insufficient-evidence` when what decides is missing (the arrival
@@ -339,10 +396,9 @@ fn close(
         v.missing = missing;
         out.push(v);
     } else if out.is_empty() {
-        out.push(Verdict::new(
+        out.push(Verdict::of(
             "healthy",
             vec![("ttft", ttft), ("tpot", f.tpot.unwrap_or(f64::NAN))],
-            "Nothing stands out.",
         ));
     }
     out
@@ -374,7 +430,15 @@ fn growing(f: &Facts) -> Option<Verdict> {
             && g.end >= 2.0 * g.start.max(0.5)
             && g.chars >= 2000.0
     })?;
-    let mut v = Verdict::new("client-render-growing", vec![("slopeMsPer1kChars", g.slope), ("startMs", g.start), ("endMs", g.end), ("chars", g.chars)], "Each delta costs the page more than the last, so the answer slows down towards its end: the whole message is re-rendered on every delta. Render only the block that changed (split the markdown into blocks and memoize the finished ones), and highlight a code block once it is closed.");
+    let mut v = Verdict::of(
+        "client-render-growing",
+        vec![
+            ("slopeMsPer1kChars", g.slope),
+            ("startMs", g.start),
+            ("endMs", g.end),
+            ("chars", g.chars),
+        ],
+    );
     v.place = Some(("page", None));
     Some(v)
 }
@@ -392,8 +456,21 @@ fn conversation(f: &Facts, gt: f64, ge: f64) -> Option<Verdict> {
     // At most what painting on arrival gains; unknown where that is (f64::min would not say).
     let cap = |gain: f64, most: f64| if gain.is_nan() { gain } else { gain.min(most) };
     (prior - before >= CONVERSATION && weight >= WEIGHT && weight >= base).then(|| {
-        let mut v = Verdict::new("conversation-weight", vec![("priorChars", prior), ("weightMsPerDelta", weight), ("earlyMs", g.early), ("baselinePriorChars", before), ("baselineEarlyMs", base)], "Each answer costs the page more per delta the longer the conversation: the earlier messages are re-rendered with every delta. Keep finished messages out of the re-render (memoize them, or give each a component of its own with stable props), or virtualize the message list.")
-        .gained(cap(gt, weight), cap(ge, weight * f64::from(g.commits)), "without-earlier-text");
+        let mut v = Verdict::of(
+            "conversation-weight",
+            vec![
+                ("priorChars", prior),
+                ("weightMsPerDelta", weight),
+                ("earlyMs", g.early),
+                ("baselinePriorChars", before),
+                ("baselineEarlyMs", base),
+            ],
+        )
+        .gained(
+            cap(gt, weight),
+            cap(ge, weight * f64::from(g.commits)),
+            "without-earlier-text",
+        );
         v.place = Some(("page", None));
         v
     })
@@ -414,21 +491,33 @@ fn page(f: &Facts) -> Option<Verdict> {
         f.delivery == Some("smoothed") && idle && f.arrival_rate.is_some_and(|a| r < a)
     });
     if f.delivery == Some("buffered-until-end") {
-        return Some(Verdict::new("client-buffers-whole-answer", vec![("ttft", ttft)], "The page shows nothing until the answer is complete: render each delta as it arrives, or streaming is wasted."));
+        return Some(Verdict::of(
+            "client-buffers-whole-answer",
+            vec![("ttft", ttft)],
+        ));
     } else if let Some(v) = deferred(f) {
         return Some(v);
     } else if let Some(rate) = smoothing {
         // A typing animation slower than the stream: the page is not slow, it holds text back.
-        return Some(Verdict::new("client-smoothing", vec![
+        return Some(Verdict::of(
+            "client-smoothing",
+            vec![
                 ("revealRate", rate),
                 ("arrivalRate", f.arrival_rate.unwrap_or(f64::NAN)),
                 ("addedMs", f.perceived_extra.unwrap_or(f64::NAN)),
                 // What the smoothing adds per token: its lag beyond the frame that paints it.
-                ("addedP50Ms", f.lag_p50.map_or(f64::NAN, |l| (l - FRAME).max(0.0))),
-                ("addedP95Ms", f.lag_p95.map_or(f64::NAN, |l| (l - FRAME).max(0.0))),
+                (
+                    "addedP50Ms",
+                    f.lag_p50.map_or(f64::NAN, |l| (l - FRAME).max(0.0)),
+                ),
+                (
+                    "addedP95Ms",
+                    f.lag_p95.map_or(f64::NAN, |l| (l - FRAME).max(0.0)),
+                ),
                 ("lagP50", f.lag_p50.unwrap_or(f64::NAN)),
                 ("lateFrameShare", f.busy_share.unwrap_or(f64::NAN)),
-            ], "The page reveals text slower than it arrives (a typing animation): reveal at least as fast as text arrives, or catch up when the backlog grows (show the waiting text within a few frames). Render cost is not the problem."));
+            ],
+        ));
     } else if f.lag_p50.is_some_and(|l| l > LAG)
         || f.throttle.is_some_and(|t| t > LAG)
         // A page that falls further behind as the answer grows: a median that still looks
@@ -438,13 +527,16 @@ fn page(f: &Facts) -> Option<Verdict> {
         // each delta's render is the page's work (a whole-message render under a slow CPU).
         || (f.blocked_share.is_some_and(|b| b >= MOSTLY) && f.lag_p50.is_some_and(|l| l > 2.0 * FRAME))
     {
-        return Some(Verdict::new("client-render-bound", vec![
+        return Some(Verdict::of(
+            "client-render-bound",
+            vec![
                 ("lagP50", f.lag_p50.unwrap_or(f64::NAN)),
                 ("lagP95", f.lag_p95.unwrap_or(f64::NAN)),
                 ("blockedShare", f.blocked_share.unwrap_or(f64::NAN)),
                 ("stallMs", f.stall_ms.unwrap_or(f64::NAN)),
                 ("throttleInterval", f.throttle.unwrap_or(f64::NAN)),
-            ], "Bytes arrive but paint lags: render incrementally (append, or re-render only the last block), throttle to a frame at most, keep heavy work off the main thread; latePaints names the scripts."));
+            ],
+        ));
     }
     None
 }
@@ -472,13 +564,16 @@ fn deferred(f: &Facts) -> Option<Verdict> {
         // A throttle's freezes last about its interval; one of many intervals is not its.
         && f.throttle.is_none_or(|t| fz.ms > THROTTLE_SPANS * t);
     held.then(|| {
-        let mut v = Verdict::new("client-updates-deferred", vec![
-            ("freezeMs", fz.ms),
-            ("atMs", fz.at),
-            ("framesDuringFreeze", frames),
-            ("blockedShareDuringFreeze", fz.blocked / fz.ms),
-            ("stepChars", f64::from(fz.step)),
-        ], "The page held arrived text back while its main thread was free and its frames kept coming, then showed it in one step: its updates are deferred, not slow. A low-priority update (React startTransition or useDeferredValue, a debounce) is started over by each more urgent one (key presses, synchronous store updates, each new delta) and can wait seconds: render streaming updates urgently, outside transitions, deferred values and debounces, or use the renderer's direct-update mode.");
+        let mut v = Verdict::of(
+            "client-updates-deferred",
+            vec![
+                ("freezeMs", fz.ms),
+                ("atMs", fz.at),
+                ("framesDuringFreeze", frames),
+                ("blockedShareDuringFreeze", fz.blocked / fz.ms),
+                ("stepChars", f64::from(fz.step)),
+            ],
+        );
         v.place = Some(("page", None));
         v
     })
@@ -494,13 +589,16 @@ pub const SLOW_INPUT: f64 = 200.0;
 fn input_delayed(f: &Facts) -> Option<Verdict> {
     let i = f.input.filter(|i| i.duration_max > SLOW_INPUT)?;
     let blocked = f.blocked_share.filter(|&b| b >= limits::BUSY)?;
-    let mut v = Verdict::new("client-input-delayed", vec![
-        ("inputDurationMaxMs", i.duration_max),
-        ("inputDelayMaxMs", i.delay_max),
-        ("interactions", f64::from(i.count)),
-        ("atMs", i.worst_at),
-        ("blockedShare", blocked),
-    ], "The user's typing, scrolling and clicks waited for the answer's rendering: each delta's render blocks the main thread. Render incrementally (append, or re-render only the last block), keep each delta's work under a frame, and yield to input between chunks of work (scheduler.yield).");
+    let mut v = Verdict::of(
+        "client-input-delayed",
+        vec![
+            ("inputDurationMaxMs", i.duration_max),
+            ("inputDelayMaxMs", i.delay_max),
+            ("interactions", f64::from(i.count)),
+            ("atMs", i.worst_at),
+            ("blockedShare", blocked),
+        ],
+    );
     v.place = Some(("page", None));
     Some(v)
 }
@@ -544,9 +642,9 @@ fn stall(f: &Facts, jittery_decode: bool, client: bool) -> Result<Option<Verdict
         },
     };
     let (verdict, place, fix) = if page {
-        ("page-stall", "page", "The page's main thread was blocked through the wait: split long tasks (yield to the event loop between chunks of work), keep heavy work off the main thread.")
+        ("page-stall", "page", "page-stall")
     } else {
-        ("decode-stall", "server", "One decode step took far longer than the rest, then the pace resumed: a shared server pauses decoding to prefill another prompt. Use chunked prefill (vLLM --enable-chunked-prefill, llama.cpp a smaller --ubatch-size) or cap concurrent prefills.")
+        ("decode-stall", "server", "decode-stall")
     };
     // The stalled step at the stream's own pace (a frame where the pace is unknown).
     let extra = ms - if step.is_finite() { step } else { FRAME };
@@ -570,7 +668,16 @@ fn provider_bursts(
     i: crate::figures::phases::Intermediary,
     hint: Option<crate::read::wire::BufferHint>,
 ) -> Verdict {
-    let mut v = Verdict::new("provider-bursts", vec![("burstPeriodMs", i.period), ("tokensPerBurst", i.tokens_per_burst), ("heldMeanMs", i.held_mean), ("heldFirstMs", i.held_first), ("decodeStepMs", i.step)], "The provider releases tokens in bursts at a steady period (its own streaming, not a proxy: no hop in between is named): no proxy or page setting changes it. Reveal the text smoothly at the arrival rate so the bursts do not show, or choose a provider, region or model that streams per token.")
+    let mut v = Verdict::of(
+        "provider-bursts",
+        vec![
+            ("burstPeriodMs", i.period),
+            ("tokensPerBurst", i.tokens_per_burst),
+            ("heldMeanMs", i.held_mean),
+            ("heldFirstMs", i.held_first),
+            ("decodeStepMs", i.step),
+        ],
+    )
     .gained(i.held_first, i.held_last, "no-hold");
     v.place = Some(("provider", hint.map(|h| h.header)));
     v
@@ -589,11 +696,14 @@ fn buffered(
     ];
     let compressed = hint.is_some_and(|h| h.compressed);
     let (verdict, fix) = match hint.map(|h| h.place) {
-        Some("proxy") | Some("cdn") if compressed => ("intermediary-buffered", "A proxy or CDN compresses and buffers the stream: turn off its compression of text/event-stream (nginx: gzip off) and its buffering (proxy_buffering off, or X-Accel-Buffering: no)."),
-        Some("server") => ("server-buffered", "The server's own streaming layer held tokens back (the response came straight from it: its Server header names no proxy): make the server flush after every event (an SSE writer that yields per token, no buffering or compression middleware), and check that the engine streams per token."),
-        Some("compression") => ("intermediary-buffered", "The response is compressed (Content-Encoding) and the compressor holds bytes until its buffer fills: do not compress text/event-stream, or flush the compressor after every event."),
-        Some("proxy") | Some("cdn") => ("intermediary-buffered", "A proxy or CDN between server and page buffers the stream: turn off its buffering for this route (nginx: proxy_buffering off, or the X-Accel-Buffering: no header; a CDN: no caching or buffering of text/event-stream)."),
-        _ => ("intermediary-buffered", "Something between the model and the page buffers the stream, and the response headers do not say where: check the server's streaming layer (flush after every event), any proxy (nginx: proxy_buffering off, or X-Accel-Buffering: no), and compression of text/event-stream."),
+        Some("proxy") | Some("cdn") if compressed => (
+            "intermediary-buffered",
+            "intermediary-buffered/compressing-proxy",
+        ),
+        Some("server") => ("server-buffered", "server-buffered"),
+        Some("compression") => ("intermediary-buffered", "intermediary-buffered/compression"),
+        Some("proxy") | Some("cdn") => ("intermediary-buffered", "intermediary-buffered/proxy"),
+        _ => ("intermediary-buffered", "intermediary-buffered"),
     };
     let mut v = Verdict::new(verdict, evidence, fix).gained(i.held_first, i.held_last, "no-hold");
     v.place = Some(match hint {
@@ -603,17 +713,17 @@ fn buffered(
     v
 }
 
-/// What to do when `missing` is what the diagnosis lacks most.
+/// The fix (its id) when `missing` is what the diagnosis lacks most.
 fn insufficient_fix(missing: &str, dom_reason: Option<&str>) -> &'static str {
     match (missing, dom_reason) {
-        ("dom", Some("closed-shadow-root")) => "The answer is rendered inside a closed shadow root, which no observer can read: pass an element inside it with track(response, { target }), or give the component an open shadow root.",
-        ("dom", Some("cross-origin-iframe")) => "The answer is rendered in a cross-origin iframe: load tokenpaint inside that frame.",
-        ("dom", _) => "tokenpaint found none of this answer's text on the page, so nothing can be said of the last mile: observe the element that holds the answers (profiler.observe(container)), or pass it with track(response, { target }).",
-        ("paint", _) => "The answer was seen in the DOM but no frame painted it (a hidden page, or no requestAnimationFrame): perceived figures are unknown.",
-        ("matched", _) => "Less than 90% of the answer's text was found on screen: observe the element that shows the whole answer (the page may show it in several places, or show other text).",
-        ("arrival-clock", _) => "The page read the stream in bursts while its main thread was busy: a proxy's holds and the page's own late reads look alike from the page. Stamp arrivals off the main thread (the arrivalClock option) to tell them apart, and keep long work off the main thread.",
-        ("server-timings", _) => "Not enough to decide: without server timings (vLLM metrics, llama.cpp timings, a Server-Timing header) a slow first token cannot be split into queue, prefill and network.",
-        _ => "Too few answer deltas to judge delivery: at least two are needed.",
+        ("dom", Some("closed-shadow-root")) => "insufficient-evidence/dom/closed-shadow-root",
+        ("dom", Some("cross-origin-iframe")) => "insufficient-evidence/dom/cross-origin-iframe",
+        ("dom", _) => "insufficient-evidence/dom",
+        ("paint", _) => "insufficient-evidence/paint",
+        ("matched", _) => "insufficient-evidence/matched",
+        ("arrival-clock", _) => "insufficient-evidence/arrival-clock",
+        ("server-timings", _) => "insufficient-evidence/server-timings",
+        _ => "insufficient-evidence/deltas",
     }
 }
 
@@ -1077,7 +1187,7 @@ mod tests {
             &Wire::default(),
         );
         for v in diagnose(&facts(&t, None), b.as_ref()) {
-            assert!(!v.evidence.is_empty() && !v.fix.is_empty(), "{v:?}");
+            assert!(!v.evidence.is_empty() && !v.fix_id.is_empty(), "{v:?}");
             assert!(v.evidence.iter().any(|(_, x)| x.is_finite()));
         }
     }

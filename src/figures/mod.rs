@@ -21,7 +21,7 @@ pub mod smooth;
 use arrivals::{arrivals, blocked, pace};
 pub use arrivals::{Arrivals, Pace};
 use catalog::status;
-pub use catalog::{ErrorFigure, Metric, Status};
+pub use catalog::{ErrorFigure, Metric, Status, FIX_IDS};
 pub use counts::TokenCount;
 use counts::{backlog_peak, deltas, samples, unavailable};
 use page::browser;

@@ -489,8 +489,10 @@ fn diagnosis(w: &mut JsonWriter, f: &StreamFigures) {
             w.num(*x);
         }
         w.close_object();
-        w.key("fix");
-        w.str(v.fix);
+        // The fix's id: its text is in the verdict catalog, outside the wasm.
+        debug_assert!(super::catalog::FIX_IDS.contains(&v.fix_id), "{}", v.fix_id);
+        w.key("fixId");
+        w.str(v.fix_id);
         if !v.missing.is_empty() {
             w.key("missing");
             w.open_array();

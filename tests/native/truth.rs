@@ -18,6 +18,17 @@ fn report(s: &Session) -> Value {
     serde_json::from_str(&write(&s.tl, &meta).0).unwrap()
 }
 
+/// A verdict's fix, in words: the verdict catalog's text for its fix id (the shell adds it to
+/// the reports it delivers).
+fn fix(v: &Value) -> String {
+    let cat: Value = serde_json::from_str(include_str!("../../src/verdicts.json")).unwrap();
+    let id = v["fixId"].as_str().unwrap();
+    let mut of = cat["verdicts"].as_array().unwrap().iter();
+    of.find_map(|c| c["fixes"][id].as_str())
+        .unwrap()
+        .to_string()
+}
+
 fn verdicts(r: &Value) -> Vec<&str> {
     r["diagnosis"]
         .as_array()
@@ -192,7 +203,7 @@ fn an_unobserved_page_is_never_healthy() {
     let last = r["diagnosis"].as_array().unwrap().last().unwrap();
     assert_eq!(last["verdict"], "insufficient-evidence");
     assert_eq!(last["missing"][0], "dom");
-    assert!(last["fix"].as_str().unwrap().contains("observe"));
+    assert!(fix(last).contains("observe"));
 }
 
 #[test]
@@ -285,7 +296,7 @@ fn bursts_from_a_server_that_answered_directly_are_the_servers_own_buffering() {
     let d = &r["diagnosis"][0];
     assert_eq!(d["verdict"], "server-buffered", "{}", r["diagnosis"]);
     assert_eq!(d["place"], "server");
-    assert!(!d["fix"].as_str().unwrap().contains("nginx"));
+    assert!(!fix(d).contains("nginx"));
     // Through nginx, the proxy is named; with no header at all, the place is unknown.
     let r = run("server: nginx/1.22.1\n");
     assert_eq!(r["diagnosis"][0]["verdict"], "intermediary-buffered");
