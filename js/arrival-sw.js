@@ -7,15 +7,17 @@
 // and create the Profiler with `arrivalClock: true`. It adds one header to matched responses,
 // `x-tokenpaint-arrival` (the stream's id), and posts [end offset, time] pairs to the page.
 // Everything else goes to the network untouched (no respondWith).
-const match = new URL(self.location.href).searchParams.get('match') || '/v1/';
+// The worker's global scope (a ServiceWorkerGlobalScope, which the page's DOM types lack).
+const sw = /** @type {any} */ (self);
+const match = new URL(sw.location.href).searchParams.get('match') || '/v1/';
 // Unique across restarts of the worker: the page may outlive one.
 const prefix = Date.now().toString(36) + Math.random().toString(36).slice(2, 6);
 let next = 0;
 
-self.addEventListener('install', () => self.skipWaiting());
-self.addEventListener('activate', (e) => e.waitUntil(self.clients.claim()));
+sw.addEventListener('install', () => sw.skipWaiting());
+sw.addEventListener('activate', (e) => e.waitUntil(sw.clients.claim()));
 
-self.addEventListener('fetch', (event) => {
+sw.addEventListener('fetch', (event) => {
   if (!event.request.url.includes(match)) return;
   event.respondWith(stamped(event));
 });
@@ -25,7 +27,7 @@ async function stamped(event) {
   const res = await fetch(event.request);
   if (!res.body || res.type === 'opaque' || res.type === 'opaqueredirect') return res;
   const id = `${prefix}-${next++}`;
-  const client = await self.clients.get(event.clientId);
+  const client = await sw.clients.get(event.clientId);
   if (!client) return res;
   // Stamps leave in batches: one message per turn of the worker's event loop at most.
   let batch = [];

@@ -139,7 +139,7 @@ function lazy(options, rate, fetchFn) {
   // Replayed in order once the profiler is there.
   for (const k of ['observe', 'unobserve', 'disconnect', 'close']) self[k] = (el) => later((p) => p[k](el));
   // Nothing to tell before it is there (`await profiler.ready` first).
-  for (const [k, none] of [['reports', []], ['summary', null], ['exportSummary', null], ['mergeSummary', false], ['print', '']]) {
+  for (const [k, none] of /** @type {Array<[string, unknown]>} */ ([['reports', []], ['summary', null], ['exportSummary', null], ['mergeSummary', false], ['print', '']])) {
     self[k] = (x) => (real ? real[k](x) : none);
   }
   whenIdle(load);

@@ -13,6 +13,7 @@ export const MAX_STREAMS = 64;
  * that fails waits 100 ms before it sends again. Returns `{ stop(), stats() }`: `stop()`
  * aborts every stream and resolves, once they have ended, to the stats, `{ streams, started,
  * done, failed, bytes }`.
+ * @param {{ url?: string | URL, init?: RequestInit, concurrency?: number, cap?: number, maxMs?: number }} [options]
  */
 export function backgroundLoad({ url, init = {}, concurrency = 1, cap = 16, maxMs = 600000 } = {}) {
   const streams = Math.max(0, Math.min(Math.floor(concurrency) || 0, Math.min(cap, MAX_STREAMS)));

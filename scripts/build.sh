@@ -20,6 +20,11 @@ export function __tokenpaint_reinstantiate() {
     return initSync({ module });
 }
 GLUE
+cat >> pkg/tokenpaint_core.d.ts <<'TYPES'
+
+/** tokenpaint: a fresh instance of the same module, after a trap. */
+export function __tokenpaint_reinstantiate(): InitOutput;
+TYPES
 # -Oz, then flattened and re-relooped control flow optimized again, then -Oz twice more without
 # producers or debug sections: 1.3 KB raw and about 0.9 KB gzip less than a single -Oz
 # (npm run size), with the same parser throughput (bench/parser.mjs side by side).

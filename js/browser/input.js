@@ -25,7 +25,7 @@ export class InputTiming {
     try {
       this.#observer = new PerformanceObserver((list) => {
         for (const e of list.getEntries()) {
-          if (!e.interactionId) continue;
+          if (!(/** @type {PerformanceEventTiming} */ (e).interactionId)) continue;
           this.#entries.push(triplet(e));
           if (this.#entries.length > MAX) this.#entries.shift();
         }

@@ -12,7 +12,8 @@ export function eachShadowRoot(node, found) {
   if (!node.firstElementChild && !(node.nodeType === 11 && node.childNodes.length)) return;
   const walker = document.createTreeWalker(node, 1 /* NodeFilter.SHOW_ELEMENT */);
   for (let el = walker.nextNode(); el; el = walker.nextNode()) {
-    if (el.shadowRoot) visit(el.shadowRoot, found);
+    const root = /** @type {Element} */ (el).shadowRoot;
+    if (root) visit(root, found);
   }
 }
 

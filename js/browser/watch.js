@@ -149,20 +149,23 @@ export class DomWatch {
   }
 
   /**
-   * `s` is reported: its observer goes, and the element that showed it is kept on `s.element`
-   * for the report (`{ selector, how }`, null when none did), and retired.
+   * `s` is reported: its observer goes, and the element that showed it is retired. Returns that
+   * element for the report (`{ selector, how }`, null when none did).
+   * @param {import('../core/stream.js').Stream} s
+   * @returns {{ selector: string, how: string } | null}
    */
   forget(s) {
     const v = this.#views.get(s);
     if (v && v.mo) v.mo.disconnect();
     const el = s.target || (v && v.scope);
-    s.element = el ? { selector: selectorOf(el), how: s.target ? 'target' : v.how } : null;
+    const element = el ? { selector: selectorOf(el), how: s.target ? 'target' : v.how } : null;
     if (el) {
       this.#shown.push(typeof WeakRef === 'function' ? new WeakRef(el) : { deref: () => el });
       if (this.#shown.length > 64) this.#shown.shift();
     }
     if (el && !s.target && this.#retired) this.#retired.add(el);
     this.#views.delete(s);
+    return element;
   }
 
   /** The core lost step with the page's text for `s`: the next change reads the whole text. */

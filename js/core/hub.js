@@ -32,6 +32,8 @@ const RECENT_FRAMES = 240;
 const known = (x) => (typeof x === 'number' && !Number.isNaN(x) ? x : null);
 
 export class Hub {
+  // The streams whose frames and inputs are being metered (they opened, not yet reported).
+  #metered = new WeakSet();
   #quiet;
   #watchedLast;
   #progressAt;
@@ -142,8 +144,8 @@ export class Hub {
   /** A stream opened. */
   opened(s) {
     this.streams.add(s);
-    if (!s.metered) {
-      s.metered = true;
+    if (!this.#metered.has(s)) {
+      this.#metered.add(s);
       this.meter.start();
       this.inputs.start();
     }
@@ -171,17 +173,21 @@ export class Hub {
 
   /** A stream's frames are no longer needed (it was reported, or discarded). */
   unmetered(s) {
-    if (!s.metered) return;
-    s.metered = false;
+    if (!this.#metered.delete(s)) return;
     this.meter.stop();
     this.inputs.stop();
   }
 
-  /** A stream is done (reported or discarded). */
+  /**
+   * A stream is done (reported or discarded). Returns the element that showed its answer
+   * (`{ selector, how }`), or null.
+   * @param {import('./stream.js').Stream} s
+   */
   closed(s) {
     if (s.arrival && this.arrival) this.arrival.forgetArrivals(s.arrival);
-    this.watch.forget(s);
+    const element = this.watch.forget(s);
     this.streams.delete(s);
+    return element;
   }
 
   /** Whether an open stream still wants `url`'s Resource Timing entries. */

@@ -192,6 +192,8 @@ export class Stream {
     // Whether it carries an answer: known unless the profiler only guessed (instrument() with no
     // match); then a reader of the core's, or the page showing its text, says so.
     this.answer = !o.guess;
+    /** The element that showed its answer (`{ selector, how }`), once reported; null if none did. */
+    this.element = null;
   }
 
   /** Whether it carries an answer (see `answer`). */
@@ -301,7 +303,7 @@ export class Stream {
     this.done = true;
     clearTimeout(this.timer);
     const hub = this.#hub;
-    hub.closed(this);
+    this.element = hub.closed(this);
     const emit = (entry) => {
       this.entry = entry;
       hub.reports.emit(this.id, this);

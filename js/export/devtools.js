@@ -7,7 +7,7 @@
  * the engine is: `navigator.userAgentData` exists only in Chromium-based browsers.
  */
 export function devtoolsTracks() {
-  const data = typeof navigator === 'object' && navigator ? navigator.userAgentData : undefined;
+  const data = typeof navigator === 'object' && navigator ? /** @type {any} */ (navigator).userAgentData : undefined;
   return !!(data && Array.isArray(data.brands) && data.brands.some((b) => /Chrom/.test(b.brand)));
 }
 

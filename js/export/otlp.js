@@ -43,6 +43,7 @@ function gaps(r) {
  * Every metric: [name, unit, description, bucket advice, values of one report as [value, extra
  * attributes]]. The `gen_ai.*` ones are the conventions' own; the `tokenpaint.*` ones are not in
  * any convention.
+ * @type {Array<[string, string, string, number[], (r: any) => Array<[number, object?]>]>}
  */
 export const METRICS = [
   ['gen_ai.client.operation.duration', 's', 'GenAI operation duration.', SECONDS, (r) => one(sec(r.bodyEnd))],
@@ -145,6 +146,7 @@ export function spansOf(r, a, trace = null) {
   const traceId = (trace && trace.traceId) || hex(16);
   const root = (trace && trace.spanId) || hex(8);
   const t0 = r.startTime;
+  /** @type {object[]} */
   const spans = [
     {
       traceId,
@@ -168,7 +170,7 @@ export function spansOf(r, a, trace = null) {
       startTimeUnixNano: nanos(start),
       endTimeUnixNano: nanos(end),
       attributes: attrs(defined({ 'tokenpaint.phase.source': source })),
-      status: { code: 0 },
+      status: { code: 0, message: '' },
     });
   }
   return spans;

@@ -50,6 +50,7 @@ export function answers(p, o) {
     // The answer's request: given; else the page's last ask (a POST) within ASK_MS before it,
     // as apps that ask over HTTP and answer over a socket do (Open WebUI: the socket's own
     // messages in between join rooms); else the socket's last message out before it.
+    /** @type {{ start?: number, startUnknown?: boolean }} */
     let at = { startUnknown: true };
     // Asks are seen only where instrument() patched fetch and XMLHttpRequest.
     const ask = o.asks ? lastAsk(t) : undefined;

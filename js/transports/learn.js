@@ -166,6 +166,7 @@ export class Learner {
     this.learned = null;
     this.seen = 0;
     this.readers = readers;
+    /** @type {(typeof READERS)[number] | false | null} */
     this.reader = null;
     this.first = null;
     this.same = true;
