@@ -1,5 +1,6 @@
 // The report, summary and progress types are generated from src/types.rs (js/report.d.ts).
 import type { Report, Summary, Progress } from './report.js';
+import type { ProfilerOptions } from './options.js';
 export * from './report.js';
 
 /** Loads the WebAssembly core (once). `input` overrides where the .wasm comes from. */
@@ -25,75 +26,7 @@ export type Format =
   | 'text'
   | 'json';
 
-export interface ProfilerOptions {
-  /** The stream format; `auto` (default) detects it from the content type and first events. */
-  format?: Format;
-  /** The fetch to wrap (default: the global fetch at construction). */
-  fetch?: typeof globalThis.fetch;
-  /**
-   * Stamp arrivals off the main thread with the service worker `tokenpaint/arrival-sw.js`,
-   * which the app serves and registers itself (`navigator.serviceWorker.register('/arrival-sw.js?match=/v1/chat/completions')`):
-   * reports then say `arrivals.clock: 'service-worker'`, and `arrivals.lateReadMs` is measured.
-   */
-  arrivalClock?: boolean;
-  /** Quiet time after the stream's end before a report is taken without full paint (ms, default 1000). */
-  settleMs?: number;
-  /** Longest wait after the end of the stream before a report is taken (ms, default 30000). */
-  maxSettleMs?: number;
-  /** A stream with no chunk for this long (the app stopped reading) is reported incomplete (ms, default 120000). */
-  idleMs?: number;
-  /** Include per-token arrays in reports (default true). */
-  timeline?: boolean;
-  /** How many reports `reports()` keeps (default 1000). */
-  maxReports?: number;
-  /** Put the answer and reasoning text in reports (`text`, `reasoningText`). Off by default. */
-  includeText?: boolean;
-  /** Text waiting with no paint for longer than this (ms, default 100) is a stall. */
-  stallMs?: number;
-  /** Per-token records kept per stream (default 8192, at least 64). Past it neighbouring records merge: counts, characters, TTFT and E2E stay exact, ITL and lag percentiles come from a sketch (within 1%), and the report says `detail.decimated`. */
-  maxTokenDetail?: number;
-  /** A token painted more than this after it arrived (ms, default 50) is late. */
-  lateMs?: number;
-  /** Add performance.measure entries per phase on a "tokenpaint" track of the DevTools Performance panel (default false). */
-  devtools?: boolean;
-  /**
-   * OpenTelemetry, in the GenAI semantic conventions' terms: through the page's own SDK when it
-   * registered providers with @opentelemetry/api (unless `useGlobal: false`), else to a collector
-   * at `url` (OTLP/HTTP JSON: a trace per stream, delta-temporality histograms).
-   */
-  otlp?: {
-    url?: string;
-    headers?: Record<string, string>;
-    serviceName?: string;
-    maxBatch?: number;
-    intervalMs?: number;
-    /** Inject W3C `traceparent` into the profiled requests whose URL matches (a substring, a RegExp, a function, or a list); none otherwise. */
-    propagate?: string | RegExp | ((url: string) => boolean) | (string | RegExp | ((url: string) => boolean))[];
-    /** Use the page's registered OpenTelemetry SDK when there is one (default true). */
-    useGlobal?: boolean;
-    /** `gen_ai.provider.name` (default: from the detected format, e.g. `openai`). */
-    provider?: string;
-    /** `gen_ai.request.model` (default: the `model` of the request's JSON body). */
-    model?: string;
-    /** `gen_ai.operation.name` (default `chat`). */
-    operation?: string;
-  } | null;
-  /** A label for every stream of this profiler; summaries group by label. */
-  label?: string;
-  /** Targets, e.g. `{ ttftPerceived: { p95: 1000 }, tpot: { p50: 50 } }`. */
-  slo?: Partial<Record<SummaryMetric, Record<string, number>>>;
-  /** `[good up to, poor above]` in ms per metric (default `THRESHOLDS`). */
-  thresholds?: Partial<Record<RatedMetric, [number, number]>>;
-  /** Your own mapping of your server's response headers to timings (ms). */
-  /** The share of page loads profiled, 0 to 1 (default 1): drawn once per page load. An unsampled profiler loads no wasm, observes nothing and hands back responses untouched. Reports and summaries carry it. */
-  sampleRate?: number;
-  /** The share of streams profiled on a sampled page, 0 to 1 (default 1), each stream drawn on its own: a stream left out is not wrapped and makes no report. Reports and summaries carry `sampleRate × streamSampleRate`. */
-  streamSampleRate?: number;
-  /** Read the chat apps whose protocols tokenpaint knows (Open WebUI's Socket.IO `events`, Gradio's queue) with their readers (default true); false: their answers are learned from the page, as any unknown app's. */
-  appReaders?: boolean;
-  /** Your own mapping of your server's response headers to timings (ms). */
-  serverTiming?: (response: Response) => { queue?: number; prefill?: number; decode?: number; ttft?: number; total?: number; load?: number } | null | undefined;
-}
+export type { ProfilerOptions } from './options.js';
 
 export type RatedMetric = 'ttft' | 'ttftPerceived' | 'e2ePerceived' | 'tpot' | 'lag';
 export type SummaryMetric =
@@ -174,7 +107,7 @@ export interface PushHandle {
   error(error?: unknown, at?: number): void;
 }
 
-export declare const DEFAULTS: Readonly<Required<Omit<ProfilerOptions, 'fetch'>>>;
+export { DEFAULTS } from './options.js';
 
 export declare class Profiler {
   constructor(options?: ProfilerOptions);

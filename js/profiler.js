@@ -6,35 +6,14 @@ import { Hub } from './core/hub.js';
 import { wrap, feed, failedBeforeResponse } from './core/stream.js';
 import { urlOf, fullUrlOf } from './core/url.js';
 import { summaryText } from './export/devtools.js';
-import { THRESHOLDS } from './ratings.js';
+import { DEFAULTS } from './options.js';
 import { withFixes } from './verdicts.js';
 import { pushHandle, tapXhr, tapEventSource } from './transports/transports.js';
 import { tapSocket, tapSocketIo } from './transports/sockets.js';
 import { instrument } from './transports/instrument.js';
 import { rateOf, inSample, inert } from './sample.js';
 
-/** Default options. */
-export const DEFAULTS = Object.freeze({
-  format: 'auto',
-  settleMs: 1000,
-  maxSettleMs: 30000,
-  timeline: true,
-  maxReports: 1000,
-  includeText: false,
-  stallMs: 100,
-  maxTokenDetail: 8192,
-  lateMs: 50,
-  label: '',
-  slo: null,
-  serverTiming: null,
-  thresholds: THRESHOLDS,
-  devtools: false,
-  otlp: null,
-  idleMs: 120000,
-  sampleRate: 1,
-  streamSampleRate: 1,
-  appReaders: true,
-});
+export { DEFAULTS };
 
 // Each profiler's inside, out of the public object's reach.
 const hubs = new WeakMap();

@@ -425,6 +425,49 @@ impl Streams {
 mod tests {
     use super::*;
 
+    /// Each option the core reads (src/options.json's `core`), by its name there: the core's own
+    /// default, and its value once configured with `value`.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn core_option(core: &str, value: f64) -> (f64, f64) {
+        let fresh = Streams::default();
+        let mut set = Streams::default();
+        set.configure(&Config::parse(&format!("{core}={value}")));
+        match core {
+            "stall" => (fresh.stall_ms, set.stall_ms),
+            "late" => (fresh.shell.late_ms, set.shell.late_ms),
+            "detail" => (fresh.detail_cap as f64, set.detail_cap as f64),
+            other => panic!("src/options.json: the core reads no option `{other}`"),
+        }
+    }
+
+    // serde_json is a dev-dependency on the host only.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn the_declared_defaults_of_the_options_the_core_reads_are_the_cores_own() {
+        let decl: serde_json::Value =
+            serde_json::from_str(include_str!("options.json")).expect("src/options.json");
+        let mut seen = Vec::new();
+        for o in decl["options"].as_array().expect("options") {
+            let Some(core) = o["core"].as_str() else {
+                continue;
+            };
+            let name = o["name"].as_str().expect("name");
+            let default = o["default"].as_f64().expect("a number");
+            let (own, _) = core_option(core, default);
+            assert_eq!(own, default, "{name}: declared {default}, the core's {own}");
+            // And the core reads it by that name.
+            assert_eq!(
+                core_option(core, default + 64.0).1,
+                default + 64.0,
+                "{name}"
+            );
+            seen.push(core);
+        }
+        // Every option the core reads from the shell's options is declared.
+        seen.sort_unstable();
+        assert_eq!(seen, ["detail", "late", "stall"]);
+    }
+
     #[test]
     fn the_configuration_is_one_value_and_bad_entries_are_ignored() {
         let c = Config::parse(

@@ -226,7 +226,8 @@ pub const FIX_IDS: &[&str] = &[
     "client-tail",
 ];
 
-#[cfg(test)]
+// serde_json is a dev-dependency on the host only.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod verdict_catalog {
     use super::FIX_IDS;
 

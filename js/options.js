@@ -1,0 +1,26 @@
+// Generated from src/options.json by scripts/options.mjs: do not edit.
+import { THRESHOLDS } from './ratings.js';
+
+/** Default options. */
+export const DEFAULTS = Object.freeze({
+  format: 'auto',
+  arrivalClock: false,
+  settleMs: 1000,
+  maxSettleMs: 30000,
+  idleMs: 120000,
+  timeline: true,
+  maxReports: 1000,
+  includeText: false,
+  stallMs: 100,
+  maxTokenDetail: 8192,
+  lateMs: 50,
+  devtools: false,
+  otlp: null,
+  label: '',
+  slo: null,
+  thresholds: THRESHOLDS,
+  sampleRate: 1,
+  streamSampleRate: 1,
+  appReaders: true,
+  serverTiming: null,
+});

@@ -1,0 +1,89 @@
+// The options (src/options.json) are declared once: each one's name, TypeScript type, default and
+// meaning, and the name the core's configuration reads it by. From that this script generates
+// js/options.js (`DEFAULTS`), js/options.d.ts (`ProfilerOptions`, which js/index.d.ts
+// re-exports) and the table of docs/options.md. `node scripts/options.mjs` writes them;
+// tests/repo/options.test.mjs fails when one is not current, and src/streams.rs's test when the
+// core's own default of an option it reads differs from the declared one.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DOCS = 'docs/options.md';
+const HEAD = '| option | default | meaning |\n|---|---|---|\n';
+// The one default that is not a literal: the rating thresholds (js/ratings.js).
+const THRESHOLDS = '$THRESHOLDS';
+
+/** The options, read from `text` (src/options.json by default). */
+export function load(text = readFileSync(path.join(root, 'src/options.json'), 'utf8')) {
+  return JSON.parse(text);
+}
+
+const literal = (v) => (v === THRESHOLDS ? 'THRESHOLDS' : typeof v === 'string' ? `'${v.replace(/'/g, "\\'")}'` : JSON.stringify(v));
+
+/** How the docs show an option's default. */
+function shown(o) {
+  if (o.shown) return o.shown;
+  if (o.default === null) return 'none';
+  return `\`${literal(o.default)}\``;
+}
+
+/** js/options.js: the defaults. */
+export function defaults(decl) {
+  const rows = decl.options.filter((o) => o.inDefaults !== false).map((o) => `  ${o.name}: ${literal(o.default)},`);
+  return `// Generated from src/options.json by scripts/options.mjs: do not edit.
+import { THRESHOLDS } from './ratings.js';
+
+/** Default options. */
+export const DEFAULTS = Object.freeze({
+${rows.join('\n')}
+});
+`;
+}
+
+/** js/options.d.ts: the options' type. */
+export function types(decl) {
+  const props = decl.options.map((o) => {
+    const doc = `${o.doc[0].toUpperCase()}${o.doc.slice(1)} (default: ${shown(o).replace(/`/g, '')}).`;
+    return `  /** ${doc.replace(/\*\//g, '*\\/')} */\n  ${o.name}?: ${o.type};`;
+  });
+  return `// Generated from src/options.json by scripts/options.mjs: do not edit.
+import type { Format, RatedMetric, SummaryMetric } from './index.js';
+
+/** The options of \`new Profiler(options)\` (docs/options.md). */
+export interface ProfilerOptions {
+${props.join('\n')}
+}
+
+/** Default options (all but \`fetch\`, the global fetch at construction). */
+export declare const DEFAULTS: Readonly<Required<Omit<ProfilerOptions, 'fetch'>>>;
+`;
+}
+
+/** docs/options.md's table. */
+export function table(decl) {
+  const cell = (s) => s.replace(/\|/g, '\\|').replace(/\n\s*/g, ' ');
+  return HEAD + decl.options.map((o) => `| \`${o.name}\` | ${cell(shown(o))} | ${cell(o.doc)} |`).join('\n') + '\n';
+}
+
+/** docs/options.md with its table generated (`doc`: the file's text). */
+export function docs(decl, doc) {
+  const at = doc.indexOf(HEAD);
+  if (at < 0) throw new Error(`${DOCS} has no options table`);
+  const end = doc.indexOf('\n\n', at);
+  return doc.slice(0, at) + table(decl) + (end < 0 ? '' : doc.slice(end + 1));
+}
+
+/** Every generated file, by path, with its text. */
+export function generate(decl = load()) {
+  return {
+    'js/options.js': defaults(decl),
+    'js/options.d.ts': types(decl),
+    [DOCS]: docs(decl, readFileSync(path.join(root, DOCS), 'utf8')),
+  };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  for (const [file, text] of Object.entries(generate())) writeFileSync(path.join(root, file), text);
+  console.log('wrote js/options.js, js/options.d.ts and the table of docs/options.md from src/options.json');
+}
