@@ -424,8 +424,8 @@ export interface Verdict {
   verdict: string;
   /** The figures it rests on. */
   evidence: Record<string, number | null>;
-  /** What fixes it: the verdict catalog's text for `fixId` (src/verdicts.json, added by the shell). */
-  fix: string;
+  /** What fixes it: the verdict catalog's text for `fixId` (src/verdicts.json, added by the shell; the core's own report has none). */
+  fix?: string;
   /** The fix's id in the verdict catalog: the verdict's name, or `name/variant` (`intermediary-buffered/proxy`, `insufficient-evidence/dom`, …). */
   fixId: string;
   /** `insufficient-evidence`: what is missing (`dom`, `paint`, `matched`, `deltas`, `server-timings`, `arrival-clock`). */
@@ -676,10 +676,10 @@ export interface GroupVerdict {
   verdict: 'capacity' | 'tail' | 'client-tail';
   /** The figures it rests on. */
   evidence: Record<string, number | null>;
-  /** What fixes it: the verdict catalog's text for `fixId` (src/verdicts.json, added by the shell). */
-  fix: string;
+  /** What fixes it: the verdict catalog's text for `fixId` (src/verdicts.json, added by the shell; the core's own report has none). */
+  fix?: string;
   /** The fix's id in the verdict catalog: the verdict's name, or `name/variant` (`intermediary-buffered/proxy`, `insufficient-evidence/dom`, …). */
-  fix_id: string;
+  fixId: string;
 }
 
 /** Percentiles over a group of finished streams. */

@@ -627,7 +627,8 @@ pub struct Verdict {
     /// The figures it rests on.
     pub evidence: BTreeMap<String, Option<f64>>,
     /// What fixes it: the verdict catalog's text for `fixId` (src/verdicts.json, added by the
-    /// shell).
+    /// shell; the core's own report has none).
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub fix: String,
     /// The fix's id in the verdict catalog: the verdict's name, or `name/variant`
     /// (`intermediary-buffered/proxy`, `insufficient-evidence/dom`, …).
@@ -942,14 +943,15 @@ pub struct Goodput {
 
 /// A verdict over a group of streams (`capacity`, `tail`, `client-tail`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(rename_all = "camelCase", default)]
 pub struct GroupVerdict {
     /// One of `capacity`, `tail` or `client-tail`.
     pub verdict: String,
     /// The figures it rests on.
     pub evidence: BTreeMap<String, Option<f64>>,
     /// What fixes it: the verdict catalog's text for `fixId` (src/verdicts.json, added by the
-    /// shell).
+    /// shell; the core's own report has none).
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub fix: String,
     /// The fix's id in the verdict catalog: the verdict's name, or `name/variant`
     /// (`intermediary-buffered/proxy`, `insufficient-evidence/dom`, …).

@@ -1,8 +1,11 @@
 // What the test apps share: their own reading of an OpenAI SSE body (not tokenpaint's), and the
 // truth they compute from what they recorded.
 
-/** Yields the content of each OpenAI chunk of an SSE body, with the time its chunk was read. */
-export async function* deltas(body) {
+/**
+ * Yields the content of each event of an SSE body, with the time its chunk was read: an OpenAI
+ * chunk's delta, or what `contentOf` takes from each event's JSON.
+ */
+export async function* deltas(body, contentOf = (e) => e.choices?.[0]?.delta?.content) {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   let buf = '';
   for (;;) {
@@ -15,7 +18,7 @@ export async function* deltas(body) {
     for (const ev of events) {
       const data = ev.startsWith('data: ') ? ev.slice(6) : null;
       if (!data || data === '[DONE]') continue;
-      const content = JSON.parse(data).choices?.[0]?.delta?.content;
+      const content = contentOf(JSON.parse(data));
       if (content) yield { content, t };
     }
   }

@@ -18,6 +18,7 @@ import { createRoot } from 'react-dom/client';
 import { Streamdown } from 'streamdown';
 import { createMathPlugin } from '@streamdown/math';
 import 'katex/dist/katex.min.css';
+import { deltas } from '../../pages/deltas.js';
 
 const params = new URLSearchParams(location.search);
 const mode = params.get('mode') || 'streaming';
@@ -79,23 +80,10 @@ async function teeing(url, init) {
   const res = await fetch(`${url}?${query}`, init);
   const [app, mine] = res.body.tee();
   (async () => {
-    const reader = mine.pipeThrough(new TextDecoderStream()).getReader();
-    let buf = '';
     let text = '';
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      const t = performance.now();
-      buf += value;
-      const events = buf.split('\n\n');
-      buf = events.pop();
-      for (const ev of events) {
-        if (!ev.startsWith('data: {')) continue;
-        const e = JSON.parse(ev.slice(6));
-        if (e.type !== 'text-delta') continue;
-        text += e.delta;
-        arrivals.push([letters(text), t]);
-      }
+    for await (const { content, t } of deltas(mine, (e) => (e.type === 'text-delta' ? e.delta : undefined))) {
+      text += content;
+      arrivals.push([letters(text), t]);
     }
   })();
   return new Response(app, { status: res.status, statusText: res.statusText, headers: res.headers });
