@@ -208,21 +208,12 @@ impl Core {
         self.streams.painted_one(id, frame, cutoff, after)
     }
 
-    /// Stream `id` so far, at `now` (the live view), as a JSON array: arrived and painted
-    /// characters, measured and perceived TTFT, the last lag, the oldest wait (null unknown);
-    /// "" without the stream.
+    /// Stream `id` so far, at `now` (the live view), as a JSON object with the names of
+    /// `Progress` in src/types.rs (see `Progress::json`); "" without the stream.
     pub fn progress(&mut self, id: u32, now: f64) -> String {
-        self.streams.progress(id, now).map_or(String::new(), |p| {
-            let mut w = crate::jsonwrite::JsonWriter::new();
-            w.open_array();
-            w.uint(p.arrived);
-            w.uint(p.painted);
-            for v in [p.ttft, p.ttft_perceived, p.lag, p.waiting] {
-                w.num(v);
-            }
-            w.close_array();
-            w.finish()
-        })
+        self.streams
+            .progress(id, now)
+            .map_or(String::new(), |p| p.json())
     }
 
     /// The format stream `id` is read as so far: a format name, or "" while it is not known

@@ -24,6 +24,9 @@ import { LazyExporter } from '../export/exporter.js';
 import { sloSpec, thresholdSpec } from '../ratings.js';
 import { whenIdle } from '../sample.js';
 
+/** The figures of progress that tell what is on screen. */
+const ON_SCREEN = ['painted', 'backlog', 'ttftPerceived', 'lag', 'waiting'];
+
 /** The shortest time between two progress deliveries (ms). */
 export const PROGRESS_MS = 100;
 /** The frames kept while something learns (about 4 s). */
@@ -278,23 +281,14 @@ export class Hub {
       } catch {
         /* no figures for this frame */
       }
-      if (!v || v.length < 6) continue;
-      // What is on screen is known only where tokenpaint watches the page and can take paints:
-      // elsewhere nothing painted is not zero painted.
+      if (!v || typeof v.arrived !== 'number') continue;
+      // The core's figures, by the names of Progress (src/types.rs), and the shell's own. What is
+      // on screen is known only where tokenpaint watches the page and can take paints: elsewhere
+      // nothing painted is not zero painted.
       const seen = this.watch.watching(s) && this.paint.available;
-      const info = {
-        id: s.id,
-        url: s.url,
-        t: known(now - s.start),
-        arrived: v[0],
-        painted: seen ? v[1] : null,
-        backlog: seen ? v[0] - v[1] : null,
-        ttft: known(v[2]),
-        ttftPerceived: seen ? known(v[3]) : null,
-        lag: seen ? known(v[4]) : null,
-        waiting: seen ? v[5] : null,
-        ended: !!s.ended,
-      };
+      const info = { id: s.id, url: s.url, t: known(now - s.start), ...v, backlog: v.arrived - v.painted, ended: !!s.ended };
+      for (const k of ON_SCREEN) info[k] = seen ? known(info[k]) : null;
+      info.ttft = known(info.ttft);
       for (const cb of [...this.progress]) {
         try {
           cb(info);

@@ -496,6 +496,30 @@ pub struct Progress {
     pub waiting: f64,
 }
 
+impl Progress {
+    /// As the shell reads it: a JSON object whose keys are `Progress`'s of src/types.rs (the
+    /// shell adds the rest), an unknown figure null.
+    pub fn json(&self) -> String {
+        let mut w = crate::jsonwrite::JsonWriter::new();
+        w.open_object();
+        w.key("arrived");
+        w.uint(self.arrived);
+        w.key("painted");
+        w.uint(self.painted);
+        for (k, v) in [
+            ("ttft", self.ttft),
+            ("ttftPerceived", self.ttft_perceived),
+            ("lag", self.lag),
+            ("waiting", self.waiting),
+        ] {
+            w.key(k);
+            w.num(v);
+        }
+        w.close_object();
+        w.finish()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -184,3 +184,22 @@ fn a_failed_report_reads_with_every_figure_unknown() {
     assert_eq!((r.ttft, r.tokens, r.phases), (None, None, None));
     assert_eq!(r.error.map(|e| e.kind), Some("internal".into()));
 }
+
+#[test]
+fn live_progress_is_written_by_the_names_of_the_progress_type() {
+    // The core writes its figures by name; the shell adds its own five (hub.js
+    // `#deliverProgress`). Together they are the whole of `Progress`, read back unchanged: a name
+    // the core writes that the type lacks, or a field of the type nobody writes, fails here.
+    let s = painted_session();
+    for now in [150.0, 950.0] {
+        let core: Value = serde_json::from_str(&s.progress(now).json()).unwrap();
+        let Value::Object(mut all) = core else {
+            panic!("not an object: {core}");
+        };
+        let shell = serde_json::json!({ "id": 7, "url": "/v1/chat/completions", "t": now, "backlog": 0, "ended": true });
+        all.extend(shell.as_object().unwrap().clone());
+        let p: tokenpaint::types::Progress =
+            round_trip(&Value::Object(all).to_string(), "progress");
+        assert!(p.arrived > 0 && p.ttft.is_some(), "{p:?}");
+    }
+}
