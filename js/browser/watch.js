@@ -8,6 +8,7 @@
 import { touched, changes, resumeAt, appendedText, leadingText, selectorOf } from './dom.js';
 import { eachShadowRoot, addedElements, whyUnseen } from './shadow.js';
 import { FLUSH_MS } from '../core/link.js';
+import { committedOf, resumeLimitOf } from '../core/wasm.js';
 
 // A text node's old value (a reference to the string it held, not a copy) tells a text that grew
 // in place, as React renders it, from one that changed.
@@ -338,8 +339,8 @@ export class DomWatch {
       if (text === v.text) continue;
       v.text = text;
       const r = this.#link.call((c) => c.render(s.id, text, 0, t), 0, s);
-      const n = r < 0 ? -1 : r % 2 ** 32;
-      v.limit = r < 0 ? 0 : Math.floor(r / 2 ** 32);
+      const n = committedOf(r);
+      v.limit = resumeLimitOf(r);
       s.committed(n, t);
     }
     // The frames after the last of them are the live ones: the core is handed them.
@@ -365,7 +366,7 @@ export class DomWatch {
     const others = this.#shownByOthers(s);
     // The answer's characters so far: an element holding much more text holds more than it.
     const progress = this.#link.call((c) => c.progress(s.id, performance.now()), '', s);
-    const arrived = progress ? JSON.parse(progress)[0] : Infinity;
+    const arrived = progress ? JSON.parse(progress).arrived : Infinity;
     return this.#find.claimAround(starts, (el) => this.#link.call((c) => c.claims(s.id, leadingText(el)), false, s), others, this.#retired, arrived);
   }
 
@@ -407,8 +408,8 @@ export class DomWatch {
     // the core can resume from.
     const from = resumeAt(prev, text, v.limit);
     const r = this.#link.call((c) => c.render(s.id, from ? text.slice(from) : text, from, t), 0, s);
-    const n = r < 0 ? -1 : r % 2 ** 32;
-    v.limit = r < 0 ? 0 : Math.floor(r / 2 ** 32);
+    const n = committedOf(r);
+    v.limit = resumeLimitOf(r);
     if (n > 0) this.#changed = true;
     s.committed(n, t);
     return n > 0 ? n : 0;

@@ -5,7 +5,7 @@
 // warm pass through the core costs far less than one cold call per token. Chunks are copied when
 // queued, so an app that transfers or reuses its buffer loses nothing.
 
-import { createCore, call as callCore, generationOf } from './wasm.js';
+import { createCore, call as callCore, generationOf, committedOf } from './wasm.js';
 
 // Deferred chunks, appends and frames: at most this many wait, at most this long.
 const MAX_QUEUE = 1024;
@@ -210,7 +210,7 @@ export class CoreLink {
         this.callNow((c) => feedRead(c, s.id, op.bytes, op.t, seen, start), undefined, s);
       } else if (!s.done) {
         const r = this.callNow((c) => c.render(s.id, op.text, op.from, op.t), 0, s);
-        s.committed(r < 0 ? -1 : r % 2 ** 32, op.t);
+        s.committed(committedOf(r), op.t);
       }
     }
   }

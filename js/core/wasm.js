@@ -28,6 +28,17 @@ export function load(input) {
   return loading;
 }
 
+// `Core.render`'s result (src/wasm.rs): the tokens committed plus 2^32 times the furthest
+// offset the next re-render can resume from, or -1 when the core needs the whole text. One
+// number, as the DOM watch calls it on every change of an answer's element.
+const RESUME = 2 ** 32;
+
+/** The tokens a render committed (-1: the core needs the whole text). */
+export const committedOf = (r) => (r < 0 ? -1 : r % RESUME);
+
+/** The furthest offset the next re-render can resume from (0: the start). */
+export const resumeLimitOf = (r) => (r < 0 ? 0 : Math.floor(r / RESUME));
+
 /** Bytes of wasm linear memory in use (it grows, it never shrinks), or null before loading. */
 export function wasmMemoryBytes() {
   return exports && exports.memory ? exports.memory.buffer.byteLength : null;
