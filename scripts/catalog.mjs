@@ -7,6 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { replaceTable } from './doctable.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DOCS = 'docs/diagnosis.md';
@@ -65,10 +66,7 @@ export function table(catalog) {
 
 /** docs/diagnosis.md with its verdict table generated from the catalog (`doc`: the file's text). */
 export function docs(catalog, doc) {
-  const at = doc.indexOf(HEAD);
-  if (at < 0) throw new Error(`${DOCS} has no verdict table`);
-  const end = doc.indexOf('\n\n', at);
-  return doc.slice(0, at) + table(catalog) + doc.slice(end + 1);
+  return replaceTable(doc, HEAD, table(catalog), `${DOCS}: verdict`);
 }
 
 /** Every generated file, by path, with its text. */

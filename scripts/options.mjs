@@ -7,6 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { replaceTable } from './doctable.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DOCS = 'docs/options.md';
@@ -68,10 +69,7 @@ export function table(decl) {
 
 /** docs/options.md with its table generated (`doc`: the file's text). */
 export function docs(decl, doc) {
-  const at = doc.indexOf(HEAD);
-  if (at < 0) throw new Error(`${DOCS} has no options table`);
-  const end = doc.indexOf('\n\n', at);
-  return doc.slice(0, at) + table(decl) + (end < 0 ? '' : doc.slice(end + 1));
+  return replaceTable(doc, HEAD, table(decl), `${DOCS}: options`);
 }
 
 /** Every generated file, by path, with its text. */
