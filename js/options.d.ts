@@ -17,6 +17,8 @@ export interface ProfilerOptions {
   idleMs?: number;
   /** Include the per-token arrays in reports (default: true). */
   timeline?: boolean;
+  /** Put the stream's timeline in reports (`saved`), in a versioned form that a newer tokenpaint analyses again, in Node (`tokenpaint/analyse`) or in the lab (see [Saved timelines](timeline.md)); it holds no content unless `includeText` is on (default: false). */
+  saveTimeline?: boolean;
   /** How many reports `reports()` keeps (default: 1000). */
   maxReports?: number;
   /** Put the answer and reasoning text in reports (`text`, `reasoningText`); off by default, reports carry no content (default: false). */

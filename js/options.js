@@ -9,6 +9,7 @@ export const DEFAULTS = Object.freeze({
   maxSettleMs: 30000,
   idleMs: 120000,
   timeline: true,
+  saveTimeline: false,
   maxReports: 1000,
   includeText: false,
   stallMs: 100,

@@ -143,6 +143,16 @@ export interface StreamReport {
   element: ShownIn | null;
   /** How the answer was read: `by` is `reader` (a reader knew the wire format: `format` names it, a wire format of the core's or an app's such as `open-webui` or `gradio`), `learned` (no reader knew it: `path` is where in each event the page showed the answer to be) or `none` (an answer grew on the page and none of the streams and sockets seen carried it: `why`, and `seen`). Null when the format is not known. Always there in the browser. */
   read: ReadBy | null;
+  /** The stream's timeline, saved to be analysed again by a newer tokenpaint (`tokenpaint/analyse`, docs/timeline.md); only with `saveTimeline: true`. Its fields are the saved form's, read as a whole by the analysis, not here. */
+  saved?: SavedTimeline | null;
+}
+
+/** A saved timeline: its form and version (the rest is read by the analysis module). */
+export interface SavedTimeline {
+  /** Always `timeline`. */
+  tokenpaint: string;
+  /** The version of the form; a build reads every version up to its own. */
+  version: number;
 }
 
 /** An open stream so far, as `onProgress` gives it: read from the records its report will be made of. Times are ms from the request start; `null` is unknown. */

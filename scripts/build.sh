@@ -3,14 +3,19 @@
 # Debian's binaryen 108 makes modules that fail to load with an externref table error).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+WASM_OUT=target/wasm32-unknown-unknown/release/tokenpaint.wasm
+rm -rf pkg && mkdir -p pkg/analyse
+# The analysis module first (feature `analyse`: saved timelines analysed again, for Node and the
+# lab; pages never load it), then the page's module, the last build left in target/.
+cargo build -q --release --target wasm32-unknown-unknown --lib --features analyse
+wasm-bindgen --target web --out-dir pkg/analyse --out-name tokenpaint_analyse "$WASM_OUT"
 cargo build -q --release --target wasm32-unknown-unknown --lib --features module
-rm -rf pkg && mkdir -p pkg
-wasm-bindgen --target web --out-dir pkg --out-name tokenpaint_core \
-  target/wasm32-unknown-unknown/release/tokenpaint.wasm
+wasm-bindgen --target web --out-dir pkg --out-name tokenpaint_core "$WASM_OUT"
 # After a trap the instance cannot be trusted: the shell starts a fresh instance of the same
 # module. wasm-bindgen's glue keeps its instance in module variables and initSync refuses a second
-# one, so a reset is appended to the generated glue.
-cat >> pkg/tokenpaint_core.js <<'GLUE'
+# one, so a reset is appended to the generated glue (of both modules).
+for GLUE in pkg/tokenpaint_core pkg/analyse/tokenpaint_analyse; do
+  cat >> "$GLUE.js" <<'GLUE'
 
 /** tokenpaint: a fresh instance of the same module, after a trap. */
 export function __tokenpaint_reinstantiate() {
@@ -20,17 +25,19 @@ export function __tokenpaint_reinstantiate() {
     return initSync({ module });
 }
 GLUE
-cat >> pkg/tokenpaint_core.d.ts <<'TYPES'
+  cat >> "$GLUE.d.ts" <<'TYPES'
 
 /** tokenpaint: a fresh instance of the same module, after a trap. */
 export function __tokenpaint_reinstantiate(): InitOutput;
 TYPES
+done
 # -Oz, then flattened and re-relooped control flow optimized again, then -Oz twice more without
 # producers or debug sections: 1.3 KB raw and about 0.9 KB gzip less than a single -Oz
 # (npm run size), with the same parser throughput (bench/parser.mjs side by side).
 FEATURES=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
   --enable-mutable-globals --enable-reference-types --enable-multivalue)
-WASM=pkg/tokenpaint_core_bg.wasm
-node_modules/.bin/wasm-opt -Oz --flatten --rereloop -Oz "${FEATURES[@]}" "$WASM" -o "$WASM"
-node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers "${FEATURES[@]}" "$WASM" -o "$WASM"
-node_modules/.bin/wasm-opt -Oz "${FEATURES[@]}" "$WASM" -o "$WASM"
+for WASM in pkg/tokenpaint_core_bg.wasm pkg/analyse/tokenpaint_analyse_bg.wasm; do
+  node_modules/.bin/wasm-opt -Oz --flatten --rereloop -Oz "${FEATURES[@]}" "$WASM" -o "$WASM"
+  node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers "${FEATURES[@]}" "$WASM" -o "$WASM"
+  node_modules/.bin/wasm-opt -Oz "${FEATURES[@]}" "$WASM" -o "$WASM"
+done

@@ -18,6 +18,7 @@ step "clippy (wasm32)"
 cargo clippy -q --workspace --target wasm32-unknown-unknown --all-targets -- -D warnings
 cargo clippy -q --target wasm32-unknown-unknown --lib --features web -- -D warnings
 cargo clippy -q --target wasm32-unknown-unknown --lib --features module -- -D warnings
+cargo clippy -q --target wasm32-unknown-unknown --lib --features analyse -- -D warnings
 step "cargo doc (feature web): no missing docs, no broken links"
 RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps --target wasm32-unknown-unknown --features web
 step "native tests"

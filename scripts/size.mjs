@@ -90,8 +90,13 @@ export const BUDGET = 40 * 1024;
  * never matches a later copy of it, a numbered list's marker at the answer's start, the
  * render-bound rule for a page blocked most of the stream, and the summary's smoothness (the
  * longest freeze, frame rate, dropped frames, the longest interaction).
+ * Raised to 102 KB for issue 50's saved timelines (101,322 -> 104,358 B side by side against
+ * faad69c): the writer of the versioned form a newer tokenpaint analyses again (src/saved.rs
+ * `write`, 2,782 B of wasm), and the shell's report assembly in one module shared with
+ * tokenpaint/analyse (254 B of JS). Reading the form back, the figures run again and the summary
+ * of a fleet's streams are the analysis module's (pkg/analyse/), which pages never load.
  */
-export const CEILING = 99 * 1024;
+export const CEILING = 102 * 1024;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => readFileSync(path.join(root, p));
@@ -111,6 +116,8 @@ function bundle(entry) {
     minify: true,
     format: 'esm',
     splitting: true,
+    // Node's own modules (tokenpaint/analyse reads its wasm from disk there) are not bundled.
+    external: ['node:*'],
     metafile: true,
     outdir: path.join(root, 'target/size'),
     write: false,
@@ -136,9 +143,9 @@ export function sizes() {
   const wasm = read('pkg/tokenpaint_core_bg.wasm');
   const js = Buffer.concat([
     read('pkg/tokenpaint_core.js'),
-    // tokenpaint/playwright runs in Node, never in a page.
+    // tokenpaint/playwright runs in Node, never in a page; tokenpaint/analyse in Node and the lab.
     ...readdirSync(path.join(root, 'js'), { recursive: true })
-      .filter((f) => f.endsWith('.js') && f !== 'playwright.js')
+      .filter((f) => f.endsWith('.js') && f !== 'playwright.js' && f !== 'analyse.js')
       .sort()
       .map((f) => read(`js/${f}`)),
   ]);
@@ -154,7 +161,10 @@ export function sizes() {
   const total = { name: 'total (wasm + minified js)', raw: rows[0].raw + rows[2].raw, gzip: rows[0].gzip + rows[2].gzip, brotli: rows[0].brotli + rows[2].brotli };
   // The development overlay (tokenpaint/overlay): its own entry, never in the core's bundle.
   const overlay = bundle('js/overlay.js').eager;
-  return [...rows, total, row('lazy chunks (otlp, devtools, arrival clock, document search)', lazy), row('stub (tokenpaint/lazy)', stub), row('overlay (tokenpaint/overlay)', overlay)];
+  // The analysis module (tokenpaint/analyse): saved timelines analysed again in Node or the lab;
+  // never loaded by a page that profiles.
+  const analysis = Buffer.concat([read('pkg/analyse/tokenpaint_analyse_bg.wasm'), bundle('js/analyse.js').eager]);
+  return [...rows, total, row('lazy chunks (otlp, devtools, arrival clock, document search)', lazy), row('stub (tokenpaint/lazy)', stub), row('overlay (tokenpaint/overlay)', overlay), row('analysis (tokenpaint/analyse; not in pages)', analysis)];
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -58,6 +58,7 @@ pub mod figures;
 pub use tokenpaint_scan::find;
 pub mod jsonwrite;
 pub mod read;
+pub mod saved;
 pub mod stats;
 pub mod streams;
 pub mod summary;

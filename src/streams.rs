@@ -7,6 +7,7 @@ use crate::prelude::*;
 use crate::figures::browser::Shell;
 use crate::figures::report::{self, Meta};
 use crate::read::utf8::prefix;
+use crate::saved::{self, SavedError};
 use crate::summary::Summary;
 use crate::timeline::entries::{LongFrame, LongFrames, ResourceEntry};
 use crate::timeline::session::{EndKind, FramePace, Progress, Session};
@@ -380,8 +381,10 @@ impl Streams {
         self.get(id).is_some_and(|o| o.session.settled())
     }
 
-    /// Closes stream `id` and returns its report as JSON (`None` if there is no such stream).
-    pub fn finish(&mut self, id: u32, timeline: bool) -> Option<String> {
+    /// Closes stream `id` and returns its report as JSON (`None` if there is no such stream):
+    /// with the per-token arrays when `timeline`, and with the stream saved in the report's
+    /// `saved` (see [`crate::saved`]) when `save`.
+    pub fn finish(&mut self, id: u32, timeline: bool, save: bool) -> Option<String> {
         let i = self.open.iter().position(|o| o.id == id)?;
         let o = self.open.swap_remove(i);
         let meta = Meta {
@@ -393,13 +396,26 @@ impl Streams {
             transport: &o.transport,
             resumed_from: &o.resumed_from,
         };
-        let (json, metrics) = report::write_with(
+        let baseline = self.baseline;
+        let (mut json, metrics) = report::write_with(
             &o.session.tl,
             &meta,
             Some(&self.shell),
             Some(&self.frames),
-            self.baseline,
+            baseline,
         );
+        if save && json.ends_with('}') {
+            json.pop();
+            json.push_str(",\"saved\":");
+            json.push_str(&saved::write(
+                &o.session.tl,
+                &meta,
+                &self.shell,
+                &self.frames,
+                baseline,
+            ));
+            json.push('}');
+        }
         // The answer in the shortest conversation is the later answers' baseline.
         if let Some(c) = metrics.conversation {
             if self.baseline.is_none_or(|b| c.0 < b.0) {
@@ -408,6 +424,15 @@ impl Streams {
         }
         self.summary.add(&metrics);
         Some(json)
+    }
+
+    /// Analyses a saved stream again (a report's `saved`, see [`crate::saved`]): its report,
+    /// as the live stream had it, joins this registry's summary. Why it could not be read
+    /// otherwise (nothing changes then).
+    pub fn analyse(&mut self, text: &str) -> Result<String, SavedError> {
+        let (json, metrics) = saved::analyse(text)?;
+        self.summary.add(&metrics);
+        Ok(json)
     }
 
     /// Percentiles over finished streams, as JSON.
@@ -539,10 +564,10 @@ mod tests {
         assert!(s.settled(a));
         let p = s.progress(b, 1200.0).unwrap();
         assert_eq!(p.arrived, 0);
-        let report = s.finish(a, false).unwrap();
+        let report = s.finish(a, false, false).unwrap();
         assert!(report.contains("\"status\":\"ok\""), "{report}");
         assert!(report.contains("\"ttft\":100"), "{report}");
-        assert_eq!(s.finish(a, false), None, "a finished stream is gone");
+        assert_eq!(s.finish(a, false, false), None, "a finished stream is gone");
         // Calls for a stream that is not there do nothing and give the fallback.
         s.chunk(999, b"data: {}\n\n", 1.0, false, f64::NAN);
         s.end(999, EndKind::Failed, 1.0, "x");

@@ -255,6 +255,21 @@ pub struct Report {
     /// TypeScript: `ReadBy | null`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub read: Option<ReadBy>,
+    /// The stream's timeline, saved to be analysed again by a newer tokenpaint
+    /// (`tokenpaint/analyse`, docs/timeline.md); only with `saveTimeline: true`. Its fields are
+    /// the saved form's, read as a whole by the analysis, not here.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub saved: Option<SavedTimeline>,
+}
+
+/// A saved timeline: its form and version (the rest is read by the analysis module).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SavedTimeline {
+    /// Always `timeline`.
+    pub tokenpaint: String,
+    /// The version of the form; a build reads every version up to its own.
+    pub version: u32,
 }
 
 impl Report {

@@ -8,16 +8,20 @@ use crate::prelude::*;
 use wasm_bindgen::prelude::*;
 
 use crate::streams::{Config, Streams};
+#[cfg(not(feature = "analyse"))]
 use crate::timeline::entries::{LongFrame, ResourceEntry};
+#[cfg(not(feature = "analyse"))]
 use crate::timeline::session::EndKind;
 
 /// All streams of one profiler.
+#[cfg(not(feature = "analyse"))]
 #[wasm_bindgen]
 #[derive(Default)]
 pub struct Core {
     streams: Streams,
 }
 
+#[cfg(not(feature = "analyse"))]
 #[wasm_bindgen]
 impl Core {
     /// A core with no streams.
@@ -230,9 +234,10 @@ impl Core {
         self.streams.settled(id)
     }
 
-    /// Closes stream `id` and returns its report as JSON ("" if there is no such stream).
-    pub fn finish(&mut self, id: u32, timeline: bool) -> String {
-        self.streams.finish(id, timeline).unwrap_or_default()
+    /// Closes stream `id` and returns its report as JSON ("" if there is no such stream), with
+    /// its saved timeline in `saved` when `save`.
+    pub fn finish(&mut self, id: u32, timeline: bool, save: bool) -> String {
+        self.streams.finish(id, timeline, save).unwrap_or_default()
     }
 
     /// Percentiles over finished streams, as JSON.
@@ -243,5 +248,55 @@ impl Core {
     /// Number of open streams.
     pub fn active(&self) -> u32 {
         self.streams.active() as u32
+    }
+}
+
+/// The analysis module's one export (feature `analyse`): saved timelines analysed again, their
+/// reports and their summary. It reads no bytes and watches no page, so the readers, the
+/// alignment and the paint bookkeeping are not in it.
+#[cfg(feature = "analyse")]
+#[wasm_bindgen]
+#[derive(Default)]
+pub struct Analyst {
+    streams: Streams,
+}
+
+#[cfg(feature = "analyse")]
+#[wasm_bindgen]
+impl Analyst {
+    /// An analyst with an empty summary.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Analyst {
+        Analyst::default()
+    }
+
+    /// Configures the summary (`slo`, `sampleRate`; see [`Config`]).
+    pub fn configure(&mut self, options: &str) {
+        self.streams.configure(&Config::parse(options));
+    }
+
+    /// Analyses a saved timeline again (see `crate::saved`): its report as JSON, which joins the
+    /// summary, or why it could not be read (`saved-timeline-malformed`, `not-a-saved-timeline`,
+    /// `saved-timeline-newer-version`), a string that does not begin with `{`.
+    pub fn analyse(&mut self, saved: &str) -> String {
+        match self.streams.analyse(saved) {
+            Ok(json) => json,
+            Err(e) => e.code().into(),
+        }
+    }
+
+    /// Percentiles over the streams analysed, as JSON.
+    pub fn summary(&self) -> String {
+        self.streams.summary()
+    }
+
+    /// The summary in a compact form a profiler can merge.
+    pub fn export_summary(&self) -> String {
+        self.streams.export_summary()
+    }
+
+    /// Merges an exported summary; `false` if it cannot be read.
+    pub fn merge_summary(&mut self, exported: &str) -> bool {
+        self.streams.merge_summary(exported)
     }
 }

@@ -13,7 +13,8 @@ const $ = (id) => document.getElementById(id);
 const messages = $('messages');
 
 await init();
-const profiler = new Profiler({ slo: { ttftPerceived: { p95: 1000 }, tpot: { p50: 50 } } });
+// Each report carries its saved timeline: an export opened again is analysed again by this build.
+const profiler = new Profiler({ slo: { ttftPerceived: { p95: 1000 }, tpot: { p50: 50 } }, saveTimeline: true });
 profiler.observe(messages);
 profiler.onReport(showReport);
 // While an answer streams: its arrived and painted text so far (the live view), drawn at most
@@ -795,38 +796,50 @@ $('exportTrace').addEventListener('click', () => {
 // --- The viewer: saved reports, drawn as live ones are ---------------------------------------
 
 /**
- * The reports and exported summaries in a saved file's JSON: one report, an array of them
- * (`profiler.reports()`), an export of the lab, the extension or the Playwright helper
- * (`{ reports, summaries }`), or an exported summary alone (`exportSummary()`'s text).
+ * The reports, saved timelines and exported summaries in a saved file's JSON: one report, an
+ * array of them (`profiler.reports()`), an export of the lab, the extension or the Playwright
+ * helper (`{ reports, summaries }`), a saved timeline or an array of them, or an exported summary
+ * alone (`exportSummary()`'s text). A report that carries its saved timeline (`saveTimeline:
+ * true`) is among the timelines: it is analysed again by this build.
  */
 export function readSaved(text) {
   const isReport = (x) => x && typeof x === 'object' && 'diagnosis' in x && 'id' in x;
+  const isTimeline = (x) => x && typeof x === 'object' && x.tokenpaint === 'timeline';
+  const sort = (list) => ({
+    reports: list.filter((x) => isReport(x) && !isTimeline(x.saved)),
+    timelines: list.filter((x) => isTimeline(x) || (isReport(x) && isTimeline(x.saved))),
+  });
   let v;
   try {
     v = JSON.parse(text);
   } catch {
     return null;
   }
-  if (Array.isArray(v)) return v.every(isReport) ? { reports: v, summaries: [] } : null;
-  if (isReport(v)) return { reports: [v], summaries: [] };
+  if (Array.isArray(v)) return v.every((x) => isReport(x) || isTimeline(x)) ? { ...sort(v), summaries: [] } : null;
+  if (isReport(v) || isTimeline(v)) return { ...sort([v]), summaries: [] };
   if (v && Array.isArray(v.reports)) {
     const summaries = Array.isArray(v.summaries) ? v.summaries.filter((s) => typeof s === 'string') : [];
-    return { reports: v.reports.filter(isReport), summaries };
+    return { ...sort(v.reports), summaries };
   }
   // An exported summary is itself JSON: a fresh profiler tells whether it reads.
   const p = new Profiler();
   const ok = p.mergeSummary(text);
   p.close();
-  return ok ? { reports: [], summaries: [text] } : null;
+  return ok ? { reports: [], timelines: [], summaries: [text] } : null;
 }
 
 const viewed = { reports: [], summary: null, name: '' };
 
-/** Opens saved files: their reports in the picker, their summaries merged, the last report drawn. */
+/**
+ * Opens saved files: their reports in the picker (saved timelines analysed again by this build,
+ * in the analysis module, loaded then), their summaries merged, the last report drawn.
+ */
 async function openSaved(files) {
   const reports = [];
   const viewer = new Profiler();
   let merged = 0;
+  let again = 0;
+  let analyst = null;
   const bad = [];
   for (const f of files) {
     const got = readSaved(await f.text());
@@ -835,14 +848,26 @@ async function openSaved(files) {
       continue;
     }
     reports.push(...got.reports.map((r) => ({ r, file: f.name })));
+    for (const t of got.timelines) {
+      // The analysis module loads only when a file holds saved timelines.
+      if (!analyst) analyst = await (await import('/js/analyse.js')).createAnalyst();
+      const { report, error } = analyst.analyse(t);
+      if (report) {
+        reports.push({ r: report, file: f.name, again: true });
+        again++;
+      } else bad.push(`${f.name} (${error})`);
+    }
     for (const s of got.summaries) merged += viewer.mergeSummary(s) ? 1 : 0;
   }
+  analyst?.close();
   viewed.reports = reports;
   // Percentiles across what was opened: the exported summaries, or else the reports themselves.
   viewed.summary = merged ? viewer.summary() : summaryOf(reports.map((x) => x.r));
   viewer.close();
-  $('openStatus').textContent = `${reports.length} report${reports.length === 1 ? '' : 's'}${merged ? `, ${merged} summar${merged === 1 ? 'y' : 'ies'}` : ''}${bad.length ? `; not a tokenpaint file: ${bad.join(', ')}` : ''}`;
+  const n = (k, one, many) => `${k} ${k === 1 ? one : many}`;
+  $('openStatus').textContent = `${n(reports.length, 'report', 'reports')}${merged ? `, ${n(merged, 'summary', 'summaries')}` : ''}${bad.length ? `; not a tokenpaint file: ${bad.join(', ')}` : ''}`;
   $('openStatus').dataset.count = String(reports.length);
+  $('openStatus').dataset.again = String(again);
   const pick = $('pick');
   pick.replaceChildren(
     ...reports.map(({ r, file }, i) => {
@@ -864,7 +889,8 @@ async function openSaved(files) {
 
 function showViewed(i) {
   const x = viewed.reports[i];
-  if (x) showReport(x.r, { name: `${x.file}, report ${i + 1} of ${viewed.reports.length}`, summary: viewed.summary });
+  // A saved timeline's report is this build's analysis of it, not the one the page had.
+  if (x) showReport(x.r, { name: `${x.file}, report ${i + 1} of ${viewed.reports.length}${x.again ? ', analysed again by this build' : ''}`, summary: viewed.summary });
 }
 
 /** Percentiles across reports (nearest rank), in the summary's shape, for files without one. */

@@ -50,20 +50,21 @@ export class LongFrames {
    * the core), or why none can be named.
    */
   expand(report) {
+    expandFrames(report, this.#frames, this.supported);
+  }
+
+  /**
+   * The scripts of the late frames a report names (by `seq`): what a saved timeline keeps to
+   * name them again (see `expandFrames`).
+   * @returns {{ seq: number, scripts: object[] }[]}
+   */
+  scriptsOf(report) {
     const late = report.latePaints;
     const frames = late && Array.isArray(late.frames) ? late.frames : [];
-    for (const f of frames) {
+    return frames.map((f) => {
       const kept = this.#frames.find((k) => k.seq === f.seq);
-      f.scripts = kept ? kept.scripts : [];
-      delete f.seq;
-    }
-    const render = (report.diagnosis || []).filter((v) => NAMES_SCRIPT.includes(v.verdict));
-    if (!render.length) return;
-    const [script, unknown] = this.supported ? heaviest(frames) : [null, 'long-animation-frame-unsupported'];
-    for (const v of render) {
-      v.script = script;
-      if (unknown) v.scriptUnknown = unknown;
-    }
+      return { seq: f.seq, scripts: kept ? kept.scripts : [] };
+    });
   }
 
   disconnect() {
@@ -75,17 +76,54 @@ export class LongFrames {
 // tokenpaint's own files: the shell (js/) and its wasm glue (pkg/), where they are served as the
 // package ships them (this file's URL ends in js/browser/longframes.js). In a bundle, the app
 // and tokenpaint share its URL, and nothing is taken for tokenpaint's.
-const OWN = (() => {
+export const OWN_ROOT = (() => {
   try {
     const here = import.meta.url;
     const tail = 'js/browser/longframes.js';
-    if (!here.endsWith(tail)) return () => false;
-    const root = here.slice(0, -tail.length);
-    return (url) => url.startsWith(`${root}js/`) || url.startsWith(`${root}pkg/`);
+    return here.endsWith(tail) ? here.slice(0, -tail.length) : null;
   } catch {
-    return () => false;
+    return null;
   }
 })();
+
+/**
+ * Whether a script's URL is tokenpaint's own, served from `root` (`OWN_ROOT` on the page that
+ * ran it; a saved timeline keeps it).
+ * @param {string | null} root
+ * @returns {(url: string) => boolean}
+ */
+export function ownBy(root) {
+  return root ? (url) => url.startsWith(`${root}js/`) || url.startsWith(`${root}pkg/`) : () => false;
+}
+
+const OWN = ownBy(OWN_ROOT);
+
+/**
+ * Puts each late frame's scripts (from `kept`, by `seq`) in place of its number in a report's
+ * `latePaints`, and names on the render verdicts the heaviest of them, or why none can be named
+ * (`supported`: the engine reports long animation frames; `own`: which script URLs are
+ * tokenpaint's own, never named).
+ * @param {any} report
+ * @param {{ seq: number, scripts: object[] }[]} kept
+ * @param {boolean} supported
+ * @param {(url: string) => boolean} [own]
+ */
+export function expandFrames(report, kept, supported, own = OWN) {
+  const late = report.latePaints;
+  const frames = late && Array.isArray(late.frames) ? late.frames : [];
+  for (const f of frames) {
+    const k = kept.find((x) => x.seq === f.seq);
+    f.scripts = k ? k.scripts : [];
+    delete f.seq;
+  }
+  const render = (report.diagnosis || []).filter((v) => NAMES_SCRIPT.includes(v.verdict));
+  if (!render.length) return;
+  const [script, unknown] = supported ? heaviest(frames, own) : [null, 'long-animation-frame-unsupported'];
+  for (const v of render) {
+    v.script = script;
+    if (unknown) v.scriptUnknown = unknown;
+  }
+}
 
 /**
  * The script that took most time in the frames that painted late (by its URL and function),
@@ -93,13 +131,15 @@ const OWN = (() => {
  * tokenpaint's own is never the page's script: a read that the tap resolves is the entry point
  * of the microtasks that follow it, the app's own handling of the text (its parse and render)
  * among them, so its time is the app's as much as tokenpaint's.
+ * @param {any[]} frames
+ * @param {(url: string) => boolean} [own]
  */
-export function heaviest(frames) {
+export function heaviest(frames, own = OWN) {
   if (!frames.length) return [null, 'no-late-frames'];
   const by = new Map();
   frames.forEach((f, i) => {
     for (const s of f.scripts || []) {
-      if (!s.sourceURL || OWN(s.sourceURL)) continue;
+      if (!s.sourceURL || own(s.sourceURL)) continue;
       const key = `${s.sourceURL} ${s.sourceFunctionName || ''}`;
       const e = by.get(key) || { url: s.sourceURL, function: s.sourceFunctionName, invoker: s.invoker, ms: 0, frames: new Set() };
       e.ms += s.duration;

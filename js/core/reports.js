@@ -5,7 +5,8 @@ import { failure } from './wasm.js';
 import { entryStrings } from '../browser/resource.js';
 import { metricsOf } from '../ratings.js';
 import { FAILED_NULL } from '../schema.js';
-import { withFixes } from '../verdicts.js';
+import { assembleFigures, assembleRead } from './assemble.js';
+import { OWN_ROOT } from '../browser/longframes.js';
 
 // The app's callbacks: an exception is reported as the browser reports a throwing listener,
 // without stopping the other callbacks.
@@ -53,7 +54,8 @@ export class Reports {
     const stream = typeof s.beforeReport === 'function' ? s : null;
     if (stream) stream.beforeReport();
     const timeline = hub.options.timeline !== false;
-    const json = link.call((c) => c.finish(id, timeline), '', stream);
+    const save = hub.options.saveTimeline === true;
+    const json = link.call((c) => c.finish(id, timeline, save), '', stream);
     let report = null;
     if (json) {
       try {
@@ -65,6 +67,16 @@ export class Reports {
     // A stream the profiler only guessed at that carried no answer (a heartbeat, a status
     // stream, a JSON side request) is not reported.
     if (report && stream && !stream.isAnswer()) return;
+    /** @type {import('./assemble.js').PageParts} */
+    const page = {
+      sampleRate: hub.rate,
+      scripts: [],
+      longFrames: hub.frames.supported,
+      ownRoot: OWN_ROOT,
+      entry: null,
+      element: (stream && stream.element) || null,
+      read: (stream && stream.read) || null,
+    };
     if (!report) {
       const reason = failure();
       if (!reason) return;
@@ -73,27 +85,18 @@ export class Reports {
       for (const k of FAILED_NULL) report[k] = null;
       report.sampleRate = hub.rate;
     } else {
-      // The share of page loads profiled, so that figures merged from many pages can be weighed.
-      report.sampleRate = hub.rate;
-      // The core gave its verdicts' fix ids; the catalog gives their words.
-      withFixes(report.diagnosis);
-      // The core decided every figure; the shell only puts back the browser's own strings it
-      // kept (the scripts of long frames, the entry's protocol and Server-Timing).
       try {
-        hub.frames.expand(report);
-        if (report.resourceTiming) Object.assign(report.resourceTiming, entryStrings(stream && stream.entry));
+        page.scripts = hub.frames.scriptsOf(report);
+        if (report.resourceTiming) page.entry = entryStrings(stream && stream.entry);
       } catch {
         /* the figures stand without them */
       }
+      assembleFigures(report, page);
       hub.exported(report, stream && stream.trace);
     }
-    // The element that showed the answer, as the watch found it (a browser fact, like the above).
-    report.element = (stream && stream.element) || null;
-    // How the answer was read: a reader of the core's (its format), an app's reader in the shell
-    // (the format is the app's), or the path the shell learned from the page.
-    const read = stream && stream.read;
-    if (read) report.format = read.by === 'learned' ? 'learned' : read.format || report.format;
-    report.read = read || (report.format ? { by: 'reader', format: report.format } : null);
+    assembleRead(report, page);
+    // A saved timeline carries what the page told, to be assembled again as here.
+    if (report.saved) report.saved.page = page;
     this.deliver(report);
   }
 

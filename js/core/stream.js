@@ -294,7 +294,7 @@ export class Stream {
     this.done = true;
     this.#hub.closed(this);
     this.#hub.unmetered(this);
-    this.call((c) => c.finish(this.id, false), '');
+    this.call((c) => c.finish(this.id, false, false), '');
   }
 
   /** Reported: once the Resource Timing entry is there, or at once where none will come. */

@@ -696,7 +696,7 @@ fn intermediary(
                 _ if m < 2 => 0.0,
                 // The server said when it sampled each token: the hold is how much later than
                 // that it arrived, against the least-delayed token.
-                Some(base) => (t.arrived - f64::from(t.server) - base).clamp(0.0, gap),
+                Some(base) => crate::float::clamp(t.arrived - f64::from(t.server) - base, 0.0, gap),
                 None if !step_known => 0.0,
                 None => (after as f64 * step).min(gap),
             };

@@ -309,6 +309,17 @@ impl Aligner {
         }
     }
 
+    /// An aligner that stands for a finished stream's: `arrived` visible characters, of which
+    /// the last match found `frontier` on screen (a saved timeline read back, which has no text
+    /// left to match).
+    pub fn restored(arrived: usize, frontier: usize) -> Self {
+        Aligner {
+            base: arrived.min(u32::MAX as usize) as u32,
+            frontier: frontier.min(u32::MAX as usize) as u32,
+            ..Self::new()
+        }
+    }
+
     /// Adds arrived answer text; returns how many visible characters it holds.
     pub fn push_arrived(&mut self, text: &str) -> usize {
         let before = self.arrived.len();

@@ -23,6 +23,21 @@ impl Blocked {
     /// only where it lay inside the merged interval is not).
     pub const KEEP: usize = 256;
 
+    /// Intervals as [`Blocked::intervals`] gave them (a saved timeline read back): each kept
+    /// only if it is well formed and after the one before, its blocked time within its span.
+    pub fn from_intervals(intervals: impl IntoIterator<Item = (f64, f64, f64)>) -> Self {
+        let mut b = Blocked::default();
+        for (start, end, ms) in intervals {
+            let after = b.intervals.last().is_none_or(|&(_, e, _)| start > e);
+            let room = b.intervals.len() < Self::KEEP;
+            if start.is_finite() && end.is_finite() && end > start && after && room {
+                b.intervals
+                    .push((start, end, crate::float::clamp(ms, 0.0, end - start)));
+            }
+        }
+        b
+    }
+
     /// The main thread was blocked from `start` to `end`.
     pub fn push(&mut self, start: f64, end: f64) {
         if !(start.is_finite() && end.is_finite() && end > start) {

@@ -424,6 +424,32 @@ test('the lab opens its own export and profiler.reports(): the same figures draw
   }
 });
 
+// Issue 50: a file of saved timelines alone (each report's `saved`, as a fleet collects them)
+// opens in a fresh lab, analysed again by its build, drawn with the numbers the live page drew.
+test('the lab opens saved timelines: analysed again, the same figures drawn as live', async () => {
+  const page = await env.lab();
+  await runScenario(page, 'proxy');
+  const cells = (p) => p.evaluate(() => Object.fromEntries([...document.querySelectorAll('#report [data-value]')].map((e) => [e.id, [e.dataset.value, e.textContent]])));
+  const live = await cells(page);
+  const verdict = await page.evaluate(() => document.getElementById('report').dataset.verdict);
+  const timelines = await page.evaluate(() => JSON.stringify(window.tokenpaintProfiler.reports().map((r) => r.saved)));
+  await page.close();
+  const view = await env.lab();
+  await view.setInputFiles('#open', { name: 'timelines.json', mimeType: 'application/json', buffer: Buffer.from(timelines) });
+  await view.waitForFunction(() => document.getElementById('report').dataset.source === 'file');
+  assert.equal(await view.evaluate(() => document.getElementById('report').dataset.verdict), verdict);
+  assert.deepEqual(await cells(view), live);
+  assert.match(await view.textContent('#scenarioName'), /analysed again by this build/);
+  assert.equal(await view.evaluate(() => document.getElementById('openStatus').dataset.again), '1');
+  // A timeline written by a newer tokenpaint is named, not drawn.
+  const newer = JSON.stringify({ tokenpaint: 'timeline', version: 99, stream: {} });
+  await view.setInputFiles('#open', { name: 'newer.json', mimeType: 'application/json', buffer: Buffer.from(newer) });
+  await view.waitForFunction(() => /newer\.json/.test(document.getElementById('openStatus').textContent));
+  assert.match(await view.textContent('#openStatus'), /0 reports; not a tokenpaint file: newer\.json \(saved-timeline-newer-version\)/);
+  assert.deepEqual(view.errors, []);
+  await view.close();
+});
+
 // Issue 49: a page cannot slow its own CPU, so the lab asks the demo server to run its scenario
 // in a headless Chromium under the DevTools CPU throttle, and shows that run's own report.
 test('a scenario sent on a slow device: the demo server runs it under a CPU throttle and the lab shows its report', async () => {

@@ -54,7 +54,7 @@ fn a_stream_through_the_binding_gives_a_report_the_browser_parses() {
     assert_eq!(core.painted(1033.0, 1034.0, 1036.0, f64::NAN), 2);
     core.end(id, 0, 1040.0, "");
     assert!(core.settled(id));
-    let report = JSON::parse(&core.finish(id, true)).expect("valid JSON");
+    let report = JSON::parse(&core.finish(id, true, false)).expect("valid JSON");
     assert_eq!(
         get(&report, "format").as_string().as_deref(),
         Some("openai-chat")
@@ -71,7 +71,11 @@ fn a_stream_through_the_binding_gives_a_report_the_browser_parses() {
     assert_eq!(num(&report, "chars"), 7.0);
     assert_eq!(num(&report, "matchedPct"), 100.0);
     assert_eq!(core.active(), 0);
-    assert_eq!(core.finish(id, true), "", "a finished stream is gone");
+    assert_eq!(
+        core.finish(id, true, false),
+        "",
+        "a finished stream is gone"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -88,7 +92,7 @@ fn the_summary_computes_percentiles_on_wasm32() {
             f64::NAN,
         );
         core.end(id, 0, start + 200.0, "");
-        core.finish(id, false);
+        core.finish(id, false, false);
     }
     let s = JSON::parse(&core.summary()).expect("valid JSON");
     assert_eq!(num(&s, "count"), 50.0);
@@ -114,7 +118,7 @@ fn hostile_bytes_do_not_trap() {
         core.chunk(id, c, 1.0, false, f64::NAN);
     }
     core.end(id, 0, 2.0, "");
-    let report = JSON::parse(&core.finish(id, false)).expect("valid JSON");
+    let report = JSON::parse(&core.finish(id, false, false)).expect("valid JSON");
     assert!(get(&report, "status").is_string());
 }
 

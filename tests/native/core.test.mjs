@@ -44,5 +44,5 @@ test("a render's result reads back as the tokens it committed and where the next
   // -1: the core needs the whole text.
   assert.equal(committedOf(-1), -1);
   assert.equal(resumeLimitOf(-1), 0);
-  call(core, (c) => c.finish(id, false), '');
+  call(core, (c) => c.finish(id, false, false), '');
 });

@@ -142,7 +142,7 @@ fn choice(
     if let Some(i) = index.filter(|&i| i != 0.0) {
         // Another choice's delta: counted for that choice, kept out of the answer.
         if answer.len() > a0 || reasoning.len() > r0 || refusal.len() > x0 {
-            others.push(i.clamp(0.0, f64::from(u32::MAX)) as u32);
+            others.push(crate::float::clamp(i, 0.0, f64::from(u32::MAX)) as u32);
         }
         answer.truncate(a0);
         reasoning.truncate(r0);
