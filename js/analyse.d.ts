@@ -1,6 +1,7 @@
-import type { Report, Summary, SavedTimeline } from './report.js';
+import type { Report, StreamReport, Summary } from './report.js';
 
-export type { SavedTimeline };
+/** A stream's timeline as a profiler with `saveTimeline: true` saved it in its report (`report.saved`; docs/timeline.md). */
+export type SavedTimeline = NonNullable<StreamReport['saved']>;
 
 /** Why a saved timeline could not be analysed. */
 export type AnalyseError = 'saved-timeline-malformed' | 'not-a-saved-timeline' | 'saved-timeline-newer-version' | 'internal';

@@ -143,8 +143,8 @@ export interface StreamReport {
   element: ShownIn | null;
   /** How the answer was read: `by` is `reader` (a reader knew the wire format: `format` names it, a wire format of the core's or an app's such as `open-webui` or `gradio`), `learned` (no reader knew it: `path` is where in each event the page showed the answer to be) or `none` (an answer grew on the page and none of the streams and sockets seen carried it: `why`, and `seen`). Null when the format is not known. Always there in the browser. */
   read: ReadBy | null;
-  /** The stream's timeline, saved to be analysed again by a newer tokenpaint (`tokenpaint/analyse`, docs/timeline.md); only with `saveTimeline: true`. Its fields are the saved form's, read as a whole by the analysis, not here. */
-  saved?: SavedTimeline | null;
+  /** The stream's timeline, saved to be analysed again by a newer tokenpaint (`tokenpaint/analyse`, docs/timeline.md); only with `saveTimeline: true`. Its form and version here; its other fields are the saved form's, read as a whole by the analysis. */
+  saved?: { tokenpaint: 'timeline'; version: number; [field: string]: unknown };
 }
 
 /** A saved timeline: its form and version (the rest is read by the analysis module). */

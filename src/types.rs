@@ -256,8 +256,9 @@ pub struct Report {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub read: Option<ReadBy>,
     /// The stream's timeline, saved to be analysed again by a newer tokenpaint
-    /// (`tokenpaint/analyse`, docs/timeline.md); only with `saveTimeline: true`. Its fields are
-    /// the saved form's, read as a whole by the analysis, not here.
+    /// (`tokenpaint/analyse`, docs/timeline.md); only with `saveTimeline: true`. Its form and
+    /// version here; its other fields are the saved form's, read as a whole by the analysis. In
+    /// TypeScript: `{ tokenpaint: 'timeline'; version: number; [field: string]: unknown }`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub saved: Option<SavedTimeline>,
 }

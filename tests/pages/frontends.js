@@ -333,7 +333,7 @@ window.runFrame = async ({ src, query = 'ttft_ms=50&token_ms=20&tokens=30' }) =>
 window.everyStatus = async () => {
   const host = document.getElementById('app');
   host.replaceChildren();
-  const profiler = new Profiler({ includeText: true });
+  const profiler = new Profiler({ includeText: true, saveTimeline: true });
   profiler.observe(host);
   const out = [];
   const run = async (query, { render = true, abort = false } = {}) => {
