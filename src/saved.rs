@@ -1,7 +1,7 @@
 //! A saved stream: its timeline with everything the figures read besides (the shell's part, the
 //! page's long frames, the conversation's baseline), in a documented, versioned JSON form
 //! (`docs/timeline.md`), so that a newer tokenpaint can analyse it again: in Node, in the lab,
-//! or for a fleet's streams off the page. [`write`] saves what [`crate::streams::Streams::finish`]
+//! or for a fleet's streams off the page. [`write()`] saves what [`crate::streams::Streams::finish`]
 //! analyses; [`read`] gives it back, and [`analyse`] writes the report the live stream had.
 //!
 //! Times are absolute (the page's `performance.now()`), as inside the core, at 1e-9 ms
@@ -577,7 +577,7 @@ fn fields(sc: &mut Scanner<'_>, f: &mut dyn FnMut(&mut Scanner<'_>, &[u8]) -> Re
     err.map_or(Ok(()), Err)
 }
 
-/// Reads a saved stream (what [`write`] wrote, in this or an earlier version).
+/// Reads a saved stream (what [`write()`] wrote, in this or an earlier version).
 pub fn read(text: &str) -> Res<Saved> {
     if !text.trim_start().starts_with('{') {
         return Err(SavedError::Malformed);

@@ -49,3 +49,23 @@ test("a real page's saved timelines, analysed again in Node, give the reports th
   }
   analyst.close();
 });
+
+// The Resource Timing entry crosses into the core as eight positional times (src/wasm.rs
+// `resource`): the saved timeline holds them as the core took them, in its documented order, and
+// each is the page's own entry's field of that name. A swap on either side fails here.
+test("the Resource Timing entry the core took is the page's own, field for field", async () => {
+  const r = await run({ query: 'ttft_ms=40&token_ms=10&tokens=10&resource_probe=1' });
+  const entry = await harness.evaluate(() => {
+    const e = performance.getEntriesByType('resource').filter((x) => x.name.includes('resource_probe=1')).pop();
+    return e && [e.startTime, e.domainLookupStart, e.domainLookupEnd, e.connectStart, e.connectEnd, e.requestStart, e.responseStart, e.responseEnd];
+  });
+  assert.ok(entry, 'the page has the entry');
+  const known = (v) => (v > 0 ? v : null); // the core keeps a field the browser withheld (0) as unknown
+  const want = [entry[0], ...entry.slice(1).map(known)];
+  const got = r.saved.stream.resource;
+  assert.equal(got.length, want.length);
+  // Saved at 1e-9 ms resolution (docs/timeline.md).
+  got.forEach((v, i) => assert.ok(v === want[i] || Math.abs(v - want[i]) < 1e-6, `field ${i}: ${v} vs ${want[i]}`));
+  // The fields are distinct times here (a new connection): a swap of two would show.
+  assert.ok(new Set(want.filter((v) => v !== null)).size >= 4, JSON.stringify(want));
+});

@@ -318,6 +318,28 @@ test('the queue into the core keeps order across many streams and thousands of c
   p.close();
 });
 
+// The configuration crosses as one value of `name=value` lines (js/core/hub.js, src/streams.rs
+// `Config`); a saved timeline writes what the core took. Each option reaches the core under the
+// name it reads, or this fails.
+test('the options the core reads reach it: the saved timeline holds what it took', async () => {
+  const thresholds = { ttft: [700, 2100], lag: [30, 90] };
+  const { p, next } = profiled({ stallMs: 333, lateMs: 77, maxTokenDetail: 99, thresholds, saveTimeline: true });
+  const h = p.stream();
+  for (const w of WORDS) h.chunk(sse(w));
+  h.end();
+  const { saved } = await next('config');
+  assert.equal(saved.stream.stallMs, 333);
+  assert.equal(saved.shell.lateMs, 77);
+  assert.equal(saved.stream.detailCap, 99);
+  assert.deepEqual(saved.shell.thresholds[0], [700, 2100]);
+  assert.deepEqual(saved.shell.thresholds[4], [30, 90]);
+  // What the engine gives, as the shell found it (Node: no long animation frames, no Event Timing).
+  assert.equal(saved.shell.longFrames, false);
+  assert.equal(saved.shell.eventTiming, false);
+  assert.ok(saved.shell.timerMs === null || saved.shell.timerMs > 0);
+  p.close();
+});
+
 test("report assembly: the catalog's words, the late frames' scripts (tokenpaint's own never named), the entry's strings, how the answer was read", () => {
   const core = () => ({
     id: 1,
