@@ -291,19 +291,19 @@ ${sz.map((r) => `| ${r.name} | ${kb(r.raw)} | ${kb(r.gzip)} | ${kb(r.brotli)} |`
 Issue 50 moved the verdicts' words out of the wasm into the verdict catalog (\`js/verdicts.js\`,
 generated from \`src/verdicts.json\`): side by side, the wasm went from 78.5 to 75.7 KB gzip and
 the minified JavaScript from 20.2 to 23.0 KB, the same in all (+0.05 KB). Saved timelines then
-added the form's writer to the page's module (\`src/saved.rs\`, 2.8 KB gzip of wasm; 101,322 →
+added the form's writer to the page's module (\`src/saved.rs\`, 2.7 KB gzip of wasm; 101,322 →
 104,340 B in all, side by side against faad69c); reading it back, with the figures, the
-diagnosis and the summary, is the analysis module's (\`pkg/analyse/\`, 65.9 KB gzip with its
+diagnosis and the summary, is the analysis module's (\`pkg/analyse/\`, 64.8 KB gzip with its
 JavaScript), which pages never load.
 
 **What a page needs before its first report.** The 40 KB budget asks that a page load first only
 what it needs while text streams (framing, readers, the timeline, alignment), and the figures,
 diagnosis and summary once a stream has ended. Measured at faad69c (issue 50): the page's
 module without the figures, the report and the summary (the same build with \`finish\` and the
-summary calls cut, so that the linker drops them) is 46.1 KB gzip of wasm, against 77.7 KB whole;
-with the 23.9 KB of minified JavaScript, about 70 KB would load before the first report. So the
+summary calls cut, so that the linker drops them) is 45.0 KB gzip of wasm, against 75.9 KB whole;
+with the 23.3 KB of minified JavaScript, about 68 KB would load before the first report. So the
 split alone does not reach 40 KB: the readers of eleven wire formats, the byte-level scanner
-(compiled for speed), the alignment and the session are 46 KB by themselves. The analysis module
+(compiled for speed), the alignment and the session are 45 KB by themselves. The analysis module
 is that split's second half, built and tested (\`tests/native/saved.rs\`); the page does not load it
 yet, since the split would add its shared code (the timeline's types, statistics, JSON) to the
 whole.

@@ -877,81 +877,82 @@ fn resource(v: [f64; 8]) -> ResourceEntry {
     }
 }
 
-fn read_decimated(sc: &mut Scanner<'_>) -> Res<Option<Box<Decimated>>> {
+/// Reads one field of an object into a `T`; false for a key it does not know.
+type FieldOf<'f, T> = dyn FnMut(&mut T, &mut Scanner<'_>, &[u8]) -> Res<bool> + 'f;
+
+/// An object whose fields `f` reads into a `T` (from its default), or `None` for `null`.
+fn opt_object<T: Default>(sc: &mut Scanner<'_>, f: &mut FieldOf<'_, T>) -> Res<Option<T>> {
     if sc.is_null() {
         sc.skip()?;
         return Ok(None);
     }
-    let mut d = Decimated::default();
+    let mut v = T::default();
     fields(sc, &mut |sc, key| {
+        if !f(&mut v, sc, key)? {
+            sc.skip()?;
+        }
+        Ok(())
+    })?;
+    Ok(Some(v))
+}
+
+fn read_decimated(sc: &mut Scanner<'_>) -> Res<Option<Box<Decimated>>> {
+    let d = opt_object(sc, &mut |d: &mut Decimated, sc, key| {
         match key {
             b"itl" => d.itl = Sketch::import(sc)?,
             b"lag" => d.lag = Sketch::import(sc)?,
             b"hiddenExcluded" => d.hidden_excluded = uint(sc)?,
             b"rounds" => d.rounds = uint(sc)? as u32,
-            _ => sc.skip()?,
+            _ => return Ok(false),
         }
-        Ok(())
+        Ok(true)
     })?;
-    Ok(Some(Box::new(d)))
+    Ok(d.map(Box::new))
 }
 
 fn read_hint(sc: &mut Scanner<'_>) -> Res<Option<BufferHint>> {
-    if sc.is_null() {
-        sc.skip()?;
-        return Ok(None);
-    }
     let mut headers: Vec<&'static str> = vec!["via", "server", "content-encoding"];
     headers.extend_from_slice(CDN_HEADERS);
-    let (mut place, mut header, mut compressed) = (None, None, false);
-    fields(sc, &mut |sc, key| {
+    type Hint = (Option<&'static str>, Option<&'static str>, bool);
+    let h = opt_object(sc, &mut |h: &mut Hint, sc, key| {
         match key {
-            b"place" => place = known(sc, &PLACES, None)?,
-            b"header" => header = known(sc, &headers, None)?,
-            b"compressed" => compressed = flag(sc)?,
-            _ => sc.skip()?,
+            b"place" => h.0 = known(sc, &PLACES, None)?,
+            b"header" => h.1 = known(sc, &headers, None)?,
+            b"compressed" => h.2 = flag(sc)?,
+            _ => return Ok(false),
         }
-        Ok(())
+        Ok(true)
     })?;
-    Ok(place.zip(header).map(|(place, header)| BufferHint {
-        place,
-        header,
-        compressed,
+    Ok(h.and_then(|(place, header, compressed)| {
+        Some(BufferHint {
+            place: place?,
+            header: header?,
+            compressed,
+        })
     }))
 }
 
 fn read_error(sc: &mut Scanner<'_>) -> Res<Option<StreamError>> {
-    if sc.is_null() {
-        sc.skip()?;
-        return Ok(None);
-    }
-    let mut e = StreamError::default();
-    fields(sc, &mut |sc, key| {
+    let e = opt_object(sc, &mut |e: &mut StreamError, sc, key| {
         match key {
             b"code" => e.code = string(sc)?,
             b"message" => e.message = string(sc)?,
-            _ => sc.skip()?,
+            _ => return Ok(false),
         }
-        Ok(())
+        Ok(true)
     })?;
-    Ok(Some(e.bounded()))
+    Ok(e.map(StreamError::bounded))
 }
 
 fn read_text(sc: &mut Scanner<'_>) -> Res<Option<Text>> {
-    if sc.is_null() {
-        sc.skip()?;
-        return Ok(None);
-    }
-    let mut t = Text::default();
-    fields(sc, &mut |sc, key| {
+    opt_object(sc, &mut |t: &mut Text, sc, key| {
         match key {
             b"answer" => t.answer = string(sc)?,
             b"reasoning" => t.reasoning = string(sc)?,
-            _ => sc.skip()?,
+            _ => return Ok(false),
         }
-        Ok(())
-    })?;
-    Ok(Some(t))
+        Ok(true)
+    })
 }
 
 /// Analyses a saved stream again: its report as the live stream had it, and its figures for a
