@@ -19,6 +19,7 @@ import { sloSpec } from './ratings.js';
 
 const WASM = new URL('../pkg/analyse/tokenpaint_analyse_bg.wasm', import.meta.url);
 
+/** @type {Promise<void> | null} */
 let loading = null;
 // Each recovery from a trap starts a new generation: analysts of an older one are gone.
 let generation = 0;
@@ -31,7 +32,7 @@ let generation = 0;
  */
 export function load(input) {
   if (!loading) {
-    loading = (async () => {
+    const started = (async () => {
       let source = input;
       if (source === undefined && WASM.protocol === 'file:') {
         const { readFile } = await import('node:fs/promises');
@@ -39,9 +40,10 @@ export function load(input) {
       }
       await initAnalysis({ module_or_path: source === undefined ? WASM : source });
     })();
-    loading.catch(() => {
+    started.catch(() => {
       loading = null;
     });
+    loading = started;
   }
   return loading;
 }

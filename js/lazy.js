@@ -30,8 +30,10 @@ export function start(options) {
 
 // The sampled stub: its state lives in this closure (a minifier shortens every name in it).
 function lazy(options, rate, fetchFn) {
+  /** @type {any} */
   let real = null;
   // The loaded profiler module's hand-over functions (profiler.js).
+  /** @type {any} */
   let handover = null;
   let loading = false;
   let failed = false;
@@ -62,6 +64,7 @@ function lazy(options, rate, fetchFn) {
   // A method that returns an undo (onReport, onMetric, instrument), before or after the load.
   const undoable = (name, arg) => {
     if (real) return real[name](arg);
+    /** @type {(() => void) | null} */
     let undo = null;
     let off = false;
     later((p) => {
@@ -117,6 +120,7 @@ function lazy(options, rate, fetchFn) {
       load();
       const o = { ...opts, start: performance.now() };
       const q = [];
+      /** @type {any} */
       let h = null;
       later((p) => {
         h = p.stream(o);
@@ -151,8 +155,10 @@ function lazy(options, rate, fetchFn) {
  * replays them into it and passes the rest straight through.
  */
 function recorder() {
+  /** @type {any[] | null} */
   let q = [];
   let bytes = 0;
+  /** @type {any} */
   let sink = null;
   return {
     chunk(b, t) {

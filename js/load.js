@@ -25,8 +25,9 @@ export function backgroundLoad({ url, init = {}, concurrency = 1, cap = 16, maxM
     while (!ctrl.signal.aborted) {
       stats.started++;
       try {
-        const res = await fetch(url, { ...init, signal: ctrl.signal });
-        for await (const chunk of res.body) stats.bytes += chunk.length;
+        const res = await fetch(/** @type {string | URL} */ (url), { ...init, signal: ctrl.signal });
+        // A body is there for every status but a few (204, 304): none then.
+        if (res.body) for await (const chunk of /** @type {any} */ (res.body)) stats.bytes += chunk.length;
         if (res.ok) stats.done++;
         else stats.failed++;
       } catch {

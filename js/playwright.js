@@ -25,6 +25,7 @@ export { backgroundLoad } from './load.js';
 
 const INJECT = fileURLToPath(new URL('../dist/tokenpaint-inject.js', import.meta.url));
 
+/** @type {string | null} */
 let script = null;
 function injectable() {
   if (script) return script;
@@ -40,8 +41,11 @@ function injectable() {
  * only, over the DevTools protocol). Returns `{ next(timeout?), reports(), status(), throttle }`:
  * `throttle` is `{ rate, applied, why? }` when a throttle was asked for (`applied: false` with
  * `why` where the browser cannot), else null.
+ * @param {any} page
+ * @param {{ testInfo?: any, timeout?: number, options?: any, cpuThrottle?: number | null }} [settings]
  */
 export async function attach(page, { testInfo = null, timeout = 30000, options = null, cpuThrottle = null } = {}) {
+  /** @type {{ rate: number, applied: boolean, why?: string } | null} */
   let throttle = null;
   if (cpuThrottle !== null && cpuThrottle !== undefined) {
     const rate = Number(cpuThrottle);
@@ -51,12 +55,14 @@ export async function attach(page, { testInfo = null, timeout = 30000, options =
       await cdp.send('Emulation.setCPUThrottlingRate', { rate });
       throttle = { rate, applied: true };
     } catch (e) {
-      throttle = { rate, applied: false, why: /newCDPSession|CDP|not supported/i.test(String(e && e.message)) ? 'devtools-protocol-unavailable' : String(e && e.message) };
+      const message = String(/** @type {any} */ (e)?.message);
+      throttle = { rate, applied: false, why: /newCDPSession|CDP|not supported/i.test(message) ? 'devtools-protocol-unavailable' : message };
     }
   }
   const reports = [];
   const waiting = [];
   let taken = 0;
+  /** @type {any} */
   let status = null;
   const attachments = [];
   await page.exposeBinding('__tokenpaint', (_source, json) => {

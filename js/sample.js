@@ -2,6 +2,7 @@
 // lazy.js and the profiler it loads), so that a page is either profiled or not, and two
 // profilers with the same rate agree.
 
+/** @type {number | null} */
 let draw = null;
 
 /**

@@ -53,6 +53,7 @@ export function changes(records, el) {
  */
 export function appendedText(records, el) {
   let out = '';
+  /** @type {Node[] | null} */
   let added = null;
   let grown = null;
   for (const r of records) {

@@ -60,6 +60,7 @@ export function claimAround(starts, claims, others, retired, arrived = Infinity)
   // Of the elements that claim, the one whose text goes least past what has arrived: a page shows
   // no more of the answer than it has read, and a question that starts with the answer's first
   // words goes on past them.
+  /** @type {[Element, Node] | null} */
   let best = null;
   let over = Infinity;
   for (const start of starts) {

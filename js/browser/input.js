@@ -11,6 +11,7 @@ const triplet = (e) => [e.startTime, Math.max(0, e.processingStart - e.startTime
 export class InputTiming {
   #entries = [];
   #users = 0;
+  /** @type {PerformanceObserver | null} */
   #observer = null;
 
   constructor() {
@@ -31,7 +32,7 @@ export class InputTiming {
         }
       });
       // 16 ms: the shortest the browser reports (the default is 104).
-      this.#observer.observe({ type: 'event', durationThreshold: 16 });
+      this.#observer.observe(/** @type {PerformanceObserverInit} */ ({ type: 'event', durationThreshold: 16 }));
     } catch {
       this.#observer = null;
     }
@@ -49,7 +50,7 @@ export class InputTiming {
   /** The interactions from `since` on, as `[start, delay, duration]` triplets (with those the
    * browser has not delivered yet). */
   since(since) {
-    if (this.#observer) for (const e of this.#observer.takeRecords()) if (e.interactionId) this.#entries.push(triplet(e));
+    if (this.#observer) for (const e of this.#observer.takeRecords()) if (/** @type {PerformanceEventTiming} */ (e).interactionId) this.#entries.push(triplet(e));
     return this.#entries.filter((e) => e[0] >= since).flat();
   }
 }

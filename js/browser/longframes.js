@@ -147,6 +147,7 @@ export function heaviest(frames, own = OWN) {
       by.set(key, e);
     }
   });
+  /** @type {{ url: string, function: string, invoker: string, ms: number, frames: Set<number> } | null} */
   let top = null;
   for (const e of by.values()) if (!top || e.ms > top.ms) top = e;
   if (!top) return [null, 'not-attributed'];

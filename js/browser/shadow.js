@@ -24,6 +24,7 @@ function visit(root, found) {
 
 /** Added element nodes in `records` (only they can bring new shadow roots). */
 export function addedElements(records) {
+  /** @type {Element[] | null} */
   let out = null;
   // Indexed loops: this runs for every mutation record, and a NodeList iterator per record costs
   // more than the check itself when most records add one text node (a streamed token).

@@ -246,6 +246,7 @@ export class DomWatch {
       const teacher = this.#learners.size && this.#learning && this.#learning.teacher;
       if (teacher) teacher.teach(records, at === undefined ? performance.now() : at);
       let commits = 0;
+      /** @type {Element[] | null} */
       let candidates = null;
       for (const s of only ? [only] : this.#streams) {
         if (s.done || (!only && s.target)) continue;

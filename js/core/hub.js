@@ -275,6 +275,7 @@ export class Hub {
     for (const s of this.streams) {
       // A stream not known to carry an answer (a heartbeat, a side request) is not shown as one.
       if (s.done || !s.isAnswer()) continue;
+      /** @type {any} */
       let v = null;
       try {
         v = JSON.parse(this.link.call((c) => c.progress(s.id, now), '', s) || 'null');

@@ -56,7 +56,9 @@ export class Learning {
   // replayed in order once the chunk has loaded (dropped past MAX_KEPT).
   #made(make, methods) {
     if (this.mod) return make(this.mod);
+    /** @type {any} */
     let real = null;
+    /** @type {[string, any[]][] | null} */
     let kept = [];
     this.load().then(() => {
       if (this.mod && kept) {

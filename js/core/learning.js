@@ -30,6 +30,7 @@ export class Sidecar {
     this.learner = new Learner({ readers: hub.options.appReaders !== false });
     this.framer = new Framer(res.headers && typeof res.headers.get === 'function' ? res.headers.get('content-type') : '');
     this.decoder = new TextDecoder();
+    /** @type {import('../transports/answers.js').Answers | null} */
     this.list = null;
     this.off = false;
     this.events = 0;
@@ -74,18 +75,19 @@ export class Sidecar {
     const s = this.stream();
     // A reader of the core's holds it (it had not been asked yet), or the core reads the text as
     // it is (SSE data, a text body): the core's stream is the answer.
-    if (s && (this.learner.learned.path === '$text' || !WEAK.has(s.call((c) => c.format(s.id), '')))) {
+    if (s && (/** @type {import('../transports/learn.js').Learned} */ (this.learner.learned).path === '$text' || !WEAK.has(s.call((c) => c.format(s.id), '')))) {
       s.confirm();
       return this.stop();
     }
     // The answer's stream is shown in that element, from its first change on.
     if (el) this.hub.watch.expect(el);
     this.takeOver();
-    for (const it of this.learner.replay()) this.list.extracted(it, it.t, this.o.transport || 'fetch');
+    const list = /** @type {import('../transports/answers.js').Answers} */ (/** @type {unknown} */ (this.list));
+    for (const it of this.learner.replay()) list.extracted(it, it.t, this.o.transport || 'fetch');
   }
 
   takeOver() {
-    const how = this.learner.learned;
+    const how = /** @type {import('../transports/learn.js').Learned} */ (this.learner.learned);
     const read = how.by === 'reader' ? { by: 'reader', format: how.format } : { by: 'learned', path: how.path };
     this.hub.learners.delete(this);
     // Its request: the page's ask before it (a POST, then a GET that streams), or its own.
@@ -104,7 +106,8 @@ export class Sidecar {
   stop() {
     this.off = true;
     this.hub.learners.delete(this);
-    this.learner = null;
+    // Released: a stopped sidecar is called no more.
+    this.learner = /** @type {any} */ (null);
   }
 }
 
@@ -141,6 +144,7 @@ export function openWebUiEvent(payload) {
 // The text of a Responses-style `output` (`[{ type: 'message', content: [{ text }] }]`).
 function outputText(output) {
   if (!Array.isArray(output)) return null;
+  /** @type {string | null} */
   let text = null;
   for (const item of output) {
     if (!item || item.type !== 'message' || !Array.isArray(item.content)) continue;
@@ -159,7 +163,9 @@ function outputText(output) {
 export function socketLearner(p, o) {
   const l = new Learner();
   const apps = p.options.appReaders !== false;
+  /** @type {import('../transports/answers.js').Answers | null} */
   let learned = null;
+  /** @type {import('../transports/answers.js').Answers | null} */
   let read = null;
   let transport = '';
   const teacher = {
@@ -168,8 +174,9 @@ export function socketLearner(p, o) {
       if (!l.shown(text)) return;
       p.learners.delete(teacher);
       if (el) p.watch.expect(el);
-      learned = answers(p, { ...o, format: 'learned', read: { by: 'learned', path: l.learned.path } });
-      for (const it of l.replay()) learned.extracted(it, it.t, transport);
+      const list = answers(p, { ...o, format: 'learned', read: { by: 'learned', path: /** @type {import('../transports/learn.js').Learned} */ (l.learned).path } });
+      learned = list;
+      for (const it of l.replay()) list.extracted(it, it.t, transport);
     },
   };
   return {

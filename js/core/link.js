@@ -21,6 +21,8 @@ const PART = 64 * 1024;
  * Hands one read to the core (in parts when it is long; they count as one chunk). `seen`: the
  * arrival clock's [end offset, time] pairs for it (arrival.js), the read's bytes starting at
  * offset `start`: each part goes in with the time the browser had it.
+ * @param {any} c @param {number} id @param {Uint8Array} bytes @param {number} t
+ * @param {number[] | null} [seen] @param {number} [start]
  */
 export function feedRead(c, id, bytes, t, seen = null, start = 0) {
   const n = bytes.byteLength;

@@ -56,6 +56,7 @@ export class Reports {
     const timeline = hub.options.timeline !== false;
     const save = hub.options.saveTimeline === true;
     const json = link.call((c) => c.finish(id, timeline, save), '', stream);
+    /** @type {any} */
     let report = null;
     if (json) {
       try {

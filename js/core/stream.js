@@ -42,6 +42,9 @@ export function wrap(hub, res, o) {
  * when the core cannot open it. Before the module has loaded (a stream started right after the
  * page did), the chunks and the end are kept with their times and replayed once it is ready.
  */
+/** @typedef {{ chunk(bytes: Uint8Array, t: number): void, end(kind: number, t: number, message: string): void, discard(): void, late(): void }} Sink */
+
+/** @returns {Sink | null} */
 export function feed(hub, res, o) {
   // A stream left out of the sample (streamSampleRate): nothing is opened, nothing wrapped.
   if (leftOut(hub)) return null;
@@ -70,10 +73,13 @@ export function feed(hub, res, o) {
     load().then(
       () => {
         if (s !== undefined) return;
-        s = (ready() && Stream.open(hub, res, o, headersAt)) || null;
-        for (const [bytes, t, kind, message] of s ? early : []) {
-          if (bytes) hub.link.call((c) => feedRead(c, s.id, bytes, t), undefined, s);
-          else s.end(kind, t, message);
+        const opened = (ready() && Stream.open(hub, res, o, headersAt)) || null;
+        s = opened;
+        if (opened) {
+          for (const [bytes, t, kind, message] of early) {
+            if (bytes) hub.link.call((c) => feedRead(c, opened.id, bytes, t), undefined, opened);
+            else opened.end(kind, t, message);
+          }
         }
         early.length = 0;
         // Text the page showed in the meantime: read it now (its commits are late by the

@@ -8,12 +8,16 @@
 import initWasm, { Core, __tokenpaint_reinstantiate as reinstantiate } from '../../pkg/tokenpaint_core.js';
 
 let loaded = false;
+/** @type {Promise<void> | null} */
 let loading = null;
+/** @type {string | null} */
 let broken = null;
+/** @type {import('../../pkg/tokenpaint_core.js').InitOutput | null} */
 let exports = null;
 // Each recovery from a trap starts a new generation: cores (and stream ids) of an older one are
 // gone.
 let generation = 0;
+/** @type {string | null} */
 let lastFailure = null;
 const cores = new Set();
 

@@ -63,6 +63,7 @@ function matches(rule, url) {
  */
 export function begin(options, url, body, start) {
   try {
+    /** @type {{ model: string | null, headers: Record<string, string> | null, traceId: string | null, spanId: string | null, span: any }} */
     const trace = { model: modelOf(body), headers: null, traceId: null, spanId: null, span: null };
     if (!matches(options.propagate, url)) return trace;
     const api = options.useGlobal === false ? null : pageOtel();

@@ -30,6 +30,7 @@ const one = (v, extra) => (v === null || v === undefined ? [] : [[v, extra]]);
 function gaps(r) {
   const at = (r.timeline && !r.timeline.count && r.timeline.arrived) || [];
   const out = [];
+  /** @type {number | null} */
   let last = null;
   for (const t of at) {
     if (typeof t !== 'number') continue;
@@ -63,6 +64,7 @@ export const METRICS = [
 const PROVIDERS = { 'openai-chat': 'openai', 'openai-responses': 'openai', anthropic: 'anthropic', ollama: 'ollama', tgi: 'huggingface.tgi', llamacpp: 'llama.cpp' };
 
 /** The conventions' attributes of a report's operation. */
+/** @param {any} r @param {any} [options] @param {any} [trace] */
 export function genaiAttributes(r, options = {}, trace = null) {
   const a = {
     'gen_ai.operation.name': options.operation || 'chat',
@@ -142,6 +144,7 @@ function phaseSpans(r) {
  * The OTLP/JSON spans of one report, whose conventions' attributes are `a`; `trace` carries the
  * ids sent in `traceparent`, if any.
  */
+/** @param {any} r @param {any} a @param {any} [trace] */
 export function spansOf(r, a, trace = null) {
   const traceId = (trace && trace.traceId) || hex(16);
   const root = (trace && trace.spanId) || hex(8);

@@ -41,8 +41,11 @@ function usageOf(u) {
  * (how the answer is read: `{ by, format | path }`; without it, the app's own extract: plain
  * text).
  */
+/** @typedef {ReturnType<typeof answers>} Answers */
+
 export function answers(p, o) {
   const open = new Map();
+  /** @type {string | null} */
   let latest = null;
   const start = (id, t, plain, transport) => {
     const headers = new Headers({ 'content-type': plain ? 'text/plain' : 'text/event-stream' });

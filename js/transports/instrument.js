@@ -12,6 +12,7 @@ import { tapXhr, tapEventSource } from './transports.js';
 import { tapSocket, tapPolling, sentAt } from './sockets.js';
 import { asked } from './answers.js';
 
+/** @type {{ undo: () => void, refetch: () => boolean } | null} */
 let installed = null;
 
 /** Whether `url` matches a string (contained), a RegExp, or a function; false when it throws. */
@@ -94,6 +95,7 @@ export function instrument(p, o = {}, profiledFetch) {
     holder[key] = value;
   };
   const patchFetch = (original) =>
+    /** @this {any} */
     function fetch(input, init) {
       let url = '';
       try {
@@ -111,15 +113,15 @@ export function instrument(p, o = {}, profiledFetch) {
     const open = proto.open;
     const send = proto.send;
     const urls = new WeakMap();
-    swap(proto, 'open', function (method, url) {
+    swap(proto, 'open', /** @this {any} */ function (method, url) {
       try {
         urls.set(this, [String(method).toUpperCase(), String(url)]);
       } catch {
         /* unprofiled */
       }
-      return open.apply(this, arguments);
+      return open.apply(this, /** @type {any} */ (arguments));
     });
-    swap(proto, 'send', function () {
+    swap(proto, 'send', /** @this {any} */ function () {
       try {
         const [method, url] = urls.get(this) || [];
         const full = url === undefined ? '' : fullUrlOf(url, null);
@@ -131,7 +133,7 @@ export function instrument(p, o = {}, profiledFetch) {
       } catch {
         /* unprofiled */
       }
-      return send.apply(this, arguments);
+      return send.apply(this, /** @type {any} */ (arguments));
     });
   }
   if (typeof g.EventSource === 'function') {
@@ -141,13 +143,13 @@ export function instrument(p, o = {}, profiledFetch) {
     swap(g, 'WebSocket', constructorLike(g.WebSocket, (ws, url) => matches(fullUrlOf(url, null)) && tapSocket(p, ws, optionsFor(p, o, url))));
     // When a socket sends (the app's ask): the request start of the answer that follows.
     const send = g.WebSocket.prototype.send;
-    swap(g.WebSocket.prototype, 'send', function () {
+    swap(g.WebSocket.prototype, 'send', /** @this {any} */ function () {
       try {
         if (active) sentAt.set(this, performance.now());
       } catch {
         /* unprofiled */
       }
-      return send.apply(this, arguments);
+      return send.apply(this, /** @type {any} */ (arguments));
     });
   }
   const undo = () => {

@@ -155,6 +155,12 @@ class Path {
  * kept). `shown(text)` hands it the text of an element the page changed: true when that taught
  * it the path (then `replay()` gives the kept events' items).
  */
+/**
+ * Where an answer was found in a protocol: its path, read as deltas or snapshots, by a reader
+ * (`format`, and its `match`) or learned from the page.
+ * @typedef {{ path: string, mode: string, by: string, format: string | null, match: any }} Learned
+ */
+
 export class Learner {
   /** `readers`: whether the apps' readers (READERS) may claim the stream from its first events. */
   constructor({ readers = false } = {}) {
@@ -162,7 +168,7 @@ export class Learner {
     this.kept = [];
     this.keptBytes = 0;
     this.state = new Map();
-    // { path, mode: 'delta' | 'snapshot', by: 'reader' | 'learned', format, match }
+    /** @type {Learned | null} */
     this.learned = null;
     this.seen = 0;
     this.readers = readers;
@@ -237,7 +243,7 @@ export class Learner {
 
   // What event `ev` carries of the learned path.
   items(t, ev) {
-    const { path, mode, match } = this.learned;
+    const { path, mode, match } = /** @type {Learned} */ (this.learned);
     const out = [];
     for (const [p, value] of ev.values) {
       if (match ? !match(p) : p !== path) continue;
@@ -260,6 +266,7 @@ export class Learner {
     if (this.learned) return false;
     const page = normal(text);
     if (page.length < MIN_MATCH) return false;
+    /** @type {{ path: string, mode: string, n: number } | null} */
     let best = null;
     for (const [path, p] of this.paths) {
       for (const mode of ['delta', 'snapshot']) {
@@ -302,6 +309,7 @@ export const READERS = [
     claims: (ev) => GRADIO_MSGS.has(ev.msg),
     // The last assistant message's text in the outputs.
     path(ev) {
+      /** @type {{ p: string, i: number } | null} */
       let best = null;
       for (const [p] of ev.values) {
         const m = GRADIO_TEXT.exec(p);
@@ -310,7 +318,7 @@ export const READERS = [
       return best && best.p;
     },
     match(path) {
-      const m = GRADIO_TEXT.exec(path);
+      const m = /** @type {RegExpExecArray} */ (GRADIO_TEXT.exec(path));
       return (p) => {
         const n = GRADIO_TEXT.exec(p);
         return !!n && n[1] === m[1] && n[2] === m[2] && n[3] === m[3];

@@ -133,6 +133,7 @@ const polled = new WeakMap();
  * POST carries what the client sends: its time is the next answer's request start.
  */
 export function tapPolling(p, xhr, o, url, method) {
+  /** @type {string | null} */
   let sid = null;
   try {
     sid = new URL(url, globalThis.location ? globalThis.location.href : undefined).searchParams.get('sid');

@@ -17,6 +17,7 @@ const READ_AHEAD = 1 << 20;
  */
 export function tap(res, sink) {
   if (!res || !res.body || res.bodyUsed) return res;
+  /** @type {ReadableStreamDefaultReader<Uint8Array> | null} */
   let reader = null;
   const source = res.body;
   const body = new ReadableStream(
@@ -25,8 +26,8 @@ export function tap(res, sink) {
         if (reader === null) reader = source.getReader();
         let r;
         try {
-          r = await reader.read();
-        } catch (e) {
+          r = await /** @type {ReadableStreamDefaultReader<Uint8Array>} */ (reader).read();
+        } catch (/** @type {any} */ e) {
           quietly(() => sink.end(e && e.name === 'AbortError' ? 1 : 2, performance.now(), describe(e)));
           controller.error(e);
           return;

@@ -49,6 +49,7 @@ function headersOf(raw) {
  */
 export function pushHandle(p, o) {
   const res = { status: 200, headers: new Headers({ 'content-type': o.contentType || 'text/event-stream' }) };
+  /** @type {import('../core/stream.js').Sink | null | false} */
   let f = null;
   try {
     f = feed(p, res, { ...o, transport: o.transport || 'push' });
@@ -71,8 +72,9 @@ export function pushHandle(p, o) {
   return {
     chunk(data, at) {
       try {
-        const bytes = !ended && f && bytesOf(data);
-        if (bytes && bytes.byteLength) f.chunk(bytes, when(at));
+        const sink = !ended && f;
+        const bytes = sink && bytesOf(data);
+        if (sink && bytes && bytes.byteLength) sink.chunk(bytes, when(at));
       } catch {
         /* tokenpaint's problem */
       }
@@ -93,6 +95,7 @@ export function pushHandle(p, o) {
  * on `error` or `timeout`).
  */
 export function tapXhr(p, xhr, o) {
+  /** @type {import('../core/stream.js').Sink | null | false} */
   let f = null;
   let seen = 0;
   let kind = 0;
@@ -155,6 +158,7 @@ const NAMED_EVENTS = [
  * event: it is noticed within 250 ms and the stream ends at its last event.
  */
 export function tapEventSource(p, es, o) {
+  /** @type {import('../core/stream.js').Sink | null | false} */
   let f = null;
   let first = true;
   let last = 0;
@@ -196,7 +200,8 @@ export function tapEventSource(p, es, o) {
       last = t;
       const head = e.type === 'message' ? '' : `event: ${e.type}\n`;
       const data = typeof e.data === 'string' ? e.data : '';
-      if (f) f.chunk(bytesOf(`${head}data: ${data.split('\n').join('\ndata: ')}\n\n`), t);
+      const bytes = bytesOf(`${head}data: ${data.split('\n').join('\ndata: ')}\n\n`);
+      if (f && bytes) f.chunk(bytes, t);
     } catch {
       /* tokenpaint's problem */
     }
