@@ -67,3 +67,6 @@ export interface ProfilerOptions {
 
 /** Default options (all but `fetch`, the global fetch at construction). */
 export declare const DEFAULTS: Readonly<Required<Omit<ProfilerOptions, 'fetch'>>>;
+
+/** The keys of the core's configuration, as the shell writes them. */
+export declare const CONFIG_KEYS: readonly string[];

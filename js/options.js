@@ -25,3 +25,6 @@ export const DEFAULTS = Object.freeze({
   appReaders: true,
   serverTiming: null,
 });
+
+/** The keys of the core's configuration (src/streams.rs `Config`), as the shell writes them. */
+export const CONFIG_KEYS = Object.freeze(["stall","detail","slo","late","longFrames","eventTiming","paint","thresholds","timer","noDevtoolsTrack","sampleRate"]);

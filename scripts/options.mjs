@@ -39,6 +39,9 @@ import { THRESHOLDS } from './ratings.js';
 export const DEFAULTS = Object.freeze({
 ${rows.join('\n')}
 });
+
+/** The keys of the core's configuration (src/streams.rs \`Config\`), as the shell writes them. */
+export const CONFIG_KEYS = Object.freeze(${JSON.stringify((decl.config || []).map((c) => c.key))});
 `;
 }
 
@@ -58,6 +61,9 @@ ${props.join('\n')}
 
 /** Default options (all but \`fetch\`, the global fetch at construction). */
 export declare const DEFAULTS: Readonly<Required<Omit<ProfilerOptions, 'fetch'>>>;
+
+/** The keys of the core's configuration, as the shell writes them. */
+export declare const CONFIG_KEYS: readonly string[];
 `;
 }
 

@@ -493,6 +493,50 @@ mod tests {
         assert_eq!(seen, ["detail", "late", "stall"]);
     }
 
+    /// Every key of src/options.json's `config` sets a field of `Config` of its own, and every
+    /// field has a key there: the declaration the shell's lines are checked against
+    /// (tests/native/shell.test.mjs) is the one the core reads.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn the_declared_configuration_keys_are_the_ones_the_core_reads() {
+        let decl: serde_json::Value =
+            serde_json::from_str(include_str!("options.json")).expect("src/options.json");
+        let fields = |c: &Config<'_>| {
+            let d = Config::default();
+            [
+                c.stall_ms != d.stall_ms,
+                c.detail_cap != d.detail_cap,
+                c.slo != d.slo,
+                c.late_ms != d.late_ms,
+                c.long_frames != d.long_frames,
+                c.event_timing != d.event_timing,
+                c.paint != d.paint,
+                c.thresholds != d.thresholds,
+                c.timer_ms != d.timer_ms,
+                c.no_devtools_track != d.no_devtools_track,
+                c.sample_rate != d.sample_rate,
+            ]
+        };
+        let mut set = [false; 11];
+        let config = decl["config"].as_array().expect("config");
+        for c in config {
+            let (key, example) = (c["key"].as_str().unwrap(), c["example"].as_str().unwrap());
+            let line = format!("{key}={example}");
+            let changed = fields(&Config::parse(&line));
+            let n = changed.iter().filter(|x| **x).count();
+            assert_eq!(n, 1, "`{line}` sets one field of Config, not {n}");
+            for (s, c) in set.iter_mut().zip(changed) {
+                assert!(!(*s && c), "`{key}`: a field set by another key too");
+                *s |= c;
+            }
+        }
+        assert!(
+            set.iter().all(|s| *s),
+            "a field of Config without a declared key: {set:?}"
+        );
+        assert_eq!(config.len(), set.len());
+    }
+
     #[test]
     fn the_configuration_is_one_value_and_bad_entries_are_ignored() {
         let c = Config::parse(

@@ -14,6 +14,8 @@ import init, { Profiler } from '../../js/index.js';
 import { socketIoEvent } from '../../js/transports/sockets.js';
 import { assembleFigures, assembleRead } from '../../js/core/assemble.js';
 import { FIXES } from '../../js/verdicts.js';
+import { CONFIG_KEYS } from '../../js/options.js';
+import { Core } from '../../pkg/tokenpaint_core.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const enc = new TextEncoder();
@@ -338,6 +340,29 @@ test('the options the core reads reach it: the saved timeline holds what it took
   assert.equal(saved.shell.eventTiming, false);
   assert.ok(saved.shell.timerMs === null || saved.shell.timerMs > 0);
   p.close();
+});
+
+// The shell writes the configuration's lines (js/core/hub.js); the keys are declared once
+// (src/options.json `config`), and src/streams.rs's test holds the core's Config to the same list.
+test("the shell configures the core with exactly the declared keys", () => {
+  const given = [];
+  const configure = Core.prototype.configure;
+  Core.prototype.configure = function (spec) {
+    given.push(spec);
+    return configure.call(this, spec);
+  };
+  try {
+    const p = new Profiler({ stallMs: 250, slo: { ttftPerceived: { p95: 1000 } } });
+    p.stream().end(); // the core is made at the first call into it
+    p.close();
+  } finally {
+    Core.prototype.configure = configure;
+  }
+  assert.ok(given.length >= 1, 'the core was configured');
+  const keys = given[0].split('\n').map((line) => line.slice(0, line.indexOf('=')));
+  assert.deepEqual([...keys].sort(), [...CONFIG_KEYS].sort());
+  assert.ok(given[0].split('\n').includes('stall=250'));
+  assert.ok(given[0].split('\n').includes('slo=ttftPerceived 0.95 1000'));
 });
 
 test("report assembly: the catalog's words, the late frames' scripts (tokenpaint's own never named), the entry's strings, how the answer was read", () => {
