@@ -96,8 +96,10 @@ export class Reports {
       hub.exported(report, stream && stream.trace);
     }
     assembleRead(report, page);
-    // A saved timeline carries what the page told, to be assembled again as here.
-    if (report.saved) report.saved.page = page;
+    // A saved timeline carries what the page told, to be assembled again as here: a copy, so
+    // that the report shares no object with it (a report crossing to another context, a test
+    // runner's or a worker's, keeps both whole).
+    if (report.saved) report.saved.page = JSON.parse(JSON.stringify(page));
     this.deliver(report);
   }
 

@@ -14,6 +14,7 @@ import { median, lags, FRAME, holdsCrossOrigin, labReady } from '../support/help
 import { bundleRenderers } from '../support/bundle.mjs';
 import { paceBehind } from '../support/pace.mjs';
 import { formatCases, readFixture, holdsFixture } from '../support/fixtures.mjs';
+import { createAnalyst } from '../../js/analyse.js';
 
 const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
 const SLACK = 10;
@@ -271,6 +272,23 @@ export function engineTests({ name, setup, lacks, xhrProgressMs = 0 }) {
     assert.equal(c.status, 'aborted');
     assert.match(c.error.message, /cancelled by the application/);
     assert.ok(c.deltas >= 10 && c.deltas < 100, `${c.deltas} deltas`);
+  });
+
+  // Issue 50: this engine's streams, saved and analysed again in Node, give its own reports,
+  // with what it lacks (long animation frames, Event Timing, a fine timer) as it lacked them.
+  test(`${name}: saved timelines analysed again in Node give the reports the page had`, async () => {
+    const analyst = await createAnalyst();
+    for (const render of ['immediate', 'delay']) {
+      const r = await run({ query: STEADY, render, delay: 80, options: { saveTimeline: true } });
+      assert.equal(r.saved?.tokenpaint, 'timeline', render);
+      const { saved, ...live } = r;
+      // What the harness adds for its own checks (the page's truth), not the profiler.
+      for (const k of ['truth', 'inputTruth', 'paintTruth', 'paintTruthMax']) delete live[k];
+      const { report, error } = analyst.analyse(saved);
+      assert.equal(error, null, render);
+      assert.deepEqual(report, live, render);
+    }
+    analyst.close();
   });
 
   test(`${name}: a cross-origin response without Timing-Allow-Origin lists server-timing as unavailable`, async () => {
