@@ -853,7 +853,9 @@ async function openSaved(files) {
       if (!analyst) analyst = await (await import('/js/analyse.js')).createAnalyst();
       const { report, error } = analyst.analyse(t);
       if (report) {
-        reports.push({ r: report, file: f.name, again: true });
+        // A report that carried its timeline: what the page's own build concluded, beside.
+        const then = t.saved ? t.diagnosis?.[0]?.verdict ?? null : null;
+        reports.push({ r: report, file: f.name, again: true, then });
         again++;
       } else bad.push(`${f.name} (${error})`);
     }
@@ -890,7 +892,9 @@ async function openSaved(files) {
 function showViewed(i) {
   const x = viewed.reports[i];
   // A saved timeline's report is this build's analysis of it, not the one the page had.
-  if (x) showReport(x.r, { name: `${x.file}, report ${i + 1} of ${viewed.reports.length}${x.again ? ', analysed again by this build' : ''}`, summary: viewed.summary });
+  // When the verdict changed since, the page's own is named: the data gained from the newer build.
+  const then = x && x.then && x.then !== x.r.diagnosis?.[0]?.verdict ? ` (the page's build said ${x.then})` : '';
+  if (x) showReport(x.r, { name: `${x.file}, report ${i + 1} of ${viewed.reports.length}${x.again ? `, analysed again by this build${then}` : ''}`, summary: viewed.summary });
 }
 
 /** Percentiles across reports (nearest rank), in the summary's shape, for files without one. */

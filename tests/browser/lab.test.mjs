@@ -433,6 +433,7 @@ test('the lab opens saved timelines: analysed again, the same figures drawn as l
   const live = await cells(page);
   const verdict = await page.evaluate(() => document.getElementById('report').dataset.verdict);
   const timelines = await page.evaluate(() => JSON.stringify(window.tokenpaintProfiler.reports().map((r) => r.saved)));
+  const list = await page.evaluate(() => JSON.stringify(window.tokenpaintProfiler.reports()));
   await page.close();
   const view = await env.lab();
   await view.setInputFiles('#open', { name: 'timelines.json', mimeType: 'application/json', buffer: Buffer.from(timelines) });
@@ -441,6 +442,13 @@ test('the lab opens saved timelines: analysed again, the same figures drawn as l
   assert.deepEqual(await cells(view), live);
   assert.match(await view.textContent('#scenarioName'), /analysed again by this build/);
   assert.equal(await view.evaluate(() => document.getElementById('openStatus').dataset.again), '1');
+  // A report whose build concluded otherwise (as an older build would have): this build's
+  // verdict is drawn, and the page's named beside it.
+  const older = JSON.parse(list).map((r) => ({ ...r, diagnosis: [{ verdict: 'healthy', evidence: {} }] }));
+  await view.setInputFiles('#open', { name: 'older.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(older)) });
+  await view.waitForFunction(() => /older\.json/.test(document.getElementById('scenarioName').textContent));
+  assert.equal(await view.evaluate(() => document.getElementById('report').dataset.verdict), verdict);
+  assert.match(await view.textContent('#scenarioName'), /analysed again by this build \(the page's build said healthy\)/);
   // A timeline written by a newer tokenpaint is named, not drawn.
   const newer = JSON.stringify({ tokenpaint: 'timeline', version: 99, stream: {} });
   await view.setInputFiles('#open', { name: 'newer.json', mimeType: 'application/json', buffer: Buffer.from(newer) });
