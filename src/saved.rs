@@ -518,18 +518,24 @@ fn known(
     Ok(opt_string(sc)?.and_then(|s| known.iter().copied().find(|k| *k == s).or(fallback)))
 }
 
-/// An array of numbers (`null` read as NaN).
-fn numbers(sc: &mut Scanner<'_>) -> Res<Vec<f64>> {
-    let mut v = Vec::new();
+/// An array whose items `f` reads, with the first error it met (the scanner's callbacks carry
+/// JSON errors only).
+fn array_of<T>(sc: &mut Scanner<'_>, f: fn(&mut Scanner<'_>) -> Res<T>) -> Res<Vec<T>> {
+    let mut out = Vec::new();
     let mut err = None;
     sc.array(&mut |sc, _| {
-        match num(sc) {
-            Ok(x) => v.push(x),
-            Err(e) => err = Some(e),
+        match f(sc) {
+            Ok(x) => out.push(x),
+            Err(e) => err = err.or(Some(e)),
         }
         Ok(())
     })?;
-    err.map_or(Ok(v), Err)
+    err.map_or(Ok(out), Err)
+}
+
+/// An array of numbers (`null` read as NaN).
+fn numbers(sc: &mut Scanner<'_>) -> Res<Vec<f64>> {
+    array_of(sc, num)
 }
 
 /// An array of exactly `N` numbers, or `null`.
@@ -548,16 +554,7 @@ fn tuple<const N: usize>(sc: &mut Scanner<'_>) -> Res<[f64; N]> {
 
 /// An array of arrays of exactly `N` numbers each.
 fn tuples<const N: usize>(sc: &mut Scanner<'_>) -> Res<Vec<[f64; N]>> {
-    let mut out = Vec::new();
-    let mut err = None;
-    sc.array(&mut |sc, _| {
-        match tuple(sc) {
-            Ok(t) => out.push(t),
-            Err(e) => err = Some(e),
-        }
-        Ok(())
-    })?;
-    err.map_or(Ok(out), Err)
+    array_of(sc, tuple::<N>)
 }
 
 /// Reads an object's fields with `f`, which gives the first error it met (the scanner's
