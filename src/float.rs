@@ -3,7 +3,7 @@
 //! itself calls on wasm32; everywhere else `std`'s own.
 
 #[cfg(feature = "module")]
-pub use libm::{ceil, exp, floor, log as ln, round, trunc};
+pub use libm::{ceil, exp, floor, log as ln, round};
 
 #[cfg(not(feature = "module"))]
 mod with_std {
@@ -26,10 +26,6 @@ mod with_std {
     /// The nearest integer, halves away from zero.
     pub fn round(x: f64) -> f64 {
         x.round()
-    }
-    /// The integer part.
-    pub fn trunc(x: f64) -> f64 {
-        x.trunc()
     }
 }
 #[cfg(not(feature = "module"))]

@@ -88,39 +88,10 @@ impl JsonWriter {
         self.need_comma = true;
     }
 
-    /// Writes a number with full precision (for exports that must read back exactly).
+    /// Writes a number that reads back as the same double (see [`write_exact`]).
     pub fn raw_f64(&mut self, v: f64) {
         self.sep();
-        if v.is_finite() {
-            // Integer and fraction parts at 1e-9 resolution: exact for ms figures.
-            let neg = v < 0.0;
-            let a = v.abs();
-            let mut int = float::trunc(a);
-            let mut frac = float::round((a - int) * 1e9);
-            if frac >= 1e9 {
-                int += 1.0;
-                frac = 0.0;
-            }
-            if neg {
-                self.out.push('-');
-            }
-            write_u64(&mut self.out, int.min(1e18) as u64);
-            if frac > 0.0 {
-                self.out.push('.');
-                let f = frac as u64;
-                let digits = {
-                    let mut s = String::new();
-                    write_u64(&mut s, f);
-                    s
-                };
-                for _ in digits.len()..9 {
-                    self.out.push('0');
-                }
-                self.out.push_str(digits.trim_end_matches('0'));
-            }
-        } else {
-            self.out.push_str("null");
-        }
+        write_exact(&mut self.out, v);
         self.need_comma = true;
     }
 
@@ -231,6 +202,86 @@ fn write_u64(out: &mut String, mut v: u64) {
     }
 }
 
+/// Writes `v` so that a correctly rounded reader (JavaScript's `Number`, Rust's `str::parse`)
+/// gives the same double back: in decimals, correctly rounded to at least 17 significant digits,
+/// which identify every double, without trailing zeros. Exact for zero and for every magnitude
+/// from 1e-4 to 2^64; one below that keeps 22 decimals (below 2^-74 it is `0`), one above is
+/// written as 2^64. A number that is not finite is `null`.
+///
+/// With `v = m·2^-s`, the decimals are `frac·10^d / 2^s` rounded half to even, exact in 128 bits:
+/// no float arithmetic, and none of `core::fmt`'s float printing.
+pub fn write_exact(out: &mut String, v: f64) {
+    if !v.is_finite() {
+        out.push_str("null");
+        return;
+    }
+    if v.is_sign_negative() {
+        out.push('-');
+    }
+    let bits = v.to_bits() & !(1u64 << 63);
+    let biased = (bits >> 52) as i32;
+    let m = (bits & ((1u64 << 52) - 1)) | if biased == 0 { 0 } else { 1u64 << 52 };
+    // |v| = m · 2^-s
+    let s = if biased == 0 { 1074 } else { 1075 - biased };
+    if s <= 0 {
+        // An integer: 2^52 and more.
+        write_u64(out, if s > -12 { m << -s } else { u64::MAX });
+        return;
+    }
+    if s > 127 {
+        out.push('0');
+        return;
+    }
+    let (mut int, frac) = if s < 64 {
+        (m >> s, u128::from(m & ((1u64 << s) - 1)))
+    } else {
+        (0, u128::from(m))
+    };
+    // Decimals for 17 significant digits: after the integer's, or after the fraction's zeros.
+    let mut d = 17 - digits(int).min(17);
+    let mut p = (0..d).fold(1u128, |p, _| p * 10);
+    let mut scaled = frac * p;
+    while int == 0 && d < 22 && scaled >> s < 10_000_000_000_000_000 {
+        scaled *= 10;
+        p *= 10;
+        d += 1;
+    }
+    let mut r = scaled >> s;
+    let rem = scaled & ((1u128 << s) - 1);
+    let half = 1u128 << (s - 1);
+    if rem > half || (rem == half && r & 1 == 1) {
+        r += 1;
+    }
+    if r == p {
+        int += 1;
+        r = 0;
+    }
+    write_u64(out, int);
+    // Below 10^17 (17 significant digits at most, and one of a carry): in 64 bits.
+    let mut r = r as u64;
+    if r != 0 {
+        out.push('.');
+        while r % 10 == 0 {
+            r /= 10;
+            d -= 1;
+        }
+        for _ in digits(r)..d {
+            out.push('0');
+        }
+        write_u64(out, r);
+    }
+}
+
+/// How many decimal digits `v` has (0 for 0).
+fn digits(mut v: u64) -> u32 {
+    let mut n = 0;
+    while v != 0 {
+        n += 1;
+        v /= 10;
+    }
+    n
+}
+
 /// Writes `v` rounded to two decimals, without trailing zeros; `null` if not finite.
 pub fn write_f64(out: &mut String, v: f64) {
     if !v.is_finite() {
@@ -303,5 +354,58 @@ mod tests {
             w.finish(),
             r#"{"a":"q\"\\\n\u0001é","b":[1,2.5,null,true],"c":{}}"#
         );
+    }
+
+    fn exact(v: f64) -> String {
+        let mut s = String::new();
+        write_exact(&mut s, v);
+        s
+    }
+
+    #[test]
+    fn exact_numbers_read_back_bit_for_bit() {
+        for v in [
+            0.0,
+            -0.0,
+            1.0,
+            0.5,
+            0.1,
+            0.30000000000000004,
+            92.57469177300004,
+            1e-4,
+        ] {
+            assert_eq!(
+                exact(v).parse::<f64>().unwrap().to_bits(),
+                v.to_bits(),
+                "{v}"
+            );
+        }
+        assert_eq!(exact(12.5), "12.5");
+        assert_eq!(exact(-3.0), "-3");
+        assert_eq!(exact(0.1), "0.10000000000000001");
+        assert_eq!(exact(1065.25), "1065.25");
+        assert_eq!(exact(f64::NAN), "null");
+        assert_eq!(exact(2f64.powi(60)), "1152921504606846976");
+        // Random doubles of every magnitude the form holds, from a fixed-seed generator.
+        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // exponents from 2^-13 to 2^63
+            let e = 1023 - 13 + (x >> 52) % 77;
+            let v = f64::from_bits((x & ((1 << 52) - 1)) | (e << 52));
+            let v = if x & (1 << 63) != 0 { -v } else { v };
+            let s = exact(v);
+            assert_eq!(
+                s.parse::<f64>().unwrap().to_bits(),
+                v.to_bits(),
+                "{v:?} as {s}"
+            );
+            // 17 significant digits at most, and no trailing zero.
+            let digits = s.trim_start_matches(['-', '0', '.']).replace('.', "");
+            assert!(digits.len() <= 17 || !s.contains('.'), "{s}");
+            assert!(!s.contains('.') || !s.ends_with('0'), "{s}");
+        }
     }
 }

@@ -4,8 +4,9 @@
 //! or for a fleet's streams off the page. [`write()`] saves what [`crate::streams::Streams::finish`]
 //! analyses; [`read`] gives it back, and [`analyse`] writes the report the live stream had.
 //!
-//! Times are absolute (the page's `performance.now()`), as inside the core, at 1e-9 ms
-//! resolution; an unknown time is `null`. A saved timeline holds no content unless the page
+//! Times are absolute (the page's `performance.now()`), as inside the core, and every number is
+//! written so that it reads back as the same double (see [`crate::jsonwrite::write_exact`]): the
+//! figures analysed again are the live ones to the last bit. An unknown time is `null`. A saved timeline holds no content unless the page
 //! opted in (`includeText`), as its report.
 
 use crate::prelude::*;
@@ -466,13 +467,72 @@ fn write_outcome(w: &mut JsonWriter, tl: &Timeline) {
 
 // --- reading -----------------------------------------------------------------------------------
 
-/// A number, or NaN for `null`.
+/// A number, or NaN for `null`. Correctly rounded (`str::parse`, where the live core's reader is
+/// not, for its size), so that every double the writer wrote comes back bit for bit.
 fn num(sc: &mut Scanner<'_>) -> Res<f64> {
     if sc.is_null() {
         sc.skip()?;
         return Ok(f64::NAN);
     }
-    Ok(sc.number()?)
+    Ok(exact(sc)?)
+}
+
+/// A number, correctly rounded (see [`num`]).
+fn exact(sc: &mut Scanner<'_>) -> jsonscan::Result<f64> {
+    let text = sc.number_text()?;
+    Ok(decimal(text).unwrap_or_else(|| jsonscan::number_in(text).unwrap_or(f64::NAN)))
+}
+
+/// The double nearest to a decimal `[-]digits[.digits]` whose digits fit in 64 bits, with at most
+/// 22 decimals
+/// (what [`crate::jsonwrite::write_exact`] writes), rounded half to even: correctly rounded, as
+/// `str::parse` is, without its tables (about 19 KB gzip of wasm). `None` for another form (an
+/// exponent, more digits), which the scanner's own reader reads then.
+fn decimal(text: &str) -> Option<f64> {
+    let (neg, text) = match text.strip_prefix('-') {
+        Some(t) => (true, t),
+        None => (false, text),
+    };
+    let (int, frac) = text.split_once('.').unwrap_or((text, ""));
+    if frac.len() > 22 {
+        return None;
+    }
+    let mut n = 0u64;
+    for c in int.bytes().chain(frac.bytes()) {
+        if !c.is_ascii_digit() {
+            return None;
+        }
+        n = n.checked_mul(10)?.checked_add(u64::from(c - b'0'))?;
+    }
+    let d = frac.len() as u32;
+    let v = if d == 0 {
+        // u64 to f64 rounds to nearest, ties to even.
+        n as f64
+    } else if n < 1 << 53 {
+        // Both exact (10^d is, to 10^22), and IEEE division is correctly rounded.
+        n as f64 / (0..d).fold(1.0, |p, _| p * 10.0)
+    } else {
+        // n/10^d to 54 bits and more (n is shifted to fill 128 bits, 10^d < 2^74), and whether
+        // anything is left: rounded to 53 bits by hand.
+        let p = (0..d).fold(1u128, |p, _| p * 10);
+        let k = n.leading_zeros() + 64;
+        let wide = u128::from(n) << k;
+        let (q, sticky) = (wide / p, wide % p != 0);
+        let bits = 128 - q.leading_zeros();
+        let shift = bits.saturating_sub(53);
+        let mut m = q >> shift;
+        if shift > 0 {
+            let rest = q & ((1u128 << shift) - 1);
+            let half = 1u128 << (shift - 1);
+            if rest > half || (rest == half && (sticky || m & 1 == 1)) {
+                m += 1;
+            }
+        }
+        // m < 2^54 is exact as a double, and so is the power of two that scales it.
+        let e = i64::from(shift) - i64::from(k);
+        m as f64 * f64::from_bits(((1023 + e) as u64) << 52)
+    };
+    Some(if neg { -v } else { v })
 }
 
 fn opt(v: f64) -> Option<f64> {
@@ -896,8 +956,8 @@ fn opt_object<T: Default>(sc: &mut Scanner<'_>, f: &mut FieldOf<'_, T>) -> Res<O
 fn read_decimated(sc: &mut Scanner<'_>) -> Res<Option<Box<Decimated>>> {
     let d = opt_object(sc, &mut |d: &mut Decimated, sc, key| {
         match key {
-            b"itl" => d.itl = Sketch::import(sc)?,
-            b"lag" => d.lag = Sketch::import(sc)?,
+            b"itl" => d.itl = Sketch::import(sc, exact)?,
+            b"lag" => d.lag = Sketch::import(sc, exact)?,
             b"hiddenExcluded" => d.hidden_excluded = uint(sc)?,
             b"rounds" => d.rounds = uint(sc)? as u32,
             _ => return Ok(false),
@@ -972,4 +1032,47 @@ pub fn analyse(text: &str) -> Res<(String, StreamFigures)> {
         Some(&s.frames),
         s.baseline,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decimal;
+    use crate::jsonwrite::write_exact;
+
+    #[test]
+    fn decimals_are_read_correctly_rounded() {
+        // Random decimals of up to 19 digits and 22 decimals, against Rust's own parser (correctly
+        // rounded), and every double written exactly reads back bit for bit.
+        let mut x = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..200_000 {
+            let digits = 1 + next() % 19;
+            let n = next() % 10u64.pow(digits as u32);
+            let d = (next() % 23).min(digits) as usize;
+            let s = format!("{n:0width$}", width = d + 1);
+            let s = format!("{}.{}", &s[..s.len() - d], &s[s.len() - d..]);
+            let s = s.trim_end_matches('.');
+            assert_eq!(
+                decimal(s).map(f64::to_bits),
+                Some(s.parse::<f64>().unwrap().to_bits()),
+                "{s}"
+            );
+            let v = f64::from_bits((next() % (1087 << 52)).max(1010 << 52));
+            let mut w = String::new();
+            write_exact(&mut w, v);
+            assert_eq!(
+                decimal(&w).map(f64::to_bits),
+                Some(v.to_bits()),
+                "{v:?} as {w}"
+            );
+        }
+        assert_eq!(decimal("-0").map(f64::to_bits), Some((-0.0f64).to_bits()));
+        assert_eq!(decimal("1e5"), None);
+        assert_eq!(decimal("123456789012345678901"), None);
+    }
 }

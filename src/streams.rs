@@ -6,6 +6,7 @@ use crate::prelude::*;
 
 use crate::figures::browser::Shell;
 use crate::figures::report::{self, Meta};
+use crate::figures::StreamFigures;
 use crate::read::utf8::prefix;
 use crate::saved::{self, SavedError};
 use crate::summary::Summary;
@@ -103,6 +104,21 @@ struct Open {
     resumed_from: String,
     end_message: String,
     session: Session,
+}
+
+impl Open {
+    /// What the shell told of this stream, for its report (`timeline`: with the per-token arrays).
+    fn meta(&self, timeline: bool) -> Meta<'_> {
+        Meta {
+            id: self.id,
+            url: &self.url,
+            end_message: &self.end_message,
+            timeline,
+            label: &self.label,
+            transport: &self.transport,
+            resumed_from: &self.resumed_from,
+        }
+    }
 }
 
 /// All streams of one profiler.
@@ -381,21 +397,27 @@ impl Streams {
         self.get(id).is_some_and(|o| o.session.settled())
     }
 
+    /// Stream `id`'s figures as they stand, at full precision (for tests and tools: what its
+    /// report would say if it were finished now, before the report's rounding).
+    pub fn figures(&self, id: u32) -> Option<StreamFigures> {
+        let o = self.open.iter().find(|o| o.id == id)?;
+        let (_, figures) = report::write_with(
+            &o.session.tl,
+            &o.meta(false),
+            Some(&self.shell),
+            Some(&self.frames),
+            self.baseline,
+        );
+        Some(figures)
+    }
+
     /// Closes stream `id` and returns its report as JSON (`None` if there is no such stream):
     /// with the per-token arrays when `timeline`, and with the stream saved in the report's
     /// `saved` (see [`crate::saved`]) when `save`.
     pub fn finish(&mut self, id: u32, timeline: bool, save: bool) -> Option<String> {
         let i = self.open.iter().position(|o| o.id == id)?;
         let o = self.open.swap_remove(i);
-        let meta = Meta {
-            id,
-            url: &o.url,
-            end_message: &o.end_message,
-            timeline,
-            label: &o.label,
-            transport: &o.transport,
-            resumed_from: &o.resumed_from,
-        };
+        let meta = o.meta(timeline);
         let baseline = self.baseline;
         let (mut json, metrics) = report::write_with(
             &o.session.tl,

@@ -414,7 +414,7 @@ impl Group {
                 Ok(())
             } else if i == 6 {
                 sc.array(&mut |sc, _| {
-                    g.sketches.push(Sketch::import(sc)?);
+                    g.sketches.push(Sketch::import(sc, |sc| sc.number())?);
                     Ok(())
                 })
             } else if i == 7 {

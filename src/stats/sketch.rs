@@ -209,9 +209,11 @@ impl Sketch {
         w.close_array();
     }
 
-    /// Reads what [`Sketch::export`] wrote.
+    /// Reads what [`Sketch::export`] wrote, its `min`, `max` and `sum` with `number` (a saved
+    /// timeline reads them correctly rounded, so that they come back bit for bit).
     pub fn import(
         sc: &mut crate::read::jsonscan::Scanner<'_>,
+        number: fn(&mut crate::read::jsonscan::Scanner<'_>) -> crate::read::jsonscan::Result<f64>,
     ) -> crate::read::jsonscan::Result<Sketch> {
         let mut s = Sketch::new();
         if sc.is_null() {
@@ -221,7 +223,7 @@ impl Sketch {
         let mut nums = [0f64; 6];
         sc.array(&mut |sc, i| {
             if i < 6 {
-                nums[i] = sc.number()?;
+                nums[i] = number(sc)?;
                 Ok(())
             } else if i == 6 {
                 sc.array(&mut |sc, _| {

@@ -45,11 +45,10 @@ test("a real page's saved timelines, analysed again in Node, give the reports th
     const { report, error } = analyst.analyse(r);
     assert.equal(error, null, what);
     t.diagnostic(`${what}: ${live.diagnosis.map((d) => d.verdict).join(', ')}, ${JSON.stringify(saved).length} bytes saved`);
-    // The same report: every verdict, field and string, and every figure within the report's
-    // rounding (0.01 ms; a saved timeline keeps times at 1e-9 ms, so a figure on a rounding
-    // boundary may round the other way).
+    // The same report: every verdict, field, string and figure (a saved timeline's numbers read
+    // back bit for bit, so no figure can round the other way).
     assert.deepEqual(report.diagnosis.map((d) => d.verdict), live.diagnosis.map((d) => d.verdict), what);
-    assert.deepEqual(reportDiff(report, live, 0.01), [], what);
+    assert.deepEqual(reportDiff(report, live), [], what);
   }
   analyst.close();
 });

@@ -287,9 +287,9 @@ export function engineTests({ name, setup, lacks, xhrProgressMs = 0 }) {
       for (const k of ['truth', 'inputTruth', 'paintTruth', 'paintTruthMax']) delete live[k];
       const { report, error } = analyst.analyse(saved);
       assert.equal(error, null, render);
-      // The same report, every figure within the report's rounding (1 ms where the timer is
-      // coarse, as WebKit's: a figure on a rounding boundary may round the other way).
-      assert.deepEqual(reportDiff(report, live, live.timerMs >= 1 ? 1 : 0.01), [], render);
+      // The same report, every figure exactly: the saved times read back bit for bit, also
+      // WebKit's, whose whole-ms figures lie on a rounding boundary (x.5) often.
+      assert.deepEqual(reportDiff(report, live), [], render);
       assert.deepEqual(report.diagnosis.map((d) => d.verdict), live.diagnosis.map((d) => d.verdict), render);
     }
     analyst.close();

@@ -211,14 +211,12 @@ export function lags(report) {
 export const FRAME = 1000 / 60;
 
 /**
- * Where report `a` differs from report `b`: every string, flag, null and key the same, and every
- * number within `unit` (the report's rounding: a saved timeline keeps times at 1e-9 ms, so a
- * figure that lay on a rounding boundary can round the other way, by one unit). [] when none.
+ * Where report `a` differs from report `b`, by path: every key, string, flag, null and number
+ * (exactly). [] when none. A message that names the field, where deepEqual prints two reports.
  */
-export function reportDiff(a, b, unit, at = '') {
-  if (typeof a === 'number' && typeof b === 'number') return Math.abs(a - b) <= unit + 1e-9 ? [] : [`${at}: ${a} vs ${b}`];
+export function reportDiff(a, b, at = '') {
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return Object.is(a, b) ? [] : [`${at}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`];
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   if (Array.isArray(a) !== Array.isArray(b)) return [`${at}: array vs object`];
-  return [...keys].flatMap((k) => (k in a && k in b ? reportDiff(a[k], b[k], unit, `${at}.${k}`) : [`${at}.${k}: only in ${k in a ? 'the first' : 'the second'}`]));
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].flatMap((k) => (k in a && k in b ? reportDiff(a[k], b[k], `${at}.${k}`) : [`${at}.${k}: only in ${k in a ? 'the first' : 'the second'}`]));
 }

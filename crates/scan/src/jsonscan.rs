@@ -336,6 +336,15 @@ impl<'a> Scanner<'a> {
         Ok(if neg { -v } else { v })
     }
 
+    /// Reads a number and gives its text, for a reader that must convert it its own way (a
+    /// correctly rounded parser, where a double must read back bit for bit).
+    pub fn number_text(&mut self) -> Result<&'a str> {
+        self.ws();
+        let start = self.pos;
+        self.number()?;
+        Ok(&self.s[start..self.pos])
+    }
+
     /// Reads a number if the next value is one; skips any other value and gives `None`.
     pub fn number_or_skip(&mut self) -> Result<Option<f64>> {
         match self.peek() {
