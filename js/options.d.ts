@@ -70,3 +70,9 @@ export declare const DEFAULTS: Readonly<Required<Omit<ProfilerOptions, 'fetch'>>
 
 /** The keys of the core's configuration, as the shell writes them. */
 export declare const CONFIG_KEYS: readonly string[];
+
+/** The Resource Timing entry's fields, in the order `Core.resource` takes them. */
+export declare const RESOURCE_FIELDS: readonly string[];
+
+/** `Core.render`'s result: committed + resume × the resume limit, or `whole` (the whole text). */
+export declare const RENDER: Readonly<{ resume: number; whole: number }>;

@@ -28,3 +28,9 @@ export const DEFAULTS = Object.freeze({
 
 /** The keys of the core's configuration (src/streams.rs `Config`), as the shell writes them. */
 export const CONFIG_KEYS = Object.freeze(["stall","detail","slo","late","longFrames","eventTiming","paint","thresholds","timer","noDevtoolsTrack","sampleRate"]);
+
+/** The Resource Timing entry's fields, in the order `Core.resource` takes them. */
+export const RESOURCE_FIELDS = Object.freeze(["startTime","domainLookupStart","domainLookupEnd","connectStart","connectEnd","requestStart","responseStart","responseEnd"]);
+
+/** `Core.render`'s result: committed + resume × the resume limit, or `whole` (the whole text). */
+export const RENDER = Object.freeze({"resume":4294967296,"whole":-1});

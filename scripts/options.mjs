@@ -42,6 +42,12 @@ ${rows.join('\n')}
 
 /** The keys of the core's configuration (src/streams.rs \`Config\`), as the shell writes them. */
 export const CONFIG_KEYS = Object.freeze(${JSON.stringify((decl.config || []).map((c) => c.key))});
+
+/** The Resource Timing entry's fields, in the order \`Core.resource\` takes them. */
+export const RESOURCE_FIELDS = Object.freeze(${JSON.stringify(decl.resource || [])});
+
+/** \`Core.render\`'s result: committed + resume × the resume limit, or \`whole\` (the whole text). */
+export const RENDER = Object.freeze(${JSON.stringify(decl.render || {})});
 `;
 }
 
@@ -64,6 +70,12 @@ export declare const DEFAULTS: Readonly<Required<Omit<ProfilerOptions, 'fetch'>>
 
 /** The keys of the core's configuration, as the shell writes them. */
 export declare const CONFIG_KEYS: readonly string[];
+
+/** The Resource Timing entry's fields, in the order \`Core.resource\` takes them. */
+export declare const RESOURCE_FIELDS: readonly string[];
+
+/** \`Core.render\`'s result: committed + resume × the resume limit, or \`whole\` (the whole text). */
+export declare const RENDER: Readonly<{ resume: number; whole: number }>;
 `;
 }
 

@@ -6,8 +6,8 @@
 //!
 //! Times are absolute (the page's `performance.now()`), as inside the core, and every number is
 //! written so that it reads back as the same double (see [`crate::jsonwrite::write_exact`]): the
-//! figures analysed again are the live ones to the last bit. An unknown time is `null`. A saved timeline holds no content unless the page
-//! opted in (`includeText`), as its report.
+//! figures analysed again are the live ones to the last bit. An unknown time is `null`. A saved
+//! timeline holds no content unless the page opted in (`includeText`), as its report.
 
 use crate::prelude::*;
 
@@ -317,7 +317,6 @@ fn write_records(w: &mut JsonWriter, tl: &Timeline) {
 
 /// The hop the headers point at, and the browser's entries.
 fn write_entries(w: &mut JsonWriter, tl: &Timeline) {
-    let t = |v: Option<f64>| v.unwrap_or(f64::NAN);
     w.key("bufferHint");
     match tl.buffer_hint {
         Some(h) => {
@@ -334,19 +333,7 @@ fn write_entries(w: &mut JsonWriter, tl: &Timeline) {
     }
     w.key("resource");
     match &tl.resource {
-        Some(e) => nums(
-            w,
-            &[
-                e.start,
-                t(e.dns.0),
-                t(e.dns.1),
-                t(e.connect.0),
-                t(e.connect.1),
-                t(e.request_start),
-                t(e.response_start),
-                t(e.response_end),
-            ],
-        ),
+        Some(e) => nums(w, &e.fields()),
         None => w.null(),
     }
     w.key("frames");
@@ -821,7 +808,9 @@ fn read_part(
                 .collect()
         }
         b"bufferHint" => tl.buffer_hint = read_hint(sc)?,
-        b"resource" => tl.resource = opt_tuple::<8>(sc)?.map(resource),
+        b"resource" => {
+            tl.resource = opt_tuple::<8>(sc)?.and_then(|v| ResourceEntry::from_fields(&v));
+        }
         b"frames" => tl.frames = numbers(sc)?,
         b"inputs" => {
             tl.inputs = tuples::<3>(sc)?
@@ -920,17 +909,6 @@ fn record(v: [f64; 10]) -> DeltaRecord {
         frame: v[7],
         painted: v[8],
         server: v[9] as f32,
-    }
-}
-
-fn resource(v: [f64; 8]) -> ResourceEntry {
-    ResourceEntry {
-        start: v[0],
-        dns: (opt(v[1]), opt(v[2])),
-        connect: (opt(v[3]), opt(v[4])),
-        request_start: opt(v[5]),
-        response_start: opt(v[6]),
-        response_end: opt(v[7]),
     }
 }
 

@@ -121,6 +121,24 @@ impl Open {
     }
 }
 
+/// `Core.render`'s one-number result (src/options.json `render`): the tokens a render committed
+/// plus [`RENDER_RESUME`] times the furthest offset the next re-render can resume from, or
+/// [`RENDER_WHOLE`] when the core needs the whole text. One number, as the DOM watch calls it on
+/// every change of an answer's element. A double holds 53 bits, so the limit is kept below 2^21
+/// (two million UTF-16 units of an answer's text): a re-render of a longer answer resumes no
+/// later than that, and reads the rest again (an answer that grows at its end is still read from
+/// where it was).
+pub fn render_result(r: Option<(u32, u32)>) -> f64 {
+    r.map_or(RENDER_WHOLE, |(n, limit)| {
+        f64::from(n) + f64::from(limit.min((1 << 21) - 64)) * RENDER_RESUME
+    })
+}
+
+/// See [`render_result`].
+pub const RENDER_RESUME: f64 = 4_294_967_296.0;
+/// See [`render_result`].
+pub const RENDER_WHOLE: f64 = -1.0;
+
 /// All streams of one profiler.
 pub struct Streams {
     open: Vec<Open>,
@@ -513,6 +531,33 @@ mod tests {
         // Every option the core reads from the shell's options is declared.
         seen.sort_unstable();
         assert_eq!(seen, ["detail", "late", "stall"]);
+    }
+
+    /// `Core.render`'s result is packed as declared (src/options.json `render`), which is how
+    /// the shell (js/core/wasm.js `RENDER`) unpacks it.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn the_render_result_is_packed_as_declared() {
+        let decl: serde_json::Value =
+            serde_json::from_str(include_str!("options.json")).expect("src/options.json");
+        let resume = decl["render"]["resume"].as_f64().expect("render.resume");
+        let whole = decl["render"]["whole"].as_f64().expect("render.whole");
+        assert_eq!(render_result(None), whole);
+        for (n, limit) in [
+            (0, 0),
+            (7, 0),
+            (0, 64),
+            (12_345, 4_096),
+            ((1 << 20) + 3, (1 << 21) - 64),
+        ] {
+            let r = render_result(Some((n, limit)));
+            assert_eq!(r % resume, f64::from(n), "committed of {r}");
+            assert_eq!((r / resume).floor(), f64::from(limit), "limit of {r}");
+        }
+        // Past 2^21 the limit is lowered (a resume reads more again), and the count stays exact.
+        let r = render_result(Some((u32::MAX, u32::MAX)));
+        assert_eq!(r % resume, f64::from(u32::MAX));
+        assert_eq!((r / resume).floor(), f64::from((1u32 << 21) - 64));
     }
 
     /// Every key of src/options.json's `config` sets a field of `Config` of its own, and every

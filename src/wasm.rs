@@ -7,6 +7,8 @@ use crate::prelude::*;
 
 use wasm_bindgen::prelude::*;
 
+#[cfg(not(feature = "analyse"))]
+use crate::streams::render_result;
 use crate::streams::{Config, Streams};
 #[cfg(not(feature = "analyse"))]
 use crate::timeline::entries::{LongFrame, ResourceEntry};
@@ -46,31 +48,13 @@ impl Core {
         });
     }
 
-    /// The Resource Timing entry of stream `id`'s request (absolute ms; zero for a field the
-    /// browser withheld).
-    #[allow(clippy::too_many_arguments)]
-    pub fn resource(
-        &mut self,
-        id: u32,
-        start: f64,
-        dns_start: f64,
-        dns_end: f64,
-        connect_start: f64,
-        connect_end: f64,
-        request_start: f64,
-        response_start: f64,
-        response_end: f64,
-    ) {
-        let known = |v: f64| (v > 0.0 && v.is_finite()).then_some(v);
-        let entry = ResourceEntry {
-            start,
-            dns: (known(dns_start), known(dns_end)),
-            connect: (known(connect_start), known(connect_end)),
-            request_start: known(request_start),
-            response_start: known(response_start),
-            response_end: known(response_end),
-        };
-        self.streams.resource(id, entry);
+    /// The Resource Timing entry of stream `id`'s request: its fields in the declared order
+    /// (src/options.json `resource`, the shell's `RESOURCE_FIELDS`; absolute ms, zero for a
+    /// field the browser withheld).
+    pub fn resource(&mut self, id: u32, fields: &[f64]) {
+        if let Some(entry) = ResourceEntry::from_fields(fields) {
+            self.streams.resource(id, entry);
+        }
     }
 
     /// The user's interactions while stream `id` was open (Event Timing): `[start, delay,
@@ -168,15 +152,11 @@ impl Core {
     }
 
     /// The answer's element changed at `t`: its text from UTF-16 offset `from` on is `text`
-    /// (`from`: 0, the previous length, or a multiple of 64). Returns the tokens committed plus
-    /// 2^32 times the furthest offset the next re-render can resume from (one call for each
-    /// decision of the DOM watch), or -1 when the whole text is needed.
+    /// (`from`: 0, the previous length, or a multiple of 64). Returns the tokens committed and
+    /// the furthest offset the next re-render can resume from, packed as declared (see
+    /// [`render_result`]), one call for each decision of the DOM watch.
     pub fn render(&mut self, id: u32, text: &str, from: u32, t: f64) -> f64 {
-        self.streams
-            .rendered(id, text, from, t)
-            .map_or(-1.0, |(n, limit)| {
-                f64::from(n) + f64::from(limit) * 4_294_967_296.0
-            })
+        render_result(self.streams.rendered(id, text, from, t))
     }
 
     /// Why the page's element for stream `id` could not be read (`closed-shadow-root`,

@@ -8,6 +8,7 @@ import { feedRead } from './link.js';
 import { HEADERS } from '../schema.js';
 import { tap } from '../transports/tap.js';
 import { WEAK } from './learners.js';
+import { RESOURCE_FIELDS } from '../options.js';
 
 // Chunks kept for a stream that started before the module loaded.
 const MAX_EARLY = 4096;
@@ -280,8 +281,8 @@ export class Stream {
           this.start = e.startTime;
           this.call((c) => c.set_start(this.id, e.startTime));
         }
-        const args = [e.startTime, e.domainLookupStart, e.domainLookupEnd, e.connectStart, e.connectEnd, e.requestStart, e.responseStart, e.responseEnd];
-        this.call((c) => c.resource(this.id, ...args));
+        const fields = Float64Array.from(RESOURCE_FIELDS, (k) => e[k]);
+        this.call((c) => c.resource(this.id, fields));
       }
       // The frames painted since it opened (the smoothness figures, a freeze's frames).
       const frames = hub.meter.since(this.start);

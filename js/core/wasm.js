@@ -6,6 +6,7 @@
 // fallback: the page goes on, unprofiled.
 
 import initWasm, { Core, __tokenpaint_reinstantiate as reinstantiate } from '../../pkg/tokenpaint_core.js';
+import { RENDER } from '../options.js';
 
 let loaded = false;
 /** @type {Promise<void> | null} */
@@ -32,16 +33,16 @@ export function load(input) {
   return loading;
 }
 
-// `Core.render`'s result (src/wasm.rs): the tokens committed plus 2^32 times the furthest
-// offset the next re-render can resume from, or -1 when the core needs the whole text. One
-// number, as the DOM watch calls it on every change of an answer's element.
-const RESUME = 2 ** 32;
+// `Core.render`'s result, packed as declared (src/options.json `render`, src/streams.rs
+// `render_result`): the tokens committed plus `resume` times the furthest offset the next
+// re-render can resume from, or `whole` when the core needs the whole text. One number, as the
+// DOM watch calls it on every change of an answer's element.
 
 /** The tokens a render committed (-1: the core needs the whole text). */
-export const committedOf = (r) => (r < 0 ? -1 : r % RESUME);
+export const committedOf = (/** @type {number} */ r) => (r === RENDER.whole ? -1 : r % RENDER.resume);
 
 /** The furthest offset the next re-render can resume from (0: the start). */
-export const resumeLimitOf = (r) => (r < 0 ? 0 : Math.floor(r / RESUME));
+export const resumeLimitOf = (/** @type {number} */ r) => (r === RENDER.whole ? 0 : Math.floor(r / RENDER.resume));
 
 /** Bytes of wasm linear memory in use (it grows, it never shrinks), or null before loading. */
 export function wasmMemoryBytes() {

@@ -24,6 +24,39 @@ pub struct ResourceEntry {
 }
 
 impl ResourceEntry {
+    /// The entry from its fields in the declared order (src/options.json `resource`:
+    /// `startTime, domainLookupStart, domainLookupEnd, connectStart, connectEnd, requestStart,
+    /// responseStart, responseEnd`), as they cross from the shell and are saved. A field other
+    /// than `startTime` that is not a positive number is one the browser withheld (it gives 0
+    /// for a cross-origin entry; a saved one is `null`). `None` for fewer than eight.
+    pub fn from_fields(v: &[f64]) -> Option<ResourceEntry> {
+        let v: &[f64; 8] = v.get(..8)?.try_into().ok()?;
+        let known = |v: f64| (v > 0.0 && v.is_finite()).then_some(v);
+        Some(ResourceEntry {
+            start: v[0],
+            dns: (known(v[1]), known(v[2])),
+            connect: (known(v[3]), known(v[4])),
+            request_start: known(v[5]),
+            response_start: known(v[6]),
+            response_end: known(v[7]),
+        })
+    }
+
+    /// Its fields in the declared order (see [`ResourceEntry::from_fields`]), NaN for unknown.
+    pub fn fields(&self) -> [f64; 8] {
+        let t = |v: Option<f64>| v.unwrap_or(f64::NAN);
+        [
+            self.start,
+            t(self.dns.0),
+            t(self.dns.1),
+            t(self.connect.0),
+            t(self.connect.1),
+            t(self.request_start),
+            t(self.response_start),
+            t(self.response_end),
+        ]
+    }
+
     /// How long the request waited in the browser before it was sent: from its start to the
     /// request leaving, less the connection's own set-up (DNS, TCP, TLS), which is network
     /// time. A cold connection to a distant API is slow to set up, not queued.
@@ -102,5 +135,47 @@ mod tests {
         };
         assert_eq!(queued.browser_queue(), Some(700.0));
         assert_eq!(ResourceEntry::default().browser_queue(), None);
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod declared {
+    use super::ResourceEntry;
+
+    /// The entry's fields cross and are saved in the declared order (src/options.json
+    /// `resource`, the shell's `RESOURCE_FIELDS`): each declared name lands in its own field.
+    #[test]
+    fn the_resource_entry_reads_its_fields_in_the_declared_order() {
+        let decl: serde_json::Value =
+            serde_json::from_str(include_str!("../options.json")).expect("src/options.json");
+        let names: Vec<&str> = decl["resource"]
+            .as_array()
+            .expect("resource")
+            .iter()
+            .map(|n| n.as_str().expect("a name"))
+            .collect();
+        // Each field of the entry, by the browser's name for it.
+        let field = |e: &ResourceEntry, name: &str| match name {
+            "startTime" => Some(e.start),
+            "domainLookupStart" => e.dns.0,
+            "domainLookupEnd" => e.dns.1,
+            "connectStart" => e.connect.0,
+            "connectEnd" => e.connect.1,
+            "requestStart" => e.request_start,
+            "responseStart" => e.response_start,
+            "responseEnd" => e.response_end,
+            other => panic!("src/options.json: no field `{other}` in ResourceEntry"),
+        };
+        assert_eq!(names.len(), 8);
+        let v: Vec<f64> = (0..8).map(|i| 1000.0 + i as f64).collect();
+        let e = ResourceEntry::from_fields(&v).expect("eight fields");
+        for (i, name) in names.iter().enumerate() {
+            assert_eq!(field(&e, name), Some(v[i]), "{name} is field {i}");
+        }
+        assert_eq!(e.fields().to_vec(), v);
+        // A field the browser withheld (0) is unknown; fewer than eight is no entry.
+        let e = ResourceEntry::from_fields(&[5.0, 0.0, 0.0, 0.0, 0.0, 6.0, 7.0, 8.0]).unwrap();
+        assert_eq!((e.dns, e.request_start), ((None, None), Some(6.0)));
+        assert!(ResourceEntry::from_fields(&v[..7]).is_none());
     }
 }

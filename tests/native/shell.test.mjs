@@ -14,7 +14,9 @@ import init, { Profiler } from '../../js/index.js';
 import { socketIoEvent } from '../../js/transports/sockets.js';
 import { assembleFigures, assembleRead } from '../../js/core/assemble.js';
 import { FIXES } from '../../js/verdicts.js';
-import { CONFIG_KEYS } from '../../js/options.js';
+import { CONFIG_KEYS, RESOURCE_FIELDS, RENDER } from '../../js/options.js';
+import { committedOf, resumeLimitOf } from '../../js/core/wasm.js';
+import http from 'node:http';
 import { Core } from '../../pkg/tokenpaint_core.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -363,6 +365,54 @@ test("the shell configures the core with exactly the declared keys", () => {
   assert.deepEqual([...keys].sort(), [...CONFIG_KEYS].sort());
   assert.ok(given[0].split('\n').includes('stall=250'));
   assert.ok(given[0].split('\n').includes('slo=ttftPerceived 0.95 1000'));
+});
+
+// The Resource Timing entry crosses as one array in the declared order (src/options.json
+// `resource`, js/options.js RESOURCE_FIELDS), and src/timeline/entries.rs's test holds the core's
+// reading of it to the same list. Node's fetch makes real entries for a real socket.
+test('the Resource Timing entry crosses into the core in the declared order: the saved timeline holds Node\'s own entry', async () => {
+  const server = http.createServer((_, res) => {
+    res.setHeader('content-type', 'text/event-stream');
+    res.end(WORDS.map(sse).join('') + 'data: [DONE]\n\n');
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${server.address().port}/v1/chat/completions`;
+  try {
+    const { p, next } = profiled({ saveTimeline: true });
+    const res = await p.fetch(url, { method: 'POST' });
+    await res.text();
+    const { saved } = await next('resource');
+    p.close();
+    const [entry] = performance.getEntriesByName(url);
+    assert.ok(entry, "Node's fetch made a Resource Timing entry");
+    // Each field where the declared order puts it: startTime as is, the others null when the
+    // entry withholds them (0), the same doubles otherwise.
+    const expected = (fields) => fields.map((k, i) => (i === 0 || entry[k] > 0 ? entry[k] : null));
+    assert.deepEqual(saved.stream.resource, expected(RESOURCE_FIELDS));
+    assert.ok(saved.stream.resource.filter((v) => v !== null).length >= 4, 'a real entry has its times');
+    // The check can fail: the same entry read in another order is not what the core holds.
+    const swapped = [...RESOURCE_FIELDS];
+    [swapped[5], swapped[7]] = [swapped[7], swapped[5]];
+    assert.notDeepEqual(saved.stream.resource, expected(swapped));
+  } finally {
+    server.close();
+    performance.clearResourceTimings();
+  }
+});
+
+// A render's result is packed as declared (src/options.json `render`); the real core packs it.
+test("the render result is read as the core packs it: the tokens committed and the resume limit", async () => {
+  const core = new Core();
+  core.configure('paint=1');
+  const id = core.open('auto', 'text/event-stream', '', '/v1/x', 1, 2, 200);
+  const text = WORDS.join('');
+  core.chunk(id, enc.encode(WORDS.map(sse).join('')), 10, true, NaN);
+  const r = core.render(id, text, 0, 20);
+  assert.equal(committedOf(r), WORDS.length);
+  assert.ok(resumeLimitOf(r) >= 0 && resumeLimitOf(r) <= text.length && resumeLimitOf(r) % 64 === 0);
+  assert.equal(committedOf(RENDER.whole), -1);
+  assert.equal(resumeLimitOf(RENDER.whole), 0);
+  core.free();
 });
 
 test("report assembly: the catalog's words, the late frames' scripts (tokenpaint's own never named), the entry's strings, how the answer was read", () => {
