@@ -15,13 +15,14 @@ const prefix = Date.now().toString(36) + Math.random().toString(36).slice(2, 6);
 let next = 0;
 
 sw.addEventListener('install', () => sw.skipWaiting());
-sw.addEventListener('activate', (e) => e.waitUntil(sw.clients.claim()));
+sw.addEventListener('activate', (/** @type {any} */ e) => e.waitUntil(sw.clients.claim()));
 
-sw.addEventListener('fetch', (event) => {
+sw.addEventListener('fetch', (/** @type {any} */ event) => {
   if (!event.request.url.includes(match)) return;
   event.respondWith(stamped(event));
 });
 
+/** @param {any} event the worker's FetchEvent (no service-worker types in the DOM's) */
 async function stamped(event) {
   // A failure here is the network's, as it would be without the worker.
   const res = await fetch(event.request);
@@ -30,6 +31,7 @@ async function stamped(event) {
   const client = await sw.clients.get(event.clientId);
   if (!client) return res;
   // Stamps leave in batches: one message per turn of the worker's event loop at most.
+  /** @type {number[]} */
   let batch = [];
   let queued = false;
   let end = 0;

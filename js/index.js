@@ -14,7 +14,10 @@ export { wasmMemoryBytes };
 export { Profiler, DEFAULTS } from './profiler.js';
 export { THRESHOLDS } from './ratings.js';
 
-/** Loads the WebAssembly core. Resolves once profiling is possible; safe to call many times. */
+/**
+ * Loads the WebAssembly core. Resolves once profiling is possible; safe to call many times.
+ * @param {Parameters<typeof import('./core/wasm.js').load>[0]} [input]
+ */
 export default function init(input) {
   return load(input);
 }

@@ -30,7 +30,7 @@ export class Profiler {
     this.streamSampleRate = rateOf(o.streamSampleRate);
     this.sampled = inSample(this.sampleRate);
     if (!this.sampled) {
-      inert(this, fetchFn);
+      inert(/** @type {Record<string, unknown>} */ (/** @type {unknown} */ (this)), fetchFn);
       return;
     }
     this.ready = Promise.resolve(this);

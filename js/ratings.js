@@ -7,7 +7,10 @@ import { THRESHOLDS } from './schema.js';
 /** [good up to, poor above], in ms: the core's defaults (`THRESHOLDS` in src/figures/browser.rs). */
 export { THRESHOLDS };
 
-/** Thresholds as the core reads them: `ttft 1000 3000; …` (unknown metrics are left out). */
+/**
+ * Thresholds as the core reads them: `ttft 1000 3000; …` (unknown metrics are left out).
+ * @param {Partial<Record<string, number[]>> | null | undefined} thresholds
+ */
 export function thresholdSpec(thresholds) {
   const parts = [];
   for (const name of Object.keys(THRESHOLDS)) {
@@ -20,6 +23,7 @@ export function thresholdSpec(thresholds) {
 /**
  * The headline metrics of a report, each `{ name, value, rating, id, attribution }`, rated by
  * the core (a report's `ratings`; null where it has none).
+ * @param {import('./report.js').StreamReport} report
  */
 export function metricsOf(report) {
   const values = {
@@ -29,6 +33,7 @@ export function metricsOf(report) {
     tpot: report.tpot,
     lag: report.lag ? report.lag.p50 : null,
   };
+  /** @type {Partial<Record<string, string | null>>} */
   const ratings = report.ratings || {};
   const out = [];
   for (const [name, value] of Object.entries(values)) {
@@ -44,7 +49,10 @@ export function metricsOf(report) {
   return out;
 }
 
-/** Targets as the core reads them: `{ ttftPerceived: { p95: 1000 } }` → `ttftPerceived 0.95 1000`. */
+/**
+ * Targets as the core reads them: `{ ttftPerceived: { p95: 1000 } }` → `ttftPerceived 0.95 1000`.
+ * @param {Partial<Record<string, Partial<Record<string, number>>>> | null | undefined} slo
+ */
 export function sloSpec(slo) {
   if (!slo || typeof slo !== 'object') return '';
   const parts = [];

@@ -15,25 +15,43 @@
 // several streams of one page line up. Pure: it runs in a page or in Node, and imports nothing.
 
 const PID = 1;
-const us = (ms) => Math.round(ms * 1000);
-const finite = (v) => typeof v === 'number' && Number.isFinite(v);
+const us = (/** @type {number} */ ms) => Math.round(ms * 1000);
+/**
+ * @param {unknown} v
+ * @returns {v is number}
+ */
+function finite(v) {
+  return typeof v === 'number' && Number.isFinite(v);
+}
 
-/** The trace of `reports` (a report, or an array of them): `{ traceEvents, displayTimeUnit, otherData }`. */
+/** @typedef {import('./report.js').StreamReport} StreamReport */
+
+/**
+ * The trace of `reports` (a report, or an array of them): `{ traceEvents, displayTimeUnit, otherData }`.
+ * @param {StreamReport | StreamReport[]} reports
+ */
 export function traceOf(reports) {
   const list = (Array.isArray(reports) ? reports : [reports]).filter((r) => r && typeof r === 'object');
+  /** @type {object[]} */
   const events = [{ name: 'process_name', ph: 'M', pid: PID, tid: 0, args: { name: 'tokenpaint' } }];
   list.forEach((r, i) => streamEvents(r, i + 1, events));
   return { traceEvents: events, displayTimeUnit: 'ms', otherData: { source: 'tokenpaint', streams: list.length } };
 }
 
+/**
+ * @param {StreamReport} r
+ * @param {number} tid
+ * @param {object[]} out
+ */
 function streamEvents(r, tid, out) {
   const base = { pid: PID, tid };
   out.push({ ...base, name: 'thread_name', ph: 'M', args: { name: `stream ${r.id} ${r.url || ''}`.trim() } });
   out.push({ ...base, name: 'thread_sort_index', ph: 'M', args: { sort_index: tid } });
   if (!finite(r.startTime)) return; // a failed report: no times to place
-  const at = (ms) => us(r.startTime + ms);
+  const at = (/** @type {number} */ ms) => us(r.startTime + ms);
   const verdict = r.diagnosis && r.diagnosis[0] ? r.diagnosis[0].verdict : null;
-  const end = finite(r.e2ePerceived && r.e2ePerceived.painted) ? r.e2ePerceived.painted : finite(r.e2e) ? r.e2e : null;
+  const painted = r.e2ePerceived && r.e2ePerceived.painted;
+  const end = finite(painted) ? painted : finite(r.e2e) ? r.e2e : null;
   if (end !== null) {
     out.push({ ...base, name: `stream ${r.id}`, cat: 'stream', ph: 'X', ts: at(0), dur: us(end), args: { url: r.url, status: r.status, verdict, ttft: r.ttft, ttftPerceived: r.ttftPerceived && r.ttftPerceived.painted, e2e: r.e2e, matchedPct: r.matchedPct } });
   }
@@ -48,7 +66,7 @@ function streamEvents(r, tid, out) {
   }
   const tl = r.timeline;
   if (!tl || !Array.isArray(tl.arrived)) return;
-  const first = (a) => (a || []).find(finite);
+  const first = (/** @type {Array<number | null> | null | undefined} */ a) => (a || []).find(finite);
   for (const [name, v] of [
     ['first token arrived', first(tl.arrived)],
     ['first token committed', first(tl.committed)],
@@ -57,7 +75,7 @@ function streamEvents(r, tid, out) {
     if (finite(v)) out.push({ ...base, name, cat: 'token', ph: 'i', s: 't', ts: at(v) });
   }
   for (const key of ['arrived', 'committed', 'painted']) {
-    const times = tl[key] || [];
+    const times = tl[/** @type {'arrived' | 'committed' | 'painted'} */ (key)] || [];
     const points = [];
     let chars = 0;
     for (let i = 0; i < times.length; i++) {

@@ -1,6 +1,9 @@
 // Generated from src/verdicts.json by scripts/catalog.mjs: do not edit.
 
-/** Each fix's text, by fix id (a verdict's name, or name/variant). */
+/**
+ * Each fix's text, by fix id (a verdict's name, or name/variant).
+ * @type {Readonly<Record<string, string>>}
+ */
 export const FIXES = {
   "client-buffers-whole-answer": "The page shows nothing until the answer is complete: render each delta as it arrives, or streaming is wasted.",
   "client-updates-deferred": "The page held arrived text back while its main thread was free and its frames kept coming, then showed it in one step: its updates are deferred, not slow. A low-priority update (React startTransition or useDeferredValue, a debounce) is started over by each more urgent one (key presses, synchronous store updates, each new delta) and can wait seconds: render streaming updates urgently, outside transitions, deferred values and debounces, or use the renderer's direct-update mode.",
@@ -37,7 +40,10 @@ export const FIXES = {
   "client-tail": "Most tokens paint promptly but some wait: long tasks on the page (see latePaints in the slow streams' reports).",
 };
 
-/** Each verdict's title, by its name. */
+/**
+ * Each verdict's title, by its name.
+ * @type {Readonly<Record<string, string>>}
+ */
 export const TITLES = {
   "client-buffers-whole-answer": "The page waits for the whole answer",
   "client-updates-deferred": "The page defers its updates while it is free",

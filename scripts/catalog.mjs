@@ -26,12 +26,18 @@ export function shell(catalog) {
   const scripted = catalog.verdicts.filter((v) => v.namesScript).map((v) => v.id);
   return `// Generated from src/verdicts.json by scripts/catalog.mjs: do not edit.
 
-/** Each fix's text, by fix id (a verdict's name, or name/variant). */
+/**
+ * Each fix's text, by fix id (a verdict's name, or name/variant).
+ * @type {Readonly<Record<string, string>>}
+ */
 export const FIXES = {
 ${entries(fixes)}
 };
 
-/** Each verdict's title, by its name. */
+/**
+ * Each verdict's title, by its name.
+ * @type {Readonly<Record<string, string>>}
+ */
 export const TITLES = {
 ${entries(titles)}
 };

@@ -44,7 +44,7 @@ export function listenForArrivals() {
  * page time] pairs, the last one the first that covers `end` (a read of the page may span
  * several chunks the worker saw at different times); null while that one has not come.
  */
-export function seenIn(id, start, end) {
+export function seenIn(/** @type {string} */ id, /** @type {number} */ start, /** @type {number} */ end) {
   const entry = stamps.get(id);
   if (!entry) return null;
   const list = entry.list;
@@ -58,6 +58,6 @@ export function seenIn(id, start, end) {
 }
 
 /** The stream is over: its stamps are dropped. */
-export function forgetArrivals(id) {
+export function forgetArrivals(/** @type {string} */ id) {
   stamps.delete(id);
 }

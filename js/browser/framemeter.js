@@ -7,13 +7,14 @@
 const MAX = 36000;
 
 export class FrameMeter {
+  /** @type {number[]} */
   #starts = [];
   #users = 0;
   #running = false;
 
   constructor() {
     this.available = typeof requestAnimationFrame === 'function';
-    this.tick = (t) => {
+    this.tick = (/** @type {number} */ t) => {
       this.#starts.push(t);
       if (this.#starts.length > MAX) this.#starts.splice(0, MAX / 2);
       if (this.#users > 0) requestAnimationFrame(this.tick);
@@ -39,7 +40,10 @@ export class FrameMeter {
     if (this.#users === 0) this.#starts.length = 0;
   }
 
-  /** The frame starts from `since` on (absolute ms). */
+  /**
+   * The frame starts from `since` on (absolute ms).
+   * @param {number} since
+   */
   since(since) {
     const from = this.#starts.findIndex((t) => t >= since);
     return from < 0 ? [] : this.#starts.slice(from);

@@ -6,9 +6,10 @@
 const MAX = 1000;
 
 /** An interaction's entry as the core takes it: `[start, input delay, duration]`. */
-const triplet = (e) => [e.startTime, Math.max(0, e.processingStart - e.startTime), e.duration];
+const triplet = (/** @type {PerformanceEventTiming} */ e) => [e.startTime, Math.max(0, e.processingStart - e.startTime), e.duration];
 
 export class InputTiming {
+  /** @type {number[][]} */
   #entries = [];
   #users = 0;
   /** @type {PerformanceObserver | null} */
@@ -27,7 +28,7 @@ export class InputTiming {
       this.#observer = new PerformanceObserver((list) => {
         for (const e of list.getEntries()) {
           if (!(/** @type {PerformanceEventTiming} */ (e).interactionId)) continue;
-          this.#entries.push(triplet(e));
+          this.#entries.push(triplet(/** @type {PerformanceEventTiming} */ (e)));
           if (this.#entries.length > MAX) this.#entries.shift();
         }
       });
@@ -48,9 +49,11 @@ export class InputTiming {
   }
 
   /** The interactions from `since` on, as `[start, delay, duration]` triplets (with those the
-   * browser has not delivered yet). */
+   * browser has not delivered yet).
+   * @param {number} since
+   */
   since(since) {
-    if (this.#observer) for (const e of this.#observer.takeRecords()) if (/** @type {PerformanceEventTiming} */ (e).interactionId) this.#entries.push(triplet(e));
+    if (this.#observer) for (const e of this.#observer.takeRecords()) if (/** @type {PerformanceEventTiming} */ (e).interactionId) this.#entries.push(triplet(/** @type {PerformanceEventTiming} */ (e)));
     return this.#entries.filter((e) => e[0] >= since).flat();
   }
 }

@@ -24,6 +24,7 @@
 // js/core/hub.js uses it too, to hand the core only the frames the clock would watch anyway.
 export const IDLE_FRAMES = 3;
 
+/** @type {number | undefined} */
 let resolution;
 /**
  * The resolution of `performance.now()` in this page (ms), measured once: the smallest step seen
@@ -52,25 +53,32 @@ export function timerResolution() {
 }
 
 export class PaintClock {
+  /** @type {ResizeObserver | null | undefined} */
   #ro;
+  /** @type {MessageChannel | undefined} */
   #channel;
   #running;
   #idle;
   #since;
   #cutoff;
+  /** @type {HTMLSpanElement | undefined} */
   #probe;
-  #post;
+  /** @type {() => void} */
+  #post = () => {};
   #frame;
-  #onFrame;
+  /** @type {FrameRequestCallback} */
+  #onFrame = () => {};
   #onPaint;
-  #waiting;
-  #overtaken;
+  #waiting = false;
+  /** @type {FrameRequestCallback} */
+  #overtaken = () => {};
 
   /**
    * `onPaint(frameStart, cutoff, afterPaint, since)` is called once per frame while armed;
    * `since` is the after-paint mark of the frame before when that frame asked for this one
    * (NaN after a rest): a frame whose after-paint mark comes much later than a frame after it
    * was asked for tells that the main thread was blocked in between.
+   * @param {(frame: number, cutoff: number, after: number, since: number) => number} onPaint
    */
   constructor(onPaint) {
     this.#onPaint = onPaint;
@@ -90,7 +98,8 @@ export class PaintClock {
     } else {
       this.#channel = new MessageChannel();
       this.#channel.port1.onmessage = after;
-      this.#post = () => this.#channel.port2.postMessage(0);
+      const port = this.#channel.port2;
+      this.#post = () => port.postMessage(0);
     }
     try {
       // The cutoff is needed only where the after-paint task can be overtaken by the page's
@@ -109,7 +118,7 @@ export class PaintClock {
     this.#onFrame = (frameStart) => {
       this.#frame = frameStart;
       this.#cutoff = NaN;
-      if (this.#ro) {
+      if (this.#ro && this.#probe) {
         try {
           this.#ro.unobserve(this.#probe);
           this.#ro.observe(this.#probe);

@@ -4,10 +4,14 @@
 // searched like light DOM. Closed shadow roots and cross-origin iframes cannot be read: when no
 // answer text was found, `whyUnseen` says which of them is the likely reason.
 
-/** Calls `found(shadowRoot)` for every open shadow root in `node`'s tree, nested ones included. */
+/**
+ * Calls `found(shadowRoot)` for every open shadow root in `node`'s tree, nested ones included.
+ * @param {Element | ShadowRoot} node
+ * @param {(root: ShadowRoot) => boolean | void} found false: already known, not searched again
+ */
 export function eachShadowRoot(node, found) {
   if (!node || typeof document === 'undefined') return;
-  const start = node.nodeType === 1 ? node : null;
+  const start = node.nodeType === 1 ? /** @type {Element} */ (node) : null;
   if (start && start.shadowRoot) visit(start.shadowRoot, found);
   if (!node.firstElementChild && !(node.nodeType === 11 && node.childNodes.length)) return;
   const walker = document.createTreeWalker(node, 1 /* NodeFilter.SHOW_ELEMENT */);
@@ -17,12 +21,19 @@ export function eachShadowRoot(node, found) {
   }
 }
 
+/**
+ * @param {ShadowRoot} root
+ * @param {(root: ShadowRoot) => boolean | void} found
+ */
 function visit(root, found) {
   if (found(root) === false) return; // already known: its own observer covers it
   eachShadowRoot(root, found);
 }
 
-/** Added element nodes in `records` (only they can bring new shadow roots). */
+/**
+ * Added element nodes in `records` (only they can bring new shadow roots).
+ * @param {MutationRecord[]} records
+ */
 export function addedElements(records) {
   /** @type {Element[] | null} */
   let out = null;
@@ -32,7 +43,7 @@ export function addedElements(records) {
     const r = records[i];
     if (r.type !== 'childList') continue;
     const added = r.addedNodes;
-    for (let j = 0; j < added.length; j++) if (added[j].nodeType === 1) (out || (out = [])).push(added[j]);
+    for (let j = 0; j < added.length; j++) if (added[j].nodeType === 1) (out || (out = [])).push(/** @type {Element} */ (added[j]));
   }
   return out;
 }
@@ -43,18 +54,19 @@ export function addedElements(records) {
  * a custom element there has no open shadow root and no text of its own (its content is most
  * likely in a closed shadow root), else `not-found`.
  */
-export function whyUnseen(roots) {
+export function whyUnseen(/** @type {Iterable<Element | ShadowRoot>} */ roots) {
   let closed = false;
-  const defined = typeof customElements !== 'undefined' ? (name) => customElements.get(name) !== undefined : () => false;
+  const defined = typeof customElements !== 'undefined' ? (/** @type {string} */ name) => customElements.get(name) !== undefined : () => false;
   for (const root of roots) {
     const walker = document.createTreeWalker(root, 1);
     // The observed element itself first (it may be the component), then everything inside.
-    for (let el = root.nodeType === 1 ? root : walker.nextNode(); el; el = walker.nextNode()) {
+    for (let node = root.nodeType === 1 ? root : walker.nextNode(); node; node = walker.nextNode()) {
+      const el = /** @type {Element} */ (node);
       const name = el.localName;
       if (name === 'iframe' || name === 'frame') {
         let readable = false;
         try {
-          readable = el.contentDocument !== null;
+          readable = /** @type {HTMLIFrameElement} */ (el).contentDocument !== null;
         } catch {
           readable = false;
         }

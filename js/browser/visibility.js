@@ -7,6 +7,7 @@ export class Visibility {
   #listening;
   #onChange;
 
+  /** @param {(since: number, until: number) => void} onShown */
   constructor(onShown) {
     this.#onShown = onShown;
     this.hiddenSince = null;

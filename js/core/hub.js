@@ -32,25 +32,39 @@ export const PROGRESS_MS = 100;
 /** The frames kept while something learns (about 4 s). */
 const RECENT_FRAMES = 240;
 
-const known = (x) => (typeof x === 'number' && !Number.isNaN(x) ? x : null);
+/** @typedef {import('./stream.js').Stream} Stream */
+/** @typedef {import('./stream.js').StreamOptions} StreamOptions */
+/**
+ * The profiler's options, its defaults filled in (js/options.js).
+ * @typedef {import('../options.js').ProfilerOptions & typeof import('../options.js').DEFAULTS} Options
+ */
+
+const known = (/** @type {unknown} */ x) => (typeof x === 'number' && !Number.isNaN(x) ? x : null);
 
 export class Hub {
   // The streams whose frames and inputs are being metered (they opened, not yet reported).
+  /** @type {WeakSet<Stream>} */
   #metered = new WeakSet();
   #quiet;
   #watchedLast;
   #progressAt;
+  /** @type {ReturnType<typeof setInterval> | null} */
   #idleTimer;
 
   /**
    * `rate`: the share of streams profiled (both sample rates multiplied); `fetchFn`: the fetch
    * the profiled fetch calls.
+   * @param {Options} options
+   * @param {number} rate
+   * @param {number} streamSampleRate
+   * @param {typeof fetch | null} fetchFn
    */
   constructor(options, rate, streamSampleRate, fetchFn) {
     const o = (this.options = options);
     this.rate = rate;
     this.streamSampleRate = streamSampleRate;
     this.fetchFn = fetchFn;
+    /** @type {Set<Stream>} */
     this.streams = new Set();
     this.closedForGood = false;
     this.disconnecting = false;
@@ -75,6 +89,7 @@ export class Hub {
     // The opt-in arrival clock (a service worker the app registered, js/arrival-sw.js): a chunk
     // of its own. Until it has loaded, the worker's messages wait (startMessages), and so do
     // the reads it stamped (link.js).
+    /** @type {typeof import('../browser/arrival.js') | null} */
     this.arrival = null;
     if (o.arrivalClock) {
       import('../browser/arrival.js')
@@ -91,12 +106,14 @@ export class Hub {
     // What learns where an answer is from the page (learn.js): streams and sockets no reader
     // holds. The DOM watch hands each the text of the elements that change.
     this.learners = new Set();
+    /** @type {Array<{ frame: number, cutoff: number, after: number }>} */
     this.recentFrames = [];
     this.learning = new Learning(this);
     this.watch = new DomWatch({ streams: this.streams, link: this.link, committed: () => this.paint.request(), learners: this.learners, learning: this.learning });
     this.visibility = new Visibility((since, t) => this.link.call((c) => c.hidden(since, t)));
     this.visibility.listen();
     // Live progress (onProgress): its subscribers, and when it was last delivered.
+    /** @type {Set<(progress: object) => void>} */
     this.progress = new Set();
     this.#progressAt = -Infinity;
     this.progressFrames = 0;
@@ -112,7 +129,7 @@ export class Hub {
   // and how figures are rated. The core ignores what does not read.
   #configuration() {
     const o = this.options;
-    const flag = (b) => (b ? 1 : 0);
+    const flag = (/** @type {unknown} */ b) => (b ? 1 : 0);
     const lines = {
       stall: o.stallMs,
       detail: Number.isInteger(o.maxTokenDetail) && o.maxTokenDetail > 0 ? o.maxTokenDetail : 0,
@@ -131,6 +148,7 @@ export class Hub {
       .join('\n');
   }
 
+  /** @param {Element} element */
   observe(element) {
     if (this.closedForGood || !element) return;
     if (this.watch.observe(element)) {
@@ -139,12 +157,19 @@ export class Hub {
     }
   }
 
-  /** A stream's sink (stream.js `feed`), for what reads answers in the shell (answers.js). */
+  /**
+   * A stream's sink (stream.js `feed`), for what reads answers in the shell (answers.js).
+   * @param {import('./stream.js').ResponseLike} res
+   * @param {StreamOptions} o
+   */
   feed(res, o) {
     return feed(this, res, o);
   }
 
-  /** A stream opened. */
+  /**
+   * A stream opened.
+   * @param {Stream} s
+   */
   opened(s) {
     this.streams.add(s);
     if (!this.#metered.has(s)) {
@@ -162,6 +187,10 @@ export class Hub {
     this.watch.watchTarget(s);
   }
 
+  /**
+   * @param {Stream} s
+   * @param {Array<[number, ...unknown[]]>} history what the page showed of it, oldest first
+   */
   #replay(s, history) {
     try {
       this.watch.replay(s, history);
@@ -174,7 +203,10 @@ export class Hub {
     }
   }
 
-  /** A stream's frames are no longer needed (it was reported, or discarded). */
+  /**
+   * A stream's frames are no longer needed (it was reported, or discarded).
+   * @param {Stream} s
+   */
   unmetered(s) {
     if (!this.#metered.delete(s)) return;
     this.meter.stop();
@@ -193,13 +225,20 @@ export class Hub {
     return element;
   }
 
-  /** Whether an open stream still wants `url`'s Resource Timing entries. */
+  /**
+   * Whether an open stream still wants `url`'s Resource Timing entries.
+   * @param {string | undefined} url
+   */
   streamsOf(url) {
     for (const s of this.streams) if (s.fullUrl === url) return true;
     return false;
   }
 
-  /** A finished report for the exporters, which only read it. */
+  /**
+   * A finished report for the exporters, which only read it.
+   * @param {import('../report.js').StreamReport} report
+   * @param {StreamOptions['trace']} trace
+   */
   exported(report, trace) {
     try {
       if (this.measure) this.measure.then((measure) => measure(report)).catch(() => {});
@@ -223,7 +262,8 @@ export class Hub {
       if (this.streams.size === 0) this.#stopIdle();
     }, every);
     // In Node, do not keep the process alive for it.
-    if (this.#idleTimer && typeof this.#idleTimer.unref === 'function') this.#idleTimer.unref();
+    const timer = /** @type {{ unref?: () => void } | number | null} */ (this.#idleTimer);
+    if (timer && typeof timer === 'object' && typeof timer.unref === 'function') timer.unref();
   }
 
   #stopIdle() {
@@ -231,7 +271,13 @@ export class Hub {
     this.#idleTimer = null;
   }
 
-  /** A painted frame; returns 1 to keep the clock running. */
+  /**
+   * A painted frame; returns 1 to keep the clock running.
+   * @param {number} frame
+   * @param {number} cutoff
+   * @param {number} after
+   * @param {number} since
+   */
   #onPaint(frame, cutoff, after, since) {
     // The frame waits in the queue with the commits before it. The clock keeps running while
     // the page keeps changing.
@@ -270,6 +316,7 @@ export class Hub {
   }
 
   // Hands each open stream's figures so far to the progress subscribers.
+  /** @param {number} now */
   #deliverProgress(now) {
     this.progressFrames++;
     for (const s of this.streams) {

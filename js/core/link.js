@@ -21,7 +21,7 @@ const PART = 64 * 1024;
  * Hands one read to the core (in parts when it is long; they count as one chunk). `seen`: the
  * arrival clock's [end offset, time] pairs for it (arrival.js), the read's bytes starting at
  * offset `start`: each part goes in with the time the browser had it.
- * @param {any} c @param {number} id @param {Uint8Array} bytes @param {number} t
+ * @param {import('../../pkg/tokenpaint_core.js').Core} c @param {number} id @param {Uint8Array} bytes @param {number} t
  * @param {number[] | null} [seen] @param {number} [start]
  */
 export function feedRead(c, id, bytes, t, seen = null, start = 0) {
@@ -57,6 +57,7 @@ const idle = typeof requestIdleCallback === 'function';
  * priority with no deadline: on a page that is never idle the queue would then only cross when
  * full, in one long flush.
  */
+/** @param {() => void} fn */
 function later(fn) {
   setTimeout(idle ? () => requestIdleCallback(fn, { timeout: FLUSH_MS }) : fn, FLUSH_MS);
 }
@@ -65,17 +66,35 @@ function later(fn) {
 // (a worker's message is a task of the page's, run after a long task as the read is).
 const STAMP_WAIT_MS = 1000;
 
+/** @typedef {import('../../pkg/tokenpaint_core.js').Core} Core */
+/** @typedef {import('./stream.js').Stream} Stream */
+/** @typedef {typeof import('../browser/arrival.js')} ArrivalClock the arrival clock's page side */
+/**
+ * What waits in the queue: a chunk (`bytes`, read up to offset `end`; `seen`: its arrival
+ * stamps once looked up), an append of the element's text (`text` from `from`), or a frame
+ * (`s` null).
+ * @typedef {{ s: Stream, bytes: Uint8Array, t: number, end: number, seen?: number[] | null }} ChunkOp
+ * @typedef {{ s: Stream, text: string, from: number, t: number, bytes?: undefined }} AppendOp
+ * @typedef {{ s: null, frame: number, cutoff: number, after: number, since: number, bytes?: undefined }} FrameOp
+ * @typedef {ChunkOp | AppendOp | FrameOp} Op
+ */
+
 export class CoreLink {
+  /** @type {() => string} */
   #configure;
+  /** @type {() => ArrivalClock | null} */
   #arrival;
+  /** @type {(s: Stream) => void} */
   #beforeChunk;
   #gen;
   #framesSent;
+  /** @type {Op[]} */
   #queue;
   #queuedBytes;
   #flushQueued;
   #flushTimer;
   #onTimer;
+  /** @type {Uint8Array | null} */
   #stage;
   #stageAt;
   #stamped;
@@ -85,11 +104,13 @@ export class CoreLink {
    * figures are rated); `arrival()` the arrival clock's page side once it has loaded (or
    * null); `beforeChunk(stream)` runs before a stream's chunk is handed over (the DOM watch's
    * look for late shadow roots).
+   * @param {{ configure: () => string, arrival: () => ArrivalClock | null, beforeChunk: (s: Stream) => void }} hooks
    */
   constructor({ configure, arrival, beforeChunk }) {
     this.#configure = configure;
     this.#arrival = arrival;
     this.#beforeChunk = beforeChunk;
+    /** @type {Core | null} */
     this.core = null;
     this.#gen = -1;
     // Long frames handed to the core, by number (a new core has seen none).
@@ -118,16 +139,31 @@ export class CoreLink {
     };
   }
 
-  /** Calls `fn(core)` after the queue, or gives `fallback`; `s`: the stream it is for. */
+  /**
+   * Calls `fn(core)` after the queue, or gives `fallback`; `s`: the stream it is for.
+   * @template T, F
+   * @param {(core: Core) => T} fn
+   * @param {F} [fallback]
+   * @param {Stream} [s]
+   * @returns {T | F}
+   */
   call(fn, fallback, s) {
     if (this.#queue.length) this.flush();
     return this.callNow(fn, fallback, s);
   }
 
+  /**
+   * Calls `fn(core)` at once, before what is queued (see [`call`]).
+   * @template T, F
+   * @param {(core: Core) => T} fn
+   * @param {F} [fallback]
+   * @param {Stream} [s]
+   * @returns {T | F}
+   */
   callNow(fn, fallback, s) {
     // A stream of an older generation lived in a core that is gone: never call the new one for
     // it (its id could be another stream's there).
-    if (s && s.gen !== generationOf()) return fallback;
+    if (s && s.gen !== generationOf()) return /** @type {F} */ (fallback);
     if (this.core !== null && this.#gen !== generationOf()) this.core = null;
     if (this.core === null) {
       this.core = createCore();
@@ -138,7 +174,10 @@ export class CoreLink {
     return callCore(this.core, fn, fallback);
   }
 
-  /** Hands the core the long frames it has not seen yet. */
+  /**
+   * Hands the core the long frames it has not seen yet.
+   * @param {import('../browser/longframes.js').LongFrames} frames
+   */
   sendFrames(frames) {
     for (const f of frames.since(this.#framesSent)) {
       this.call((c) => c.long_frame(f.seq, f.start, f.duration, f.blockingDuration));
@@ -146,7 +185,10 @@ export class CoreLink {
     }
   }
 
-  /** A copy of `bytes` that stays valid whatever the app does with its buffer. */
+  /**
+   * A copy of `bytes` that stays valid whatever the app does with its buffer.
+   * @param {Uint8Array} bytes
+   */
   copy(bytes) {
     const n = bytes.byteLength;
     if (n > STAGE / 8) return bytes.slice();
@@ -163,6 +205,7 @@ export class CoreLink {
   /**
    * Queues `op`: a chunk `{ s, bytes, t, end }`, an append `{ s, text, from, t }` or a frame
    * `{ s: null, frame, cutoff, after, since }`.
+   * @param {Op} op
    */
   defer(op) {
     const q = this.#queue;
@@ -220,10 +263,14 @@ export class CoreLink {
   // The part of `q` to hand over now: up to a read whose arrival stamp has not reached the page
   // yet (the arrival clock's module, a chunk of its own, may still be on its way too); the rest
   // waits and is tried again shortly.
+  /**
+   * @param {Op[]} q
+   * @param {ArrivalClock | null} clock
+   */
   #holdUnstamped(q, clock) {
     const now = performance.now();
-    const unseen = (op) => op.bytes && op.s && op.s.arrival && !(op.seen = clock && clock.seenIn(op.s.arrival, op.end - op.bytes.byteLength, op.end));
-    const wait = q.findIndex((op) => unseen(op) && now - op.t < STAMP_WAIT_MS);
+    const unseen = (/** @type {Op} */ op) => op.bytes && op.s && op.s.arrival && !(op.seen = clock && clock.seenIn(op.s.arrival, op.end - op.bytes.byteLength, op.end));
+    const wait = q.findIndex((op) => unseen(op) && op.s !== null && now - op.t < STAMP_WAIT_MS);
     if (wait < 0) return q;
     this.#queue = q.slice(wait);
     this.#stamped = true;

@@ -10,16 +10,49 @@ import { tap } from '../transports/tap.js';
 import { WEAK } from './learners.js';
 import { RESOURCE_FIELDS } from '../options.js';
 
+/** @typedef {import('./hub.js').Hub} Hub */
+/** @typedef {import('../../pkg/tokenpaint_core.js').Core} Core */
+/**
+ * The response a stream reads: a Response, or what a transport knows of one.
+ * @typedef {{ status: number, headers: Headers | null, body?: ReadableStream<Uint8Array> | null, url?: string }} ResponseLike
+ */
+/**
+ * What the shell knows of a stream when it opens (from the transport that carries it).
+ * @typedef {object} StreamOptions
+ * @property {string} url the request URL as reports name it
+ * @property {string} [fullUrl] the request URL in full (for its Resource Timing entry)
+ * @property {number} start the request start (NaN: unknown)
+ * @property {string} [label] the app's label
+ * @property {string} [transport] fetch, xhr, eventsource, websocket, …
+ * @property {string} [resumedFrom] the stream a resumed one continues
+ * @property {string} [format] the wire format, if the app says
+ * @property {{ model?: string | null, traceparent?: string | null } | null} [trace] OpenTelemetry
+ * @property {string | null} [arrival] the arrival clock's name for it
+ * @property {Element | null} [target] the element the app said will show it
+ * @property {{ by: string, format?: string, path?: string } | null} [read] how the shell reads it
+ * @property {boolean} [guess] only guessed to be an answer (instrument() with no match)
+ * @property {boolean} [startUnknown] its request was not seen
+ * @property {number} [headersAt] when its headers came (the stub's streams)
+ */
+
 // Chunks kept for a stream that started before the module loaded.
 const MAX_EARLY = 4096;
 const MAX_EARLY_BYTES = 4 * 1024 * 1024;
 
-/** Whether a new stream is left out of the sample (`streamSampleRate`, one draw per stream). */
+/**
+ * Whether a new stream is left out of the sample (`streamSampleRate`, one draw per stream).
+ * @param {Hub} hub
+ */
 function leftOut(hub) {
   return hub.streamSampleRate < 1 && !(Math.random() < hub.streamSampleRate);
 }
 
-/** The response the app reads: `res` passed through the tap, or `res` itself unprofiled. */
+/**
+ * The response the app reads: `res` passed through the tap, or `res` itself unprofiled.
+ * @param {Hub} hub
+ * @param {Response} res
+ * @param {StreamOptions} o
+ */
 export function wrap(hub, res, o) {
   try {
     if (!res || !res.body) return res;
@@ -45,7 +78,12 @@ export function wrap(hub, res, o) {
  */
 /** @typedef {{ chunk(bytes: Uint8Array, t: number): void, end(kind: number, t: number, message: string): void, discard(): void, late(): void }} Sink */
 
-/** @returns {Sink | null} */
+/**
+ * @param {Hub} hub
+ * @param {ResponseLike} res
+ * @param {StreamOptions} o
+ * @returns {Sink | null}
+ */
 export function feed(hub, res, o) {
   // A stream left out of the sample (streamSampleRate): nothing is opened, nothing wrapped.
   if (leftOut(hub)) return null;
@@ -66,6 +104,7 @@ export function feed(hub, res, o) {
     s = null;
     early.length = 0;
   };
+  /** @type {Array<[Uint8Array | null, number, number?, string?]>} */
   const early = [];
   let earlyBytes = 0;
   // Bytes read so far: where each chunk ends, for the arrival clock's stamps.
@@ -79,7 +118,7 @@ export function feed(hub, res, o) {
         if (opened) {
           for (const [bytes, t, kind, message] of early) {
             if (bytes) hub.link.call((c) => feedRead(c, opened.id, bytes, t), undefined, opened);
-            else opened.end(kind, t, message);
+            else opened.end(kind || 0, t, message || '');
           }
         }
         early.length = 0;
@@ -129,21 +168,35 @@ export function feed(hub, res, o) {
   };
 }
 
-/** A request that failed before any response: reported at once, with what is known. */
+/**
+ * A request that failed before any response: reported at once, with what is known.
+ * @param {Hub} hub
+ * @param {string} url
+ * @param {number} start
+ * @param {unknown} e what fetch threw
+ */
 export function failedBeforeResponse(hub, url, start, e) {
   if (leftOut(hub)) return;
   const id = hub.link.call((c) => c.open(hub.options.format, '', '', url, start, NaN, 0), 0);
   if (!id) return;
-  const aborted = e && e.name === 'AbortError';
-  hub.link.call((c) => c.end(id, aborted ? 1 : 2, performance.now(), String((e && e.message) || e)));
+  const err = /** @type {Error | null | undefined} */ (e);
+  const aborted = err && err.name === 'AbortError';
+  hub.link.call((c) => c.end(id, aborted ? 1 : 2, performance.now(), String((err && err.message) || e)));
   hub.reports.emit(id, { url, start });
 }
 
 
 export class Stream {
+  /** @type {Hub} */
   #hub;
 
-  // Opens the core's session for a response; null when the core cannot.
+  /**
+   * Opens the core's session for a response; null when the core cannot.
+   * @param {Hub} hub
+   * @param {ResponseLike} res
+   * @param {StreamOptions} o
+   * @param {number} headersAt
+   */
   static open(hub, res, o, headersAt) {
     try {
       const contentType = (res.headers && res.headers.get('content-type')) || '';
@@ -152,7 +205,7 @@ export class Stream {
       // The app's own mapping of its server's timings (headers it controls).
       if (typeof hub.options.serverTiming === 'function') {
         try {
-          hints += serverTimingLine(hub.options.serverTiming(res));
+          hints += serverTimingLine(hub.options.serverTiming(/** @type {Response} */ (res)));
         } catch {
           /* the app's mapping failed: go on without it */
         }
@@ -168,6 +221,12 @@ export class Stream {
     }
   }
 
+  /**
+   * @param {Hub} hub
+   * @param {number} id its session in the core
+   * @param {StreamOptions} o
+   * @param {number} headersAt
+   */
   constructor(hub, id, o, headersAt) {
     this.#hub = hub;
     this.id = id;
@@ -187,12 +246,14 @@ export class Stream {
     this.ended = false;
     this.endKind = 0;
     this.endedAt = 0;
+    /** @type {ReturnType<typeof setTimeout> | 0} */
     this.timer = 0;
     this.done = false;
     // When its text last changed on the page (0: never).
     this.lastCommit = 0;
     this.lastActivity = performance.now();
     // The Resource Timing entry the report was made with (undefined until looked for).
+    /** @type {PerformanceResourceTiming | null | undefined} */
     this.entry = undefined;
     // How its answer is read (`{ by, format | path }`), when the shell reads it (answers.js).
     this.read = o.read || null;
@@ -214,11 +275,23 @@ export class Stream {
     this.answer = true;
   }
 
+  /**
+   * Calls `fn(core)` for this stream (after the queue), or gives `fallback`.
+   * @template T, F
+   * @param {(core: Core) => T} fn
+   * @param {F} [fallback]
+   * @returns {T | F}
+   */
   call(fn, fallback) {
     return this.#hub.link.call(fn, fallback, this);
   }
 
-  /** The body ended at `t`: 0 read to its end, 1 aborted, 2 failed (`message`). */
+  /**
+   * The body ended at `t`: 0 read to its end, 1 aborted, 2 failed (`message`).
+   * @param {number} kind
+   * @param {number} t
+   * @param {string} [message]
+   */
   end(kind, t, message) {
     if (this.ended) return;
     this.ended = true;
@@ -228,7 +301,11 @@ export class Stream {
     this.checkSettled();
   }
 
-  /** The core took `n` tokens of the page's text at `t` (-1: it lost step with the page). */
+  /**
+   * The core took `n` tokens of the page's text at `t` (-1: it lost step with the page).
+   * @param {number} n
+   * @param {number} t
+   */
   committed(n, t) {
     if (n < 0) this.#hub.watch.outOfStep(this);
     if (n > 0) {
@@ -281,7 +358,8 @@ export class Stream {
           this.start = e.startTime;
           this.call((c) => c.set_start(this.id, e.startTime));
         }
-        const fields = Float64Array.from(RESOURCE_FIELDS, (k) => e[k]);
+        const entry = /** @type {Record<string, number>} */ (/** @type {unknown} */ (e));
+        const fields = Float64Array.from(RESOURCE_FIELDS, (k) => entry[k]);
         this.call((c) => c.resource(this.id, fields));
       }
       // The frames painted since it opened (the smoothness figures, a freeze's frames).
@@ -311,7 +389,7 @@ export class Stream {
     clearTimeout(this.timer);
     const hub = this.#hub;
     this.element = hub.closed(this);
-    const emit = (entry) => {
+    const emit = (/** @type {PerformanceResourceTiming | null} */ entry) => {
       this.entry = entry;
       hub.reports.emit(this.id, this);
       hub.resources.release(this.fullUrl, hub.streamsOf(this.fullUrl));
@@ -327,6 +405,7 @@ export class Stream {
 
 // The response headers the core reads (js/schema.js, generated from src/read/mod.rs), as
 // `name: value` lines. Only these are passed: nothing else leaves the page's JS objects.
+/** @param {Headers | null} headers */
 function headerHints(headers) {
   if (!headers || typeof headers.get !== 'function') return '';
   let out = '';
@@ -337,7 +416,10 @@ function headerHints(headers) {
   return out;
 }
 
-/** `{ queue: 12, prefill: 80 }` (ms) → a Server-Timing line the core reads. */
+/**
+ * `{ queue: 12, prefill: 80 }` (ms) → a Server-Timing line the core reads.
+ * @param {unknown} t what the app's mapping gave
+ */
 function serverTimingLine(t) {
   if (!t || typeof t !== 'object') return '';
   const parts = [];

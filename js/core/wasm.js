@@ -22,7 +22,10 @@ let generation = 0;
 let lastFailure = null;
 const cores = new Set();
 
-/** Loads the wasm module once; `input` overrides where it comes from (URL, Response, Module). */
+/**
+ * Loads the wasm module once; `input` overrides where it comes from (URL, Response, Module).
+ * @param {import('../../pkg/tokenpaint_core.js').InitInput | Promise<import('../../pkg/tokenpaint_core.js').InitInput>} [input]
+ */
 export function load(input) {
   if (!loading) {
     loading = initWasm(input === undefined ? undefined : { module_or_path: input }).then((e) => {
@@ -77,16 +80,25 @@ export function createCore() {
   }
 }
 
-/** Calls `fn(core)`; on any exception returns `fallback` and disables the module. */
+/**
+ * Calls `fn(core)`; on any exception returns `fallback` and disables the module.
+ * @template T, F
+ * @param {Core | null} core
+ * @param {(core: Core) => T} fn
+ * @param {F} [fallback]
+ * @returns {T | F}
+ */
 export function call(core, fn, fallback) {
-  if (core === null || broken !== null) return fallback;
+  // `fallback` is returned as given: undefined when it is left out.
+  const none = /** @type {F} */ (fallback);
+  if (core === null || broken !== null) return none;
   try {
     return fn(core);
   } catch (e) {
     broken = describe(e);
     lastFailure = broken;
     recover();
-    return fallback;
+    return none;
   }
 }
 
@@ -114,6 +126,7 @@ function recover() {
   }
 }
 
+/** @param {unknown} e */
 function describe(e) {
-  return String((e && e.message) || e).slice(0, 200);
+  return String((e && /** @type {Error} */ (e).message) || e).slice(0, 200);
 }

@@ -3,11 +3,17 @@
 // measured and perceived first token. Feature-detected; other browsers just get the measures.
 // Imported only with the `devtools` option (a chunk of its own for bundlers).
 
+/** @type {Record<string, string>} */
 const COLORS = { queue: 'tertiary', prefill: 'secondary', network: 'primary-light', decode: 'primary', intermediary: 'error', client: 'tertiary-light' };
 
+/** @param {import('../report.js').StreamReport} report */
 export function measure(report) {
   if (!globalThis.performance || typeof performance.measure !== 'function' || !report.phases) return;
   const t0 = report.startTime;
+  /**
+   * @param {string} name @param {number} start @param {number} duration @param {string} color
+   * @param {Array<[string, string]>} props
+   */
   const entry = (name, start, duration, color, props) => {
     if (!(duration >= 0) || !Number.isFinite(start)) return;
     try {

@@ -14,6 +14,8 @@ const READ_AHEAD = 1 << 20;
  * Returns a Response with the same status, headers and url as `res` whose body passes through
  * `sink.chunk(bytes, t)`, then `sink.end(kind, t, message)` (kind 0 done, 1 aborted, 2 failed).
  * Returns `res` itself when it has no body or cannot be wrapped.
+ * @param {Response} res
+ * @param {Pick<import('../core/stream.js').Sink, 'chunk' | 'end'>} sink
  */
 export function tap(res, sink) {
   if (!res || !res.body || res.bodyUsed) return res;
@@ -73,6 +75,7 @@ export function tap(res, sink) {
 }
 
 // The sink never throws into the app's stream.
+/** @param {() => void} fn */
 function quietly(fn) {
   try {
     fn();
@@ -81,7 +84,8 @@ function quietly(fn) {
   }
 }
 
+/** @param {unknown} e */
 function describe(e) {
   if (!e) return 'unknown error';
-  return String(e.name ? `${e.name}: ${e.message}` : e).slice(0, 200);
+  return String(/** @type {Error} */ (e).name ? `${/** @type {Error} */ (e).name}: ${/** @type {Error} */ (e).message}` : e).slice(0, 200);
 }
