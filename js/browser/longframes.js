@@ -9,13 +9,20 @@ import { NAMES_SCRIPT } from '../verdicts.js';
 const KEEP = 200; // long frames kept (oldest dropped first)
 const SCRIPTS = 5; // scripts kept per frame, longest first
 
+/**
+ * A long animation frame as kept: its number, times, and its longest scripts.
+ * @typedef {ReturnType<typeof summarize>} KeptFrame
+ */
+
 export class LongFrames {
+  /** @type {KeptFrame[]} */
   #frames;
   #seq;
 
   constructor() {
     this.#frames = [];
     this.supported = false;
+    /** @type {PerformanceObserver | null} */
     this.observer = null;
     this.#seq = 0; // frames seen so far; each frame carries its number
     this.connect();
@@ -39,7 +46,10 @@ export class LongFrames {
     }
   }
 
-  /** The frames numbered after `seq`, oldest first. */
+  /**
+   * The frames numbered after `seq`, oldest first.
+   * @param {number} seq
+   */
   since(seq) {
     return this.#frames.filter((f) => f.seq > seq);
   }
@@ -48,6 +58,7 @@ export class LongFrames {
    * Puts each late frame's scripts in place of its number (`seq`) in a report's `latePaints`,
    * and names on the render verdicts the heaviest of them (the browser's strings never go to
    * the core), or why none can be named.
+   * @param {any} report the core's report, being assembled
    */
   expand(report) {
     expandFrames(report, this.#frames, this.supported);
@@ -56,12 +67,13 @@ export class LongFrames {
   /**
    * The scripts of the late frames a report names (by `seq`): what a saved timeline keeps to
    * name them again (see `expandFrames`).
+   * @param {any} report the core's report, being assembled
    * @returns {{ seq: number, scripts: object[] }[]}
    */
   scriptsOf(report) {
     const late = report.latePaints;
     const frames = late && Array.isArray(late.frames) ? late.frames : [];
-    return frames.map((f) => {
+    return frames.map((/** @type {{ seq: number }} */ f) => {
       const kept = this.#frames.find((k) => k.seq === f.seq);
       return { seq: f.seq, scripts: kept ? kept.scripts : [] };
     });
@@ -116,7 +128,7 @@ export function expandFrames(report, kept, supported, own = OWN) {
     f.scripts = k ? k.scripts : [];
     delete f.seq;
   }
-  const render = (report.diagnosis || []).filter((v) => NAMES_SCRIPT.includes(v.verdict));
+  const render = (report.diagnosis || []).filter((/** @type {{ verdict: string }} */ v) => NAMES_SCRIPT.includes(v.verdict));
   if (!render.length) return;
   const [script, unknown] = supported ? heaviest(frames, own) : [null, 'long-animation-frame-unsupported'];
   for (const v of render) {
@@ -154,8 +166,12 @@ export function heaviest(frames, own = OWN) {
   return [{ url: top.url, function: top.function, invoker: top.invoker, ms: Math.round(top.ms * 100) / 100, share: top.frames.size / frames.length }, null];
 }
 
+/**
+ * @param {any} e a long animation frame's entry (the DOM's types have none yet)
+ * @param {number} seq its number
+ */
 function summarize(e, seq) {
-  const scripts = Array.from(e.scripts || [], (s) => ({
+  const scripts = Array.from(e.scripts || [], (/** @type {any} */ s) => ({
     invoker: s.invoker || null,
     invokerType: s.invokerType || null,
     sourceURL: s.sourceURL || null,

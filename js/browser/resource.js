@@ -8,15 +8,21 @@
 export const RESOURCE_WAIT_MS = 500;
 const PER_URL = 8;
 
+/** @typedef {PerformanceResourceTiming} Entry */
+
 export class ResourceEntries {
+  /** @type {Map<string, Entry[]>} */
   #byUrl;
+  /** @type {Set<string>} */
   #wanted;
+  /** @type {Set<(final?: boolean) => void>} */
   #waiters;
 
   constructor() {
     this.#byUrl = new Map(); // URL → recent entries, for the URLs of open streams
     this.#wanted = new Set();
     this.#waiters = new Set();
+    /** @type {PerformanceObserver | null} */
     this.observer = null;
     try {
       const types = (globalThis.PerformanceObserver && PerformanceObserver.supportedEntryTypes) || [];
@@ -28,13 +34,18 @@ export class ResourceEntries {
     }
   }
 
-  /** Keeps entries of `url` (a stream to it is open). */
+  /**
+   * Keeps entries of `url` (a stream to it is open).
+   * @param {string | undefined} url
+   */
   want(url) {
     if (url) this.#wanted.add(url);
   }
 
+  /** @param {PerformanceEntryList} entries */
   #add(entries) {
-    for (const e of entries) {
+    for (const entry of entries) {
+      const e = /** @type {Entry} */ (entry);
       if (!this.#wanted.has(e.name)) continue;
       const list = this.#byUrl.get(e.name) || [];
       list.push(e);
@@ -48,12 +59,17 @@ export class ResourceEntries {
    * The entry of the request to `url` that started at `start` and whose body ended at `end`
    * (performance.now() times). With `start` unknown (NaN: a tracked response), the entry that
    * ended nearest `end` among those that started before `before`. Null when there is none.
+   * @param {string | undefined} url
+   * @param {number} start
+   * @param {number} end
+   * @param {number} [before]
    */
   find(url, start, end, before = Infinity) {
-    let candidates = this.#byUrl.get(url) || [];
+    /** @type {Entry[]} */
+    let candidates = (url && this.#byUrl.get(url)) || [];
     try {
       if (url && globalThis.performance && performance.getEntriesByName) {
-        candidates = candidates.concat(performance.getEntriesByName(url, 'resource'));
+        candidates = candidates.concat(/** @type {Entry[]} */ (performance.getEntriesByName(url, 'resource')));
       }
     } catch {
       /* the observer's entries only */
@@ -61,10 +77,17 @@ export class ResourceEntries {
     return best(candidates, start, end, before);
   }
 
-  /** Calls `done(entry | null)` once the entry is there, or after RESOURCE_WAIT_MS. */
+  /**
+   * Calls `done(entry | null)` once the entry is there, or after RESOURCE_WAIT_MS.
+   * @param {string | undefined} url
+   * @param {number} start
+   * @param {number} end
+   * @param {(entry: Entry | null) => void} done
+   */
   wait(url, start, end, done) {
-    let timer = 0;
-    const check = (final) => {
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    let timer;
+    const check = (/** @type {boolean} */ final = false) => {
       const entry = this.find(url, start, end);
       if (!entry && !final) return;
       this.#waiters.delete(check);
@@ -75,9 +98,13 @@ export class ResourceEntries {
     timer = setTimeout(() => check(true), RESOURCE_WAIT_MS);
   }
 
-  /** Forgets `url` once no open stream uses it. */
+  /**
+   * Forgets `url` once no open stream uses it.
+   * @param {string | undefined} url
+   * @param {boolean} stillOpen
+   */
   release(url, stillOpen) {
-    if (!stillOpen) {
+    if (!stillOpen && url) {
       this.#wanted.delete(url);
       this.#byUrl.delete(url);
     }
@@ -89,7 +116,14 @@ export class ResourceEntries {
   }
 }
 
+/**
+ * @param {Entry[]} candidates
+ * @param {number} start
+ * @param {number} end
+ * @param {number} before
+ */
 function best(candidates, start, end, before) {
+  /** @type {Entry | null} */
   let entry = null;
   let score = Infinity;
   const known = Number.isFinite(start);
@@ -108,7 +142,10 @@ function best(candidates, start, end, before) {
   return entry;
 }
 
-/** The entry's own strings, as a report shows them: its protocol and its Server-Timing. */
+/**
+ * The entry's own strings, as a report shows them: its protocol and its Server-Timing.
+ * @param {Entry | null | undefined} entry
+ */
 export function entryStrings(entry) {
   if (!entry) return { protocol: null, serverTiming: [] };
   return {

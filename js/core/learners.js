@@ -10,18 +10,26 @@ export const WEAK = new Set(['', 'sse-text', 'text', 'json', 'unknown']);
 // Calls kept for one reader while the chunk loads, at most.
 const MAX_KEPT = 4096;
 
+/** @typedef {typeof import('./learning.js')} LearningModule */
+
 export class Learning {
+  /** @type {import('./hub.js').Hub} */
   #hub;
+  /** @type {Promise<void> | null} */
   #loading;
 
+  /** @param {import('./hub.js').Hub} hub */
   constructor(hub) {
     this.#hub = hub;
     this.#loading = null;
+    /** @type {LearningModule | null} */
     this.mod = null;
     // The DOM watch's side, once loaded (learning.js `Teacher`).
+    /** @type {import('./learning.js').Teacher | null} */
     this.teacher = null;
     // Learners that ended without learning (`{ url, transport, events, endedAt }`, the newest
     // 16): the streams a report of an answer nobody could read names.
+    /** @type {Array<{ url: string, transport: string, events: number, endedAt: number }>} */
     this.unreadable = [];
   }
 
@@ -36,17 +44,30 @@ export class Learning {
     return this.#loading;
   }
 
-  /** A guessed stream's own reading (learning.js `Sidecar`): `{ chunk, end, stop }`. */
+  /**
+   * A guessed stream's own reading (learning.js `Sidecar`): `{ chunk, end, stop }`.
+   * @param {import('./stream.js').ResponseLike} res
+   * @param {import('./stream.js').StreamOptions} o
+   * @param {() => import('./stream.js').Stream | null | undefined} stream
+   * @param {() => void} drop
+   */
   sidecar(res, o, stream, drop) {
     return this.#made((m) => new m.Sidecar(this.#hub, res, o, stream, drop), ['chunk', 'end', 'stop']);
   }
 
-  /** A socket's Open WebUI reader and learner (learning.js `socketLearner`): `{ event, closeAll }`. */
+  /**
+   * A socket's Open WebUI reader and learner (learning.js `socketLearner`): `{ event, closeAll }`.
+   * @param {Parameters<LearningModule['socketLearner']>[1]} o
+   */
   socket(o) {
     return this.#made((m) => m.socketLearner(this.#hub, o), ['event', 'closeAll']);
   }
 
-  /** A learner ended without learning: what it saw (`describe()`), ended at `t`. */
+  /**
+   * A learner ended without learning: what it saw (`describe()`), ended at `t`.
+   * @param {{ url: string, transport: string, events: number }} d
+   * @param {number} t
+   */
   unlearned(d, t) {
     this.unreadable.push({ ...d, endedAt: t });
     if (this.unreadable.length > 16) this.unreadable.shift();
@@ -54,6 +75,12 @@ export class Learning {
 
   // `make(module)` now, or a stand-in whose calls (`methods`) are kept, their bytes copied, and
   // replayed in order once the chunk has loaded (dropped past MAX_KEPT).
+  /**
+   * @template {object} R
+   * @param {(m: LearningModule) => R} make
+   * @param {string[]} methods
+   * @returns {R}
+   */
   #made(make, methods) {
     if (this.mod) return make(this.mod);
     /** @type {any} */
@@ -67,6 +94,7 @@ export class Learning {
       }
       kept = null;
     });
+    /** @type {Record<string, (...a: unknown[]) => unknown>} */
     const out = {};
     for (const k of methods) {
       out[k] = (...a) => {
@@ -76,6 +104,6 @@ export class Learning {
         else kept.push([k, a.map((x) => (x instanceof Uint8Array ? x.slice() : x))]);
       };
     }
-    return out;
+    return /** @type {R} */ (/** @type {unknown} */ (out));
   }
 }

@@ -144,7 +144,7 @@ export class CoreLink {
    * @template T, F
    * @param {(core: Core) => T} fn
    * @param {F} [fallback]
-   * @param {Stream} [s]
+   * @param {Stream | null} [s]
    * @returns {T | F}
    */
   call(fn, fallback, s) {
@@ -157,7 +157,7 @@ export class CoreLink {
    * @template T, F
    * @param {(core: Core) => T} fn
    * @param {F} [fallback]
-   * @param {Stream} [s]
+   * @param {Stream | null} [s]
    * @returns {T | F}
    */
   callNow(fn, fallback, s) {

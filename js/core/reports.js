@@ -10,6 +10,11 @@ import { OWN_ROOT } from '../browser/longframes.js';
 
 // The app's callbacks: an exception is reported as the browser reports a throwing listener,
 // without stopping the other callbacks.
+/**
+ * @template T
+ * @param {Set<(value: T) => void>} listeners
+ * @param {T} value
+ */
 function each(listeners, value) {
   for (const cb of [...listeners]) {
     try {
@@ -20,13 +25,20 @@ function each(listeners, value) {
   }
 }
 
+/** @typedef {import('../report.js').Report} Report */
+
 export class Reports {
+  /** @type {import('./hub.js').Hub} */
   #hub;
 
+  /** @param {import('./hub.js').Hub} hub */
   constructor(hub) {
     this.#hub = hub;
+    /** @type {Report[]} */
     this.list = [];
+    /** @type {Set<(report: Report) => void>} */
     this.listeners = new Set();
+    /** @type {Set<(metric: ReturnType<typeof metricsOf>[number]) => void>} */
     this.metricListeners = new Set();
   }
 
@@ -35,23 +47,31 @@ export class Reports {
     return this.list[this.list.length - 1];
   }
 
-  /** Reports stream `id` (`s`: its Stream, or `{ url, start }` for a request that never had a response). */
+  /**
+   * Reports stream `id` (`s`: its Stream, or `{ url, start }` for a request that never had a response).
+   * @param {number} id
+   * @param {import('./stream.js').Stream | { url: string, start: number, transport?: undefined, beforeReport?: undefined }} s
+   */
   emit(id, s) {
     const hub = this.#hub;
     try {
       this.#report(id, s);
     } finally {
-      if (typeof s.beforeReport === 'function') hub.unmetered(s);
+      if (typeof s.beforeReport === 'function') hub.unmetered(/** @type {import('./stream.js').Stream} */ (s));
     }
   }
 
+  /**
+   * @param {number} id
+   * @param {import('./stream.js').Stream | { url: string, start: number, transport?: undefined, beforeReport?: undefined }} s
+   */
   #report(id, s) {
     const hub = this.#hub;
     const link = hub.link;
     // Still hidden: what is not painted yet could not be.
     const hidden = hub.visibility.hiddenSince;
     if (hidden !== null) link.call((c) => c.hidden(hidden, Infinity));
-    const stream = typeof s.beforeReport === 'function' ? s : null;
+    const stream = typeof s.beforeReport === 'function' ? /** @type {import('./stream.js').Stream} */ (s) : null;
     if (stream) stream.beforeReport();
     const timeline = hub.options.timeline !== false;
     const save = hub.options.saveTimeline === true;
@@ -103,7 +123,10 @@ export class Reports {
     this.deliver(report);
   }
 
-  /** A report to keep and hand to the app's listeners. */
+  /**
+   * A report to keep and hand to the app's listeners.
+   * @param {Report} report
+   */
   deliver(report) {
     const hub = this.#hub;
     this.list.push(report);

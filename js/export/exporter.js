@@ -13,14 +13,23 @@ export const UNSENT = 'tokenpaint:otlp-unsent';
  * it is there. A page left before it has loaded cannot send them: they wait in the origin's
  * `localStorage` (at most 50), and its next page that exports to the same collector sends them.
  */
+/** @typedef {NonNullable<import('../options.js').ProfilerOptions['otlp']>} OtlpOptions */
+/** @typedef {import('../report.js').StreamReport} StreamReport */
+/** @typedef {import('../core/stream.js').StreamOptions['trace']} Trace */
+/** @typedef {{ add(report: StreamReport, trace: Trace): void, flush(): Promise<unknown> | undefined, close(): void }} Sink */
+
 export class LazyExporter {
+  /** @type {Sink | null} */
   #real;
+  /** @type {typeof import('./otel.js') | null} */
   #otel;
   #closed;
+  /** @type {Array<[StreamReport, Trace]>} */
   #pending;
   #options;
   #onHide;
 
+  /** @param {OtlpOptions} options */
   constructor(options) {
     this.#options = options;
     this.#pending = [];
@@ -64,6 +73,11 @@ export class LazyExporter {
    * request made before the chunk has loaded (the first moments of the page) has no trace
    * context.
    */
+  /**
+   * @param {string} url
+   * @param {unknown} body the request's body
+   * @param {number} start
+   */
   begin(url, body, start) {
     if (this.#otel) return this.#otel.begin(this.#options, url, body, start);
     // The requested model (gen_ai.request.model) is read from the body all the same.
@@ -71,10 +85,21 @@ export class LazyExporter {
     return model ? { model } : null;
   }
 
+  /**
+   * `input` and `init` with `headers` added (once the chunk has loaded: a request with trace
+   * context was begun by it).
+   * @param {RequestInfo | URL} input
+   * @param {RequestInit | undefined} init
+   * @param {Record<string, string>} headers
+   */
   withHeaders(input, init, headers) {
-    return this.#otel.withHeaders(input, init, headers);
+    return /** @type {typeof import('./otel.js')} */ (this.#otel).withHeaders(input, init, headers);
   }
 
+  /**
+   * @param {StreamReport} report
+   * @param {Trace} trace
+   */
   add(report, trace) {
     if (this.#real) this.#real.add(report, trace);
     else if (this.#pending.length < 1000) this.#pending.push([report, trace]);
