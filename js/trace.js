@@ -76,11 +76,13 @@ function streamEvents(r, tid, out) {
   }
   for (const key of ['arrived', 'committed', 'painted']) {
     const times = tl[/** @type {'arrived' | 'committed' | 'painted'} */ (key)] || [];
+    /** @type {Array<[number, number]>} */
     const points = [];
     let chars = 0;
     for (let i = 0; i < times.length; i++) {
       chars += tl.chars[i] || 0;
-      if (finite(times[i])) points.push([times[i], chars]);
+      const v = times[i];
+      if (finite(v)) points.push([v, chars]);
     }
     // A counter's value holds until its next point: in time order, the last of equal times.
     points.sort((a, b) => a[0] - b[0] || a[1] - b[1]);

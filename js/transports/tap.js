@@ -64,7 +64,7 @@ export function tap(res, sink) {
     return res; // the original body was not touched yet: give it back as it is
   }
   // A constructed Response has an empty url and type "default"; keep what the app would see.
-  for (const key of ['url', 'redirected', 'type']) {
+  for (const key of /** @type {const} */ (['url', 'redirected', 'type'])) {
     try {
       Object.defineProperty(out, key, { value: res[key], enumerable: true });
     } catch {

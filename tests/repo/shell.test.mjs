@@ -14,10 +14,10 @@ import path from 'node:path';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const tsc = path.join(root, 'node_modules', '.bin', 'tsc');
 
-/** tsc's output for `project` ('' when clean). */
-function check(project, cwd = root) {
+/** tsc's output for `project` ('' when clean); `flags`: more of tsc's options. */
+function check(project, cwd = root, flags = []) {
   try {
-    return execFileSync(tsc, ['--project', project], { cwd, encoding: 'utf8' }).trim();
+    return execFileSync(tsc, ['--project', project, ...flags], { cwd, encoding: 'utf8' }).trim();
   } catch (e) {
     return (String(e.stdout) + String(e.stderr)).trim() || `tsc failed: ${e.message}`;
   }
@@ -50,3 +50,42 @@ export function reported(s) {
   assert.match(out, /probe\.js\(5,5\): error TS2339: Property 'metered' does not exist on type 'Stream'/);
   assert.doesNotMatch(out, /'element'|'lastCommit'/);
 });
+
+// Implicit any, module by module (issue 50): the modules listed here still have untyped
+// parameters or locals (their count, when this list was last made); every other module of the
+// shell types all of its own. A module typed since leaves the list (the test says so), and one
+// that loses its types fails.
+const UNTYPED = {
+  'tsconfig.shell.json': {
+    'js/lazy.js': 56,
+    'js/export/otlp.js': 51,
+    'js/browser/watch.js': 51,
+    'js/profiler.js': 48,
+    'js/core/learning.js': 47,
+    'js/transports/learn.js': 41,
+    'js/transports/instrument.js': 34,
+    'js/transports/sockets.js': 33,
+    'js/transports/transports.js': 30,
+    'js/transports/answers.js': 27,
+    'js/export/otel.js': 25,
+    'js/browser/find.js': 24,
+    'js/overlay.js': 23,
+    'js/browser/dom.js': 18,
+  },
+  'tsconfig.node.json': { 'js/playwright.js': 41, 'js/analyse.js': 9 },
+};
+
+for (const [project, untyped] of Object.entries(UNTYPED)) {
+  test(`no module has implicit any but the listed ones, and each of those no more than listed (${project})`, () => {
+    const out = check(project, root, ['--noImplicitAny']);
+    /** @type {Record<string, number>} */
+    const found = {};
+    for (const m of out.matchAll(/^(js\/[\w/.-]+\.js)\(\d+,\d+\): error TS70\d\d:/gm)) found[m[1]] = (found[m[1]] || 0) + 1;
+    // Errors of another kind would be the plain check's too (the test above).
+    for (const [file, n] of Object.entries(found)) {
+      assert.ok(file in untyped, `${file}: ${n} implicit any, in a module that types all of its own`);
+      assert.ok(n <= untyped[file], `${file}: ${n} implicit any, more than the ${untyped[file]} listed`);
+    }
+    for (const file of Object.keys(untyped)) assert.ok(file in found, `${file} has no implicit any now: take it off UNTYPED`);
+  });
+}
