@@ -18,8 +18,13 @@ const NEVER = 'head, script, style, noscript, template, title, textarea, input, 
 // Text entry: an element holding one is a form around the answer, not the answer.
 const FIELDS = 'textarea, [contenteditable], input:not([type]), input[type=text], input[type=search]';
 
-/** The elements where `records` changed something, last changed first, once each. */
+/**
+ * The elements where `records` changed something, last changed first, once each.
+ * @param {MutationRecord[]} records
+ * @returns {Element[]}
+ */
 export function startsOf(records) {
+  /** @type {Set<Node | null>} */
   const seen = new Set();
   for (let i = records.length - 1; i >= 0; i--) {
     const r = records[i];
@@ -32,11 +37,12 @@ export function startsOf(records) {
     }
   }
   const out = [];
-  for (const el of seen) if (el && el.nodeType === 1 && el.isConnected && !excluded(el)) out.push(el);
+  for (const el of seen) if (el && el.nodeType === 1 && el.isConnected && !excluded(/** @type {HTMLElement} */ (el))) out.push(/** @type {Element} */ (el));
   return out;
 }
 
 // The user's own text, or no text at all: never the answer.
+/** @param {HTMLElement} el */
 function excluded(el) {
   return el.isContentEditable === true || (typeof el.closest === 'function' && el.closest(NEVER) !== null);
 }
@@ -48,9 +54,15 @@ function excluded(el) {
  * the `arrived` characters (not a list whose older messages come after); null when none does.
  * Never one of `others` (elements showing other open answers) or of `retired`, nor an element
  * holding one.
+ * @param {Element[]} starts
+ * @param {(el: Element) => boolean} claims
+ * @param {Element[]} others
+ * @param {Retired} retired
+ * @param {number} [arrived]
+ * @returns {Element | null}
  */
 export function claimAround(starts, claims, others, retired, arrived = Infinity) {
-  const blocked = (el) => others.includes(el) || retired.has(el) || retired.within(el) || others.some((o) => o !== el && el.contains(o));
+  const blocked = (/** @type {Element} */ el) => others.includes(el) || retired.has(el) || retired.within(el) || others.some((o) => o !== el && el.contains(o));
   // What an element may show besides the answer: the one a change is found in, a few characters
   // (a typing indicator, a delta shown before it was read); an element it grows to, a label or a
   // button more. And the difference of UTF-16 units and characters.
@@ -65,7 +77,7 @@ export function claimAround(starts, claims, others, retired, arrived = Infinity)
   let over = Infinity;
   for (const start of starts) {
     const ceiling = ceilingOf(start);
-    for (let el = start; el && el !== ceiling && el.nodeType === 1; el = el.parentNode) {
+    for (let el = start; el && el !== ceiling && el.nodeType === 1; el = /** @type {Element} */ (el.parentNode)) {
       if (tried.has(el)) break; // and its ancestors were tried from an earlier change
       tried.add(el);
       // Much more text than has arrived: a finished answer, a list (nor can an ancestor be it).
@@ -85,7 +97,11 @@ export function claimAround(starts, claims, others, retired, arrived = Infinity)
   return best && grow(best[0], best[1], (p) => blocked(p) || (p.textContent || '').length > room);
 }
 
-/** Where the search around `node` stops: its shadow root, or its document's body. */
+/**
+ * Where the search around `node` stops: its shadow root, or its document's body.
+ * @param {Node} node
+ * @returns {Node}
+ */
 export function ceilingOf(node) {
   const root = typeof node.getRootNode === 'function' ? node.getRootNode() : null;
   if (root && root.nodeType === 11) return root;
@@ -97,10 +113,13 @@ export function ceilingOf(node) {
  * The largest ancestor of `el` (below `ceiling`) that shows nothing before `el`'s text, nor text
  * after it in an element of its kind, holds no text field, and is not `blocked` (it holds
  * another answer, or too much text); `el` itself when its parent fails.
+ * @param {Element} el
+ * @param {Node} ceiling
+ * @param {(el: Element) => boolean} blocked
  */
 export function grow(el, ceiling, blocked) {
   let best = el;
-  for (let p = el.parentNode; p && p !== ceiling && p.nodeType === 1; p = p.parentNode) {
+  for (let p = /** @type {Element | null} */ (el.parentNode); p && p !== ceiling && p.nodeType === 1; p = /** @type {Element | null} */ (p.parentNode)) {
     if (textBefore(p, best) || sameKindAfter(p, best) || blocked(p) || p.querySelector(FIELDS) !== null) break;
     best = p;
   }
@@ -108,6 +127,10 @@ export function grow(el, ceiling, blocked) {
 }
 
 // Whether `parent` shows text before its child `child`.
+/**
+ * @param {Node} parent
+ * @param {Node} child
+ */
 function textBefore(parent, child) {
   for (let n = parent.firstChild; n && n !== child; n = n.nextSibling) {
     if (hasText(n)) return true;
@@ -118,32 +141,41 @@ function textBefore(parent, child) {
 // Whether `parent` shows text after `child` in an element of `child`'s kind (tag): the next
 // message of a list, a question after its answer. A paragraph of the answer is not yet there
 // when the answer is claimed.
+/**
+ * @param {Node} parent
+ * @param {Element} child
+ */
 function sameKindAfter(parent, child) {
   for (let n = child.nextSibling; n; n = n.nextSibling) {
-    if (n.nodeType === 1 && n.localName === child.localName && hasText(n)) return true;
+    if (n.nodeType === 1 && /** @type {Element} */ (n).localName === child.localName && hasText(n)) return true;
   }
   return false;
 }
 
 // Whether `node` shows any non-blank text (stops at the first).
+/** @param {Node} node */
 function hasText(node) {
-  if (node.nodeType === 3) return /\S/.test(node.data);
-  if (node.nodeType !== 1 || node.closest(NEVER)) return false;
+  if (node.nodeType === 3) return /\S/.test(/** @type {Text} */ (node).data);
+  if (node.nodeType !== 1 || /** @type {Element} */ (node).closest(NEVER)) return false;
   const walk = (node.ownerDocument || document).createTreeWalker(node, 4 /* SHOW_TEXT */);
-  for (let t = walk.nextNode(); t; t = walk.nextNode()) if (/\S/.test(t.data)) return true;
+  for (let t = walk.nextNode(); t; t = walk.nextNode()) if (/\S/.test(/** @type {Text} */ (t).data)) return true;
   return false;
 }
 
 /**
  * The last `max` non-blank text nodes of `doc`'s body, in document order: where a stream
  * opened late looks for text the page already shows (a new answer is near the end).
+ * @param {Document} doc
+ * @param {number} [max]
+ * @returns {Text[]}
  */
 export function lastTexts(doc, max = 200) {
   const body = doc.body;
   if (!body) return [];
   const walk = doc.createTreeWalker(body, 4 /* SHOW_TEXT */);
   const out = [];
-  for (let t = walk.nextNode(); t; t = walk.nextNode()) {
+  for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+    const t = /** @type {Text} */ (node);
     if (/\S/.test(t.data)) {
       out.push(t);
       if (out.length > max) out.shift();
@@ -158,20 +190,25 @@ export function lastTexts(doc, max = 200) {
  * `within(el)`: `el` holds one. The last 64 are kept, weakly where the engine can.
  */
 export class Retired {
+  /** @type {WeakMap<Element, string>} */
   #lead = new WeakMap();
+  /** @type {Array<{ deref(): Element | undefined }>} */
   #list = [];
 
+  /** @param {Element} el */
   add(el) {
     this.#lead.set(el, lead(el));
     this.#list.push(typeof WeakRef === 'function' ? new WeakRef(el) : { deref: () => el });
     if (this.#list.length > 64) this.#list.shift();
   }
 
+  /** @param {Element} el */
   has(el) {
     const was = this.#lead.get(el);
     return was !== undefined && was === lead(el);
   }
 
+  /** @param {Element} el */
   within(el) {
     for (const ref of this.#list) {
       const r = ref.deref();
@@ -182,6 +219,7 @@ export class Retired {
 }
 
 // The first characters of `el`'s text.
+/** @param {Element} el */
 function lead(el) {
   return (el.textContent || '').slice(0, 64);
 }
