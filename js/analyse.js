@@ -83,6 +83,12 @@ export async function createAnalyst(options = {}) {
   core.configure(config);
   // A trap leaves the module unusable: a fresh instance, and a fresh analyst on it (the summary
   // so far is lost, and says so by its count).
+  /**
+   * @template T, F
+   * @param {(core: Analyst) => T} f
+   * @param {F} fallback
+   * @returns {T | F}
+   */
   const guarded = (f, fallback) => {
     try {
       if (born !== generation) throw new Error('gone');
@@ -107,6 +113,7 @@ export async function createAnalyst(options = {}) {
      * A saved timeline (a report with `saved`, the `saved` object, or its JSON) analysed again:
      * `{ report }`, or `{ error }` when it cannot be read (`saved-timeline-malformed`,
      * `not-a-saved-timeline`, `saved-timeline-newer-version`, `internal`).
+     * @param {unknown} saved
      */
     analyse(saved) {
       const s = savedOf(saved);
@@ -128,7 +135,10 @@ export async function createAnalyst(options = {}) {
     exportSummary() {
       return guarded((c) => c.export_summary(), '');
     },
-    /** Merges an exported summary (a profiler's, or another analyst's); false if it does not read. */
+    /**
+     * Merges an exported summary (a profiler's, or another analyst's); false if it does not read.
+     * @param {unknown} exported
+     */
     mergeSummary(exported) {
       return typeof exported === 'string' && guarded((c) => c.merge_summary(exported), false);
     },

@@ -59,13 +59,16 @@ export async function attach(page, { testInfo = null, timeout = 30000, options =
       throttle = { rate, applied: false, why: /newCDPSession|CDP|not supported/i.test(message) ? 'devtools-protocol-unavailable' : message };
     }
   }
+  /** @type {Report[]} */
   const reports = [];
+  /** @type {Array<(report: Report) => void>} */
   const waiting = [];
   let taken = 0;
   /** @type {any} */
   let status = null;
+  /** @type {Promise<void>[]} */
   const attachments = [];
-  await page.exposeBinding('__tokenpaint', (_source, json) => {
+  await page.exposeBinding('__tokenpaint', (/** @type {unknown} */ _source, /** @type {string} */ json) => {
     let m;
     try {
       m = JSON.parse(json);
@@ -83,13 +86,16 @@ export async function attach(page, { testInfo = null, timeout = 30000, options =
         testInfo.attach(`tokenpaint-trace-${n}.json`, { body: JSON.stringify(traceOf(m.report)), contentType: 'application/json' }),
       );
     }
-    while (waiting.length && taken < reports.length) waiting.shift()(reports[taken++]);
+    while (waiting.length && taken < reports.length) /** @type {(report: Report) => void} */ (waiting.shift())(reports[taken++]);
   });
   // The profiler's options (e.g. `{ appReaders: false }`), set before the injected script runs.
-  if (options) await page.addInitScript((o) => (globalThis.tokenpaintOptions = o), options);
+  if (options) await page.addInitScript((/** @type {unknown} */ o) => (/** @type {any} */ (globalThis).tokenpaintOptions = o), options);
   await page.addInitScript({ content: injectable() });
   return {
-    /** The next report not yet taken, within `ms` (rejects with what the page said, if anything). */
+    /**
+     * The next report not yet taken, within `ms` (rejects with what the page said, if anything).
+     * @returns {Promise<Report>}
+     */
     next(ms = timeout) {
       if (taken < reports.length) return Promise.all(attachments).then(() => reports[taken++]);
       return new Promise((resolve, reject) => {
@@ -98,7 +104,7 @@ export async function attach(page, { testInfo = null, timeout = 30000, options =
           if (i >= 0) waiting.splice(i, 1);
           reject(new Error(`tokenpaint: no report within ${ms} ms${status && status.status === 'blocked' ? `: ${status.why}` : ''}`));
         }, ms);
-        const take = (r) => {
+        const take = (/** @type {Report} */ r) => {
           clearTimeout(timer);
           Promise.all(attachments).then(() => resolve(r));
         };
@@ -114,7 +120,12 @@ export async function attach(page, { testInfo = null, timeout = 30000, options =
   };
 }
 
+/** @typedef {import('./report.js').Report} Report */
+/** @typedef {import('./report.js').StreamReport} StreamReport */
+/** @typedef {import('./playwright.js').Budget} Budget */
+
 // Each budget: the report's figure, its name in a message, and its unit.
+/** @type {Record<string, [(r: StreamReport) => number | null | undefined, string]>} */
 const FIGURES = {
   ttft: [(r) => r.ttft, 'TTFT measured'],
   ttftPerceived: [(r) => r.ttftPerceived && r.ttftPerceived.painted, 'perceived TTFT'],
@@ -133,6 +144,8 @@ const FIGURES = {
  * `lagP50`, `lagP95`, `tpot`, `freeze`, `inputDuration`), `matched` (the lowest share matched, default 99) and `forbid`
  * (verdicts that fail it). Returns `{ pass, failures, verdict }`. A figure the report could not
  * measure (null) fails its budget: an instrument that cannot see does not pass.
+ * @param {Report | null | undefined} report
+ * @param {Budget} [budget]
  */
 export function checkBudget(report, budget = {}) {
   const failures = [];
@@ -140,19 +153,25 @@ export function checkBudget(report, budget = {}) {
   for (const [k, limit] of Object.entries(budget)) {
     if (!(k in FIGURES)) continue;
     const [of, name] = FIGURES[k];
-    const v = of(report);
+    const v = of(/** @type {StreamReport} */ (report));
     if (v === null || v === undefined) failures.push(`${name} unknown (budget ${limit} ms)`);
     else if (v > limit) failures.push(`${name} ${Math.round(v)} ms > ${limit} ms`);
   }
   const matched = budget.matched ?? 99;
-  if (!(report.matchedPct >= matched)) failures.push(`matched ${report.matchedPct ?? 'unknown'}% < ${matched}%`);
-  const verdicts = (report.diagnosis || []).map((v) => v.verdict);
+  const pct = report.matchedPct;
+  // Unknown fails, whatever the bound (`null >= 0` would pass it).
+  if (pct === null || pct === undefined || !(pct >= matched)) failures.push(`matched ${report.matchedPct ?? 'unknown'}% < ${matched}%`);
+  const verdicts = (report.diagnosis || []).map((/** @type {{ verdict: string }} */ v) => v.verdict);
   for (const v of budget.forbid || []) if (verdicts.includes(v)) failures.push(`verdict ${v}`);
   return { pass: failures.length === 0, failures, verdict: (report.diagnosis || [])[0] || null };
 }
 
 /** Matchers for Playwright's `expect.extend`: `expect(report).toMeetBudget(budget)`. */
 export const budgets = {
+  /**
+   * @param {Report} report
+   * @param {Budget} budget
+   */
   toMeetBudget(report, budget) {
     const { pass, failures, verdict } = checkBudget(report, budget);
     const why = verdict ? `verdict ${verdict.verdict}: ${verdict.fix || verdict.evidence || ''}` : 'no verdict';
@@ -170,29 +189,32 @@ export const budgets = {
 /**
  * The report's chart as SVG: characters arrived, committed and painted over time (ms from the
  * request start), from its timeline; a note when the report has none.
+ * @param {any} report a report (with its timeline, unless the profiler's `timeline` was off)
  */
 export function chartSvg(report) {
   const W = 640;
   const H = 200;
   const tl = report && report.timeline;
-  const esc = (s) => String(s).replace(/[<&>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const esc = (/** @type {unknown} */ s) => String(s).replace(/[<&>"]/g, (c) => `&#${c.charCodeAt(0)};`);
   const head = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="11">`;
   const title = `<text x="8" y="14">${esc(`tokenpaint: ${(report && report.diagnosis && report.diagnosis[0] && report.diagnosis[0].verdict) || report?.status || ''}`)}</text>`;
   if (!tl || !Array.isArray(tl.arrived) || !tl.arrived.length) return `${head}${title}<text x="8" y="40">no timeline in this report</text></svg>`;
+  /** @type {number[]} */
   const chars = [];
   let total = 0;
   for (const c of tl.chars) chars.push((total += c));
   const series = { arrived: tl.arrived, committed: tl.committed, painted: tl.painted };
   const all = Object.values(series).flat().filter(Number.isFinite);
   const tMax = Math.max(1, ...all);
-  const x = (t) => 40 + (t / tMax) * (W - 50);
-  const y = (n) => H - 20 - (n / Math.max(1, total)) * (H - 40);
+  const x = (/** @type {number} */ t) => 40 + (t / tMax) * (W - 50);
+  const y = (/** @type {number} */ n) => H - 20 - (n / Math.max(1, total)) * (H - 40);
+  /** @type {Record<string, string>} */
   const colors = { arrived: '#2563eb', committed: '#16a34a', painted: '#dc2626' };
   let lines = '';
   let legend = '';
   let lx = 120;
   for (const [name, ts] of Object.entries(series)) {
-    const pts = ts.map((t, i) => (Number.isFinite(t) ? `${x(t).toFixed(1)},${y(chars[i]).toFixed(1)}` : null)).filter(Boolean);
+    const pts = /** @type {Array<number | null>} */ (ts).map((t, i) => (t !== null && Number.isFinite(t) ? `${x(t).toFixed(1)},${y(chars[i]).toFixed(1)}` : null)).filter(Boolean);
     if (pts.length) lines += `<polyline fill="none" stroke="${colors[name]}" stroke-width="1.5" points="${pts.join(' ')}"/>`;
     legend += `<text x="${lx}" y="14" fill="${colors[name]}">${name}</text>`;
     lx += 70;

@@ -21,3 +21,10 @@ test('the longest interaction: none is 0, a slow one fails, without Event Timing
   const webkit = report({ unavailable: ['event-timing'] });
   assert.deepEqual(checkBudget(webkit, { inputDuration: 200 }).failures, ['longest interaction unknown (budget 200 ms)']);
 });
+
+test('matched: an unknown share fails whatever the bound, 0 included', () => {
+  assert.deepEqual(checkBudget(report({ matchedPct: 40 }), { matched: 50 }).failures, ['matched 40% < 50%']);
+  assert.equal(checkBudget(report({ matchedPct: 40 }), { matched: 0 }).pass, true);
+  // `null >= 0` is true in JavaScript: an unread page passed a `matched: 0` budget.
+  assert.deepEqual(checkBudget(report({ matchedPct: null }), { matched: 0 }).failures, ['matched unknown% < 0%']);
+});
