@@ -30,12 +30,15 @@ const ROWS = [
   ['matched', 'matched'],
 ];
 
-const fmt = (k, v) => (v === null || v === undefined ? '–' : k === 'backlog' ? `${v} chars` : k === 'matched' ? `${v}%` : `${Math.round(v)} ms`);
+const fmt = (/** @type {string} */ k, /** @type {number | null | undefined} */ v) => (v === null || v === undefined ? '–' : k === 'backlog' ? `${v} chars` : k === 'matched' ? `${v}%` : `${Math.round(v)} ms`);
 
 /**
  * Shows the panel for `profiler` (a tokenpaint Profiler). Options: `key` (with Alt+Shift, default
  * `T`) and `hidden` (start hidden). Returns `{ toggle(), close(), root }`; `root` is the panel's
  * shadow root, for tests and tools.
+ * @param {import('./index.js').Profiler} profiler
+ * @param {import('./overlay.js').OverlayOptions} [options]
+ * @returns {import('./overlay.js').Overlay}
  */
 export function overlay(profiler, options = {}) {
   const none = { toggle() {}, close() {}, note() {}, root: null };
@@ -52,6 +55,12 @@ export function overlay(profiler, options = {}) {
     } catch {
       /* no constructable stylesheets: unstyled, never inline */
     }
+    /**
+     * @template {keyof HTMLElementTagNameMap} K
+     * @param {K} tag
+     * @param {string} [cls]
+     * @param {string} [text]
+     */
     const make = (tag, cls, text) => {
       const e = document.createElement(tag);
       if (cls) e.className = cls;
@@ -64,6 +73,7 @@ export function overlay(profiler, options = {}) {
     const status = make('small', '', 'waiting for an answer');
     title.append(status);
     const dl = make('dl');
+    /** @type {Record<string, HTMLElement>} */
     const cells = {};
     for (const [k, label] of ROWS) {
       cells[k] = make('dd', '', '–');
@@ -78,7 +88,9 @@ export function overlay(profiler, options = {}) {
     panel.append(title, dl, spark, verdict, fix);
     root.append(panel);
 
+    /** @type {number | null} */
     let current = null;
+    /** @type {number[]} */
     const backlog = [];
     const draw = () => {
       const g = spark.getContext && spark.getContext('2d');
@@ -96,7 +108,7 @@ export function overlay(profiler, options = {}) {
       });
       g.stroke();
     };
-    const show = (figures) => {
+    const show = (/** @type {Record<string, any>} */ figures) => {
       for (const [k] of ROWS) if (k in figures) cells[k].textContent = fmt(k, figures[k]);
     };
     const offProgress = profiler.onProgress((p) => {
@@ -118,15 +130,16 @@ export function overlay(profiler, options = {}) {
       show({ ttft: r.ttft, ttftPerceived: r.ttftPerceived && r.ttftPerceived.painted, lag: r.lag && r.lag.p50, matched: r.matchedPct });
       const v = r.diagnosis && r.diagnosis[0];
       verdict.textContent = v ? v.verdict : '';
-      fix.textContent = v ? v.fix : '';
+      fix.textContent = (v && v.fix) || '';
     });
-    const onKey = (e) => {
+    const onKey = (/** @type {KeyboardEvent} */ e) => {
       if (e.altKey && e.shiftKey && (String(e.key).toUpperCase() === key || e.code === `Key${key}`)) panel.hidden = !panel.hidden;
     };
     addEventListener('keydown', onKey);
     document.body.append(host);
     return {
       root,
+      /** @param {string} text */
       note(text) {
         status.textContent = String(text);
       },
