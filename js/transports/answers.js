@@ -6,27 +6,32 @@
 
 // Text to the bytes a stream's chunks are.
 const encoder = new TextEncoder();
-const bytesOf = (text) => encoder.encode(text);
+const bytesOf = (/** @type {string} */ text) => encoder.encode(text);
 
 // When the page last asked for something (a POST by fetch or XMLHttpRequest): the request of an
 // answer that comes over another channel (a socket, a second stream), as chat apps ask.
 let askedAt = -Infinity;
-export function asked(t) {
+export function asked(/** @type {number} */ t) {
   askedAt = t;
 }
-/** The last ask at or before `t`, if any. */
+/**
+ * The last ask at or before `t`, if any.
+ * @param {number} t
+ */
 export function lastAsk(t) {
   return askedAt <= t ? askedAt : undefined;
 }
 
 const ASK_MS = 30000;
 
-const chunkOf = (delta) => `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: delta } }] })}\n\n`;
+const chunkOf = (/** @type {string} */ delta) => `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: delta } }] })}\n\n`;
 
-function usageOf(u) {
-  if (!u || typeof u !== 'object') return null;
-  const n = (...keys) => {
-    for (const k of keys) if (Number.isFinite(u[k])) return u[k];
+/** @param {unknown} usage */
+function usageOf(usage) {
+  if (!usage || typeof usage !== 'object') return null;
+  const u = /** @type {Record<string, unknown>} */ (usage);
+  const n = (/** @type {string[]} */ ...keys) => {
+    for (const k of keys) if (Number.isFinite(u[k])) return /** @type {number} */ (u[k]);
     return undefined;
   };
   const prompt = n('prompt_tokens', 'input_tokens');
@@ -42,11 +47,31 @@ function usageOf(u) {
  * text).
  */
 /** @typedef {ReturnType<typeof answers>} Answers */
+/**
+ * An answer's item as a reader hands it over.
+ * @typedef {{ id?: unknown, delta?: unknown, text?: unknown, done?: unknown, usage?: unknown }} Item
+ */
+/**
+ * @typedef {import('../core/stream.js').StreamOptions & { sentAt?: () => number | undefined, answerStart?: number, asks?: boolean }} AnswerOptions
+ */
+/** @typedef {{ f: import('../core/stream.js').Sink | null, text: string, timer: ReturnType<typeof setTimeout> | 0, finished: boolean, synth: boolean }} Open */
 
+/**
+ * @param {import('../core/hub.js').Hub} p
+ * @param {AnswerOptions} o
+ */
 export function answers(p, o) {
+  /** @type {Map<string, Open>} */
   const open = new Map();
   /** @type {string | null} */
   let latest = null;
+  /**
+   * @param {string} id
+   * @param {number} t
+   * @param {boolean} plain
+   * @param {string} transport
+   * @returns {Open}
+   */
   const start = (id, t, plain, transport) => {
     const headers = new Headers({ 'content-type': plain ? 'text/plain' : 'text/event-stream' });
     const format = plain && !o.read ? 'text' : o.format || 'openai-chat';
@@ -65,10 +90,18 @@ export function answers(p, o) {
     // Its headers came with its first message (for a stream read in the shell, with the
     // stream's own): an answer learned late is opened after its first events arrived.
     const headersAt = typeof o.headersAt === 'number' ? o.headersAt : t;
+    /** @type {Open} */
     const a = { f: p.feed({ status: 200, headers }, { ...o, ...at, format, transport, guess: false, headersAt }), text: '', timer: 0, finished: false, synth: !!o.read };
     open.set(id, a);
     return a;
   };
+  /**
+   * @param {string} id
+   * @param {number} kind
+   * @param {number} t
+   * @param {string} message
+   * @param {boolean} [doneMarker]
+   */
   const close = (id, kind, t, message, doneMarker) => {
     const a = open.get(id);
     open.delete(id);
@@ -78,7 +111,12 @@ export function answers(p, o) {
     a.f.end(kind, t, message);
   };
   return {
-    /** `{ id, delta | text, done, usage }`: `text` is the answer so far; what is new is fed. */
+    /**
+     * `{ id, delta | text, done, usage }`: `text` is the answer so far; what is new is fed.
+     * @param {Item | null | undefined} r
+     * @param {number} t
+     * @param {string} transport
+     */
     extracted(r, t, transport) {
       if (!r || typeof r !== 'object') return;
       const id = String(r.id ?? '');
@@ -99,7 +137,12 @@ export function answers(p, o) {
       if (a.f && usage) a.f.chunk(bytesOf(`data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [], usage })}\n\n`), t);
       if (r.done) close(id, 0, t, '');
     },
-    /** One OpenAI chunk message; the answer ends at `[DONE]` or once messages stop after its finish. */
+    /**
+     * One OpenAI chunk message; the answer ends at `[DONE]` or once messages stop after its finish.
+     * @param {string} text
+     * @param {number} t
+     * @param {string} transport
+     */
     openai(text, t, transport) {
       const m = openaiMessage(text);
       if (!m) return false;
@@ -120,7 +163,12 @@ export function answers(p, o) {
       if (a.finished) a.timer = setTimeout(() => close(id, 0, t, '', true), 100);
       return true;
     },
-    /** The socket or stream closed: answers that finished are done; the others end as `kind`. */
+    /**
+     * The socket or stream closed: answers that finished are done; the others end as `kind`.
+     * @param {number} kind
+     * @param {number} t
+     * @param {string} message
+     */
     closeAll(kind, t, message) {
       for (const [id, a] of [...open]) {
         if (a.finished) close(id, 0, t, '', true);
@@ -130,7 +178,11 @@ export function answers(p, o) {
   };
 }
 
-/** The answer a chat.completion.chunk message belongs to, and whether it ends it, without parsing it. */
+/**
+ * The answer a chat.completion.chunk message belongs to, and whether it ends it, without parsing it.
+ * @param {string} text
+ * @returns {{ id: string | null, end?: boolean, done?: boolean } | null}
+ */
 function openaiMessage(text) {
   if (text.trim() === '[DONE]') return { id: null, end: true };
   if (text.indexOf('"choices"') < 0) return null;

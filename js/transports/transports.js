@@ -7,15 +7,25 @@
 
 import { feed } from '../core/stream.js';
 
+/** @typedef {import('../core/hub.js').Hub} Hub */
+/** @typedef {import('../core/stream.js').StreamOptions} StreamOptions */
+
 const encoder = typeof TextEncoder === 'function' ? new TextEncoder() : null;
 
-/** Event timestamps are on performance.now()'s clock in every current engine; else now. */
+/**
+ * Event timestamps are on performance.now()'s clock in every current engine; else now.
+ * @param {Event | null | undefined} e
+ */
 export function stampOf(e) {
   const t = e && e.timeStamp;
   const now = performance.now();
   return typeof t === 'number' && t > 0 && t <= now ? t : now;
 }
 
+/**
+ * The bytes of a message's data: a string, an ArrayBuffer or a view; null for anything else.
+ * @param {unknown} data
+ */
 export function bytesOf(data) {
   if (typeof data === 'string') return encoder ? encoder.encode(data) : null;
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
@@ -23,12 +33,16 @@ export function bytesOf(data) {
   return null;
 }
 
+/** @param {any} e what was thrown or passed as the error */
 function describe(e) {
   if (!e) return 'unknown error';
   return String(e.name ? `${e.name}: ${e.message}` : e.message || e).slice(0, 200);
 }
 
-/** `name: value` lines (XHR's getAllResponseHeaders) as a Headers object; empty when unreadable. */
+/**
+ * `name: value` lines (XHR's getAllResponseHeaders) as a Headers object; empty when unreadable.
+ * @param {unknown} raw
+ */
 function headersOf(raw) {
   const h = new Headers();
   for (const line of String(raw || '').split(/\r?\n/)) {
@@ -46,6 +60,8 @@ function headersOf(raw) {
 /**
  * The push handle of `profiler.stream(options)`: `chunk(bytesOrText)`, `end()`, `error(e)`.
  * `options.contentType` tells the core what the chunks are (text/event-stream by default).
+ * @param {Hub} p
+ * @param {StreamOptions & { contentType?: string }} o
  */
 export function pushHandle(p, o) {
   const res = { status: 200, headers: new Headers({ 'content-type': o.contentType || 'text/event-stream' }) };
@@ -59,8 +75,8 @@ export function pushHandle(p, o) {
   let ended = false;
   // `at`: when it happened (performance.now()), for a relay that hands chunks over later;
   // now when not given.
-  const when = (at) => (typeof at === 'number' && at <= performance.now() ? at : performance.now());
-  const finish = (kind, message, at) => {
+  const when = (/** @type {unknown} */ at) => (typeof at === 'number' && at <= performance.now() ? at : performance.now());
+  const finish = (/** @type {number} */ kind, /** @type {string} */ message, /** @type {unknown} */ at) => {
     if (ended || !f) return;
     ended = true;
     try {
@@ -70,6 +86,10 @@ export function pushHandle(p, o) {
     }
   };
   return {
+    /**
+     * @param {string | ArrayBuffer | ArrayBufferView} data
+     * @param {number} [at]
+     */
     chunk(data, at) {
       try {
         const sink = !ended && f;
@@ -79,11 +99,16 @@ export function pushHandle(p, o) {
         /* tokenpaint's problem */
       }
     },
+    /** @param {number} [at] */
     end(at) {
       finish(0, '', at);
     },
+    /**
+     * @param {unknown} e
+     * @param {number} [at]
+     */
     error(e, at) {
-      finish(e && e.name === 'AbortError' ? 1 : 2, describe(e), at);
+      finish(e && /** @type {Error} */ (e).name === 'AbortError' ? 1 : 2, describe(e), at);
     },
   };
 }
@@ -93,6 +118,9 @@ export function pushHandle(p, o) {
  * `progress` and `readystatechange` hands over the new part of `responseText` (a non-text
  * `responseType` is read once, at the end), and `loadend` ends it (aborted by `abort()`, failed
  * on `error` or `timeout`).
+ * @param {Hub} p
+ * @param {XMLHttpRequest} xhr
+ * @param {StreamOptions} o
  */
 export function tapXhr(p, xhr, o) {
   /** @type {import('../core/stream.js').Sink | null | false} */
@@ -106,7 +134,7 @@ export function tapXhr(p, xhr, o) {
     if (f || done || xhr.readyState < 2) return;
     f = feed(p, { status: xhr.status, headers: headersOf(xhr.getAllResponseHeaders()) }, { ...o, transport: 'xhr' }) || false;
   };
-  const take = (t) => {
+  const take = (/** @type {number} */ t) => {
     if (!f || !textual()) return;
     const text = xhr.responseText;
     if (text.length <= seen) return;
@@ -114,7 +142,7 @@ export function tapXhr(p, xhr, o) {
     seen = text.length;
     if (bytes) f.chunk(bytes, t);
   };
-  const onEvent = (e) => {
+  const onEvent = (/** @type {Event} */ e) => {
     try {
       if (done) return;
       const t = stampOf(e);
@@ -156,6 +184,9 @@ const NAMED_EVENTS = [
  * the SSE event it was. Each connection is a stream; a reconnect starts a new one, whose report's
  * `resumedFrom` is the last event id the one before it received. The app's `close()` fires no
  * event: it is noticed within 250 ms and the stream ends at its last event.
+ * @param {Hub} p
+ * @param {EventSource} es
+ * @param {StreamOptions & { events?: string[] }} o
  */
 export function tapEventSource(p, es, o) {
   /** @type {import('../core/stream.js').Sink | null | false} */
@@ -163,9 +194,10 @@ export function tapEventSource(p, es, o) {
   let first = true;
   let last = 0;
   let lastEventId = '';
-  let timer = 0;
+  /** @type {ReturnType<typeof setInterval> | undefined} */
+  let timer;
   const constructedAt = typeof o.start === 'number' ? o.start : performance.now();
-  const start = (t) => {
+  const start = (/** @type {number} */ t) => {
     const resumedFrom = first ? '' : lastEventId;
     f = feed(p, { status: 200, headers: new Headers({ 'content-type': 'text/event-stream' }) }, { ...o, start: t, resumedFrom, transport: 'eventsource' }) || false;
     first = false;
@@ -177,7 +209,7 @@ export function tapEventSource(p, es, o) {
       }
     }, 250);
   };
-  const stop = (kind, t, message) => {
+  const stop = (/** @type {number} */ kind, /** @type {number} */ t, /** @type {string} */ message) => {
     clearInterval(timer);
     if (f) f.end(kind, t, message);
     f = null;
@@ -185,14 +217,14 @@ export function tapEventSource(p, es, o) {
   // Each connection (the first, and every reconnect) opens a stream; its request started when
   // the EventSource was made, or when the reconnect began (the error before it).
   let reconnectAt = 0;
-  const onOpen = (e) => {
+  const onOpen = (/** @type {Event} */ e) => {
     try {
       if (f === null) start(first ? constructedAt : reconnectAt || stampOf(e));
     } catch {
       /* tokenpaint's problem */
     }
   };
-  const onMessage = (e) => {
+  const onMessage = (/** @type {MessageEvent} */ e) => {
     try {
       const t = stampOf(e);
       if (f === null) start(t);
@@ -206,7 +238,7 @@ export function tapEventSource(p, es, o) {
       /* tokenpaint's problem */
     }
   };
-  const onError = (e) => {
+  const onError = (/** @type {Event} */ e) => {
     try {
       if (typeof MessageEvent === 'function' && e instanceof MessageEvent) return onMessage(e); // an event named "error"
       const t = stampOf(e);
