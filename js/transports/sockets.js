@@ -11,10 +11,23 @@
 import { stampOf, bytesOf } from './transports.js';
 import { answers } from './answers.js';
 
-/** When each socket last sent a message (WebSocket.prototype.send, patched by instrument()). */
+/** @typedef {import('../core/hub.js').Hub} Hub */
+/**
+ * A socket's options: the stream options, and the app's `extract` (its reader of a message).
+ * @typedef {import('./answers.js').AnswerOptions & { extract?: (message: unknown, event?: string) => import('./answers.js').Item | null | undefined }} SocketOptions
+ */
+
+/**
+ * When each socket last sent a message (WebSocket.prototype.send, patched by instrument()).
+ * @type {WeakMap<WebSocket, number>}
+ */
 export const sentAt = new WeakMap();
 
-/** The event of a Socket.IO text packet (`42[…]`, `42/ns,7[…]`) as [name, ...args], or null. */
+/**
+ * The event of a Socket.IO text packet (`42[…]`, `42/ns,7[…]`) as [name, ...args], or null.
+ * @param {unknown} text
+ * @returns {[string, ...unknown[]] | null}
+ */
 export function socketIoEvent(text) {
   if (typeof text !== 'string' || !text.startsWith('42')) return null;
   let i = 2;
@@ -26,7 +39,7 @@ export function socketIoEvent(text) {
   if (text[i] !== '[') return null;
   try {
     const a = JSON.parse(text.slice(i));
-    return Array.isArray(a) && typeof a[0] === 'string' ? a : null;
+    return Array.isArray(a) && typeof a[0] === 'string' ? /** @type {[string, ...unknown[]]} */ (a) : null;
   } catch {
     return null;
   }
@@ -35,25 +48,42 @@ export function socketIoEvent(text) {
 /**
  * The readers of one socket, in order: the app's extract, OpenAI chunks, and the learning chunk
  * (learning.js: Open WebUI's reader, unless `appReaders: false`, and the learner) for the rest.
+ * @param {Hub} p
+ * @param {SocketOptions} o
  */
 function socketReaders(p, o) {
   const list = answers(p, o);
   const learning = p.learning.socket(o);
   let openai = false; // OpenAI chunks were read on this socket: nothing to learn
   return {
-    /** A Socket.IO event (`[name, ...args]`). */
+    /**
+     * A Socket.IO event (`[name, ...args]`).
+     * @param {[string, ...unknown[]]} args
+     * @param {number} t
+     * @param {string} transport
+     */
     io(args, t, transport) {
       const [name, payload] = args;
       if (o.extract) return list.extracted(o.extract(payload, name), t, transport);
       learning.event(t, payload, name, transport);
     },
-    /** A text or binary message that is not Socket.IO's. */
+    /**
+     * A text or binary message that is not Socket.IO's.
+     * @param {unknown} data
+     * @param {number} t
+     * @param {string} transport
+     */
     message(data, t, transport) {
       if (o.extract) return list.extracted(o.extract(data), t, transport);
       const text = typeof data === 'string' ? data : null;
       if (text !== null && list.openai(text, t, transport)) return void (openai = true);
       if (!openai) learning.event(t, text !== null ? text : bytesOf(data), '', transport);
     },
+    /**
+     * @param {number} kind
+     * @param {number} t
+     * @param {string} message
+     */
     closeAll(kind, t, message) {
       list.closeAll(kind, t, message);
       learning.closeAll(kind, t, message);
@@ -64,17 +94,20 @@ function socketReaders(p, o) {
 /**
  * Profiles a WebSocket: each message (text or binary) is an arrival, read by the readers above.
  * Closing the socket ends every open answer: cleanly (code 1000) as done, else as failed.
+ * @param {Hub} p
+ * @param {WebSocket} ws
+ * @param {SocketOptions} o
  */
 export function tapSocket(p, ws, o) {
   const readers = socketReaders(p, { ...o, sentAt: () => sentAt.get(ws) });
-  const onData = (data, t) => {
+  const onData = (/** @type {unknown} */ data, /** @type {number} */ t) => {
     const io = typeof data === 'string' && !o.extract ? socketIoEvent(data) : null;
     if (io) return readers.io(io, t, 'socket.io');
     readers.message(data, t, 'websocket');
   };
   // Blobs are read in order: each message waits for the one before it.
   let order = Promise.resolve();
-  const onMessage = (e) => {
+  const onMessage = (/** @type {MessageEvent} */ e) => {
     try {
       const t = stampOf(e);
       const data = e.data;
@@ -85,7 +118,7 @@ export function tapSocket(p, ws, o) {
       /* a message tokenpaint cannot read is the app's business, not a reason to fail */
     }
   };
-  const onClose = (e) => {
+  const onClose = (/** @type {CloseEvent} */ e) => {
     try {
       const clean = e.code === 1000 && e.wasClean !== false;
       readers.closeAll(clean ? 0 : 2, stampOf(e), `WebSocket closed (code ${e.code})`);
@@ -101,19 +134,23 @@ export function tapSocket(p, ws, o) {
  * Profiles a socket.io-client Socket, whatever its transport (WebSocket or polling): every
  * event it receives, through `onAny`, which Socket.IO calls before the app's own listeners.
  * A disconnect ends every open answer (by the app's `disconnect()`: done; else failed).
+ * @param {Hub} p
+ * @param {any} socket a socket.io-client Socket (its types are the app's)
+ * @param {SocketOptions} o
  */
 export function tapSocketIo(p, socket, o) {
+  /** @type {number | undefined} */
   let sent;
   if (typeof socket.onAnyOutgoing === 'function') socket.onAnyOutgoing(() => (sent = performance.now()));
   const readers = socketReaders(p, { ...o, sentAt: () => sent });
-  socket.onAny((...args) => {
+  socket.onAny((/** @type {[string, ...unknown[]]} */ ...args) => {
     try {
       readers.io(args, performance.now(), 'socket.io');
     } catch {
       /* tokenpaint's problem */
     }
   });
-  socket.on('disconnect', (reason) => {
+  socket.on('disconnect', (/** @type {string} */ reason) => {
     try {
       const mine = reason === 'io client disconnect';
       readers.closeAll(mine ? 0 : 2, performance.now(), `Socket.IO disconnected (${reason})`);
@@ -124,6 +161,8 @@ export function tapSocketIo(p, socket, o) {
 }
 
 // The Socket.IO sessions read over HTTP long-polling, by profiler and Engine.IO session id.
+/** @typedef {{ sent: number | undefined, readers: ReturnType<typeof socketReaders> }} Session */
+/** @type {WeakMap<Hub, Map<string, Session>>} */
 const polled = new WeakMap();
 
 /**
@@ -131,6 +170,11 @@ const polled = new WeakMap();
  * carries what the server sends: its packets, separated by U+001E, are read as a socket's
  * messages, and the answers of one session go on across its polls; a close packet ends them. A
  * POST carries what the client sends: its time is the next answer's request start.
+ * @param {Hub} p
+ * @param {XMLHttpRequest} xhr
+ * @param {SocketOptions} o
+ * @param {string | URL} url
+ * @param {string} method
  */
 export function tapPolling(p, xhr, o, url, method) {
   /** @type {string | null} */
@@ -144,21 +188,22 @@ export function tapPolling(p, xhr, o, url, method) {
   let sessions = polled.get(p);
   if (!sessions) polled.set(p, (sessions = new Map()));
   if (!sessions.has(sid)) {
-    const session = { sent: undefined };
+    /** @type {Session} */
+    const session = /** @type {any} */ ({ sent: undefined });
     session.readers = socketReaders(p, { ...o, sentAt: () => session.sent });
     sessions.set(sid, session);
   }
-  const session = sessions.get(sid);
+  const session = /** @type {Session} */ (sessions.get(sid));
   // A POST poll carries the client's packets (the ask): it is the answer's request.
   if (method === 'POST') return void (session.sent = performance.now());
   const readers = session.readers;
-  xhr.addEventListener('load', (e) => {
+  xhr.addEventListener('load', (/** @type {ProgressEvent} */ e) => {
     try {
       const t = stampOf(e);
       for (const packet of String(xhr.responseText).split('\x1e')) {
         if (packet === '1') {
           readers.closeAll(0, t, '');
-          sessions.delete(sid);
+          /** @type {Map<string, Session>} */ (sessions).delete(/** @type {string} */ (sid));
           continue;
         }
         const io = socketIoEvent(packet);
