@@ -12,12 +12,22 @@ import { tapXhr, tapEventSource } from './transports.js';
 import { tapSocket, tapPolling, sentAt } from './sockets.js';
 import { asked } from './answers.js';
 
+/** @typedef {import('../core/hub.js').Hub} Hub */
+/** @typedef {import('../index.js').InstrumentOptions & { guess?: boolean, extract?: any, events?: string[] }} Options */
+/**
+ * The profiler's fetch, for a request instrument() lets through to `original`.
+ * @typedef {(input: RequestInfo | URL, init: RequestInit | undefined, label: string | undefined, original: typeof fetch, extra: { guess: boolean }) => Promise<Response>} ProfiledFetch
+ */
+
 /** @type {{ undo: () => void, refetch: () => boolean } | null} */
 let installed = null;
 
-/** Whether `url` matches a string (contained), a RegExp, or a function; false when it throws. */
+/**
+ * Whether `url` matches a string (contained), a RegExp, or a function; false when it throws.
+ * @param {Options['match'] | null} match
+ */
 function matcher(match) {
-  return (url) => {
+  return (/** @type {string} */ url) => {
     try {
       if (match === undefined || match === null) return true;
       if (typeof match === 'string') return url.includes(match);
@@ -30,6 +40,11 @@ function matcher(match) {
   };
 }
 
+/**
+ * @param {Hub} p
+ * @param {Options} o
+ * @param {string | URL} input
+ */
 function optionsFor(p, o, input) {
   return {
     start: performance.now(),
@@ -47,22 +62,35 @@ function optionsFor(p, o, input) {
 
 // Without a `match` (or with `guess: true`, as the injected script does) every request is
 // profiled, and only the streams found to carry an answer are reported.
+/** @param {Options} o */
 function guessing(o) {
   return o.guess === true || (o.guess !== false && (o.match === undefined || o.match === null));
 }
 
 // An ask: a request that sends something (the question of an answer that may come elsewhere).
 const ASKS = new Set(['POST', 'PUT', 'PATCH']);
+/**
+ * @param {RequestInfo | URL} input
+ * @param {RequestInit | undefined} init
+ */
 function methodOf(input, init) {
   try {
-    return String((init && init.method) || (input && typeof input === 'object' && input.method) || 'GET').toUpperCase();
+    return String((init && init.method) || (input && typeof input === 'object' && 'method' in input && input.method) || 'GET').toUpperCase();
   } catch {
     return 'GET';
   }
 }
 
-/** A constructor that makes the original's instances, tapped when their URL matches. */
+/**
+ * A constructor that makes the original's instances, tapped when their URL matches.
+ * @param {any} Original the page's EventSource or WebSocket
+ * @param {(made: any, url: string) => unknown} tap
+ */
 function constructorLike(Original, tap) {
+  /**
+   * @param {string | URL} url
+   * @param {unknown} [second]
+   */
   function Patched(url, second) {
     if (!new.target) return Original(url, second); // throws as the original does
     const made = arguments.length > 1 ? new Original(url, second) : new Original(url);
@@ -79,23 +107,33 @@ function constructorLike(Original, tap) {
   return Patched;
 }
 
+/**
+ * @param {Hub} p
+ * @param {Options} o
+ * @param {ProfiledFetch} profiledFetch
+ */
 export function instrument(p, o = {}, profiledFetch) {
   if (installed) return installed.undo;
   // Guessing which streams carry answers: the learning chunk is loaded now, before they come.
   if (guessing(o)) p.learning.load();
-  const g = globalThis;
+  const g = /** @type {any} */ (globalThis);
   // A library may have kept a patched function (socket.io-client keeps the WebSocket it found):
   // after undo, those profile nothing either.
   let active = true;
   const wanted = matcher(o.match);
-  const matches = (url) => active && wanted(url);
+  const matches = (/** @type {string} */ url) => active && wanted(url);
+  /** @type {Array<[any, string, unknown, unknown]>} */
   const saved = [];
-  const swap = (holder, key, value) => {
+  const swap = (/** @type {any} */ holder, /** @type {string} */ key, /** @type {unknown} */ value) => {
     saved.push([holder, key, holder[key], value]);
     holder[key] = value;
   };
-  const patchFetch = (original) =>
-    /** @this {any} */
+  const patchFetch = (/** @type {typeof fetch} */ original) =>
+    /**
+     * @this {any}
+     * @param {RequestInfo | URL} input
+     * @param {RequestInit} [init]
+     */
     function fetch(input, init) {
       let url = '';
       try {
@@ -113,7 +151,7 @@ export function instrument(p, o = {}, profiledFetch) {
     const open = proto.open;
     const send = proto.send;
     const urls = new WeakMap();
-    swap(proto, 'open', /** @this {any} */ function (method, url) {
+    swap(proto, 'open', /** @this {any} */ function (/** @type {string} */ method, /** @type {string | URL} */ url) {
       try {
         urls.set(this, [String(method).toUpperCase(), String(url)]);
       } catch {
@@ -137,10 +175,10 @@ export function instrument(p, o = {}, profiledFetch) {
     });
   }
   if (typeof g.EventSource === 'function') {
-    swap(g, 'EventSource', constructorLike(g.EventSource, (es, url) => matches(fullUrlOf(url, null)) && tapEventSource(p, es, optionsFor(p, o, url))));
+    swap(g, 'EventSource', constructorLike(g.EventSource, (/** @type {EventSource} */ es, /** @type {string} */ url) => matches(fullUrlOf(url, null)) && tapEventSource(p, es, optionsFor(p, o, url))));
   }
   if (typeof g.WebSocket === 'function') {
-    swap(g, 'WebSocket', constructorLike(g.WebSocket, (ws, url) => matches(fullUrlOf(url, null)) && tapSocket(p, ws, optionsFor(p, o, url))));
+    swap(g, 'WebSocket', constructorLike(g.WebSocket, (/** @type {WebSocket} */ ws, /** @type {string} */ url) => matches(fullUrlOf(url, null)) && tapSocket(p, ws, optionsFor(p, o, url))));
     // When a socket sends (the app's ask): the request start of the answer that follows.
     const send = g.WebSocket.prototype.send;
     swap(g.WebSocket.prototype, 'send', /** @this {any} */ function () {
@@ -176,6 +214,7 @@ export function refetch() {
   return installed ? installed.refetch() : false;
 }
 
+/** @param {Function} f */
 function isNative(f) {
   try {
     return /\{\s*\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(f));

@@ -63,8 +63,6 @@ const UNTYPED = {
     'js/profiler.js': 48,
     'js/core/learning.js': 47,
     'js/transports/learn.js': 41,
-    'js/transports/instrument.js': 34,
-    'js/transports/sockets.js': 33,
   },
   'tsconfig.node.json': {},
 };
