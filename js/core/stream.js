@@ -26,7 +26,7 @@ import { RESOURCE_FIELDS } from '../options.js';
  * @property {string} [transport] fetch, xhr, eventsource, websocket, …
  * @property {string} [resumedFrom] the stream a resumed one continues
  * @property {string} [format] the wire format, if the app says
- * @property {{ model?: string | null, traceparent?: string | null } | null} [trace] OpenTelemetry
+ * @property {import('../export/otel.js').Trace | null} [trace] OpenTelemetry: the requested model, the request's span
  * @property {string | null} [arrival] the arrival clock's name for it
  * @property {Element | null} [target] the element the app said will show it
  * @property {{ by: string, format?: string, path?: string } | null} [read] how the shell reads it

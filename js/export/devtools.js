@@ -13,7 +13,7 @@ export function devtoolsTracks() {
 
 /**
  * A few lines for the console: the last report's headline and the summary's percentiles.
- * @param {import('../report.js').StreamReport | null} report
+ * @param {import('../report.js').Report | null} report
  * @param {import('../report.js').Summary | null} summary
  */
 export function summaryText(report, summary) {

@@ -77,6 +77,7 @@ export class LazyExporter {
    * @param {string} url
    * @param {unknown} body the request's body
    * @param {number} start
+   * @returns {import('./otel.js').Trace | null}
    */
   begin(url, body, start) {
     if (this.#otel) return this.#otel.begin(this.#options, url, body, start);

@@ -14,6 +14,11 @@ export const SPAN_KEY = Symbol.for('OpenTelemetry Context Key SPAN');
  * The page's OpenTelemetry API registry (its own types are not imported: see above).
  * @typedef {any} OtelApi
  */
+/**
+ * A request's trace: its requested model, and when its URL is propagated to, its span (the
+ * page's SDK's) or ids, and the headers that carry them.
+ * @typedef {{ model: string | null, headers?: Record<string, string> | null, traceId?: string | null, spanId?: string | null, span?: any }} Trace
+ */
 
 export const hex = (/** @type {number} */ n) => Array.from(crypto.getRandomValues(new Uint8Array(n)), (b) => b.toString(16).padStart(2, '0')).join('');
 
@@ -84,6 +89,7 @@ function matches(rule, url) {
  * @param {string} url
  * @param {unknown} body
  * @param {number} start
+ * @returns {Trace | null}
  */
 export function begin(options, url, body, start) {
   try {

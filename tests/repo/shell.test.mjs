@@ -60,7 +60,6 @@ const UNTYPED = {
     'js/lazy.js': 56,
     'js/export/otlp.js': 51,
     'js/browser/watch.js': 51,
-    'js/profiler.js': 48,
     'js/core/learning.js': 47,
     'js/transports/learn.js': 41,
   },
