@@ -14,24 +14,50 @@ import { committedOf, resumeLimitOf } from '../core/wasm.js';
 // in place, as React renders it, from one that changed.
 export const OBSERVE = { childList: true, subtree: true, characterData: true, characterDataOldValue: true };
 
+/** @typedef {import('../core/stream.js').Stream} Stream */
+/** @typedef {Element | Document} Root an observed element, or the whole document */
+/**
+ * Per stream: the element showing it (`scope`) and how it was found, what it showed last
+ * (`text`), the furthest offset the core can resume a re-render from (`limit`), the observer of
+ * a target given with the stream (`mo`), and whether its earlier changes are being replayed.
+ * @typedef {{ scope: Element | null, how: string | null, unsure: boolean, text: string, limit: number, mo: MutationObserver | null, replaying: boolean }} View
+ */
+/**
+ * What a change is read from: a MutationRecord, or one made up for text the page already shows.
+ * @param {unknown} record
+ */
+const asRecords = (record) => /** @type {MutationRecord[]} */ (record);
+
 export class DomWatch {
+  /** @type {Set<Stream>} */
   #streams;
+  /** @type {import('../core/link.js').CoreLink} */
   #link;
+  /** @type {() => void} */
   #committed;
+  /** @type {Map<ShadowRoot, { mo: MutationObserver, owner: Root }>} */
   #shadows;
   #lastShadowScan;
+  /** @type {WeakMap<Stream, View>} */
   #views;
   #changed;
+  /** @type {import('./find.js').Retired | null} */
   #retired;
+  /** @type {typeof import('./find.js') | null} */
   #find;
+  /** @type {Set<unknown>} */
   #learners;
+  /** @type {import('../core/learners.js').Learning | null} */
   #learning;
+  /** @type {Element | null} */
   #expected;
+  /** @type {Array<{ deref(): Element | undefined }>} */
   #shown;
 
   /**
    * `streams`: the open streams (iterable); `link`: the core link (calls and the queue);
    * `committed()`: the page showed new text (the paint clock is asked for a frame).
+   * @param {{ streams: Set<Stream>, link: import('../core/link.js').CoreLink, committed: () => void, learners?: Set<unknown>, learning?: import('../core/learners.js').Learning }} parts
    */
   constructor({ streams, link, committed, learners, learning }) {
     this.#streams = streams;
@@ -47,6 +73,7 @@ export class DomWatch {
     this.#link = link;
     this.#committed = committed;
     // Observed elements: element → MutationObserver.
+    /** @type {Map<Root, { disconnect(): void }>} */
     this.roots = new Map();
     // Open shadow roots found inside observed elements: shadow root → { mo, owner }.
     this.#shadows = new Map();
@@ -63,11 +90,18 @@ export class DomWatch {
     this.#retired = null;
   }
 
-  /** Whether anything is observed for `s`: its own target, or observed elements. */
+  /**
+   * Whether anything is observed for `s`: its own target, or observed elements.
+   * @param {Stream} s
+   */
   watching(s) {
     return !!(s.target || this.roots.size > 0);
   }
 
+  /**
+   * @param {Stream} s
+   * @returns {View}
+   */
   #view(s) {
     let v = this.#views.get(s);
     if (!v) this.#views.set(s, (v = { scope: null, how: null, unsure: false, text: '', limit: 0, mo: null, replaying: false }));
@@ -77,6 +111,7 @@ export class DomWatch {
   /**
    * The characters the observed elements hold (the conversation before a new answer), read
    * once when a stream opens; NaN for a stream with a target of its own, or nothing observed.
+   * @param {Element | null | undefined} target
    */
   heldChars(target) {
     if (target || !this.roots.size) return NaN;
@@ -92,6 +127,10 @@ export class DomWatch {
     return c;
   }
 
+  /**
+   * @param {Root} element
+   * @returns {boolean}
+   */
   observe(element) {
     if (this.roots.has(element) || typeof MutationObserver !== 'function') return false;
     if (element.nodeType === 9 && !this.#find) {
@@ -109,7 +148,7 @@ export class DomWatch {
           this.roots.delete(element);
           this.observe(element);
           // Text an open stream's answer already shows is read now.
-          if (this.#streams.size) this.#readDocument(element, performance.now());
+          if (this.#streams.size) this.#readDocument(/** @type {Document} */ (element), performance.now());
         },
         () => this.roots.get(element) === pending && this.roots.delete(element),
       );
@@ -122,6 +161,7 @@ export class DomWatch {
     return true;
   }
 
+  /** @param {Root} element */
   unobserve(element) {
     const mo = this.roots.get(element);
     if (mo) mo.disconnect();
@@ -141,12 +181,16 @@ export class DomWatch {
     this.#shadows.clear();
   }
 
-  /** A stream with a target of its own: that element is observed for it alone. */
+  /**
+   * A stream with a target of its own: that element is observed for it alone.
+   * @param {Stream} s
+   */
   watchTarget(s) {
-    if (!s.target || typeof MutationObserver !== 'function') return;
+    const target = s.target;
+    if (!target || typeof MutationObserver !== 'function') return;
     const v = this.#view(s);
-    v.mo = new MutationObserver((records) => this.#onMutations(records, s.target, s));
-    v.mo.observe(s.target, OBSERVE);
+    v.mo = new MutationObserver((records) => this.#onMutations(records, target, s));
+    v.mo.observe(target, OBSERVE);
   }
 
   /**
@@ -159,7 +203,7 @@ export class DomWatch {
     const v = this.#views.get(s);
     if (v && v.mo) v.mo.disconnect();
     const el = s.target || (v && v.scope);
-    const element = el ? { selector: selectorOf(el), how: s.target ? 'target' : v.how } : null;
+    const element = el ? { selector: selectorOf(el), how: s.target ? 'target' : /** @type {string} */ (/** @type {View} */ (v).how) } : null;
     if (el) {
       this.#shown.push(typeof WeakRef === 'function' ? new WeakRef(el) : { deref: () => el });
       if (this.#shown.length > 64) this.#shown.shift();
@@ -169,29 +213,39 @@ export class DomWatch {
     return element;
   }
 
-  /** The core lost step with the page's text for `s`: the next change reads the whole text. */
+  /**
+   * The core lost step with the page's text for `s`: the next change reads the whole text.
+   * @param {Stream} s
+   */
   outOfStep(s) {
     this.#view(s).text = '';
   }
 
-  /** Why no answer text was found for `s`, when none was; null when it was. */
+  /**
+   * Why no answer text was found for `s`, when none was; null when it was.
+   * @param {Stream} s
+   */
   unseen(s) {
     const v = this.#views.get(s);
     if ((v && v.scope) || s.lastCommit) return null;
     const roots = s.target ? [s.target] : [...this.roots.keys(), ...this.#shadows.keys()];
-    return roots.length ? whyUnseen(roots) : 'not-observed';
+    return roots.length ? whyUnseen(/** @type {Array<Element | ShadowRoot>} */ (roots)) : 'not-observed';
   }
 
   // Observes the open shadow roots in `node` (under the observed element `owner`) not yet
   // observed; text they already show is read as if it had just been added.
+  /**
+   * @param {Element | ShadowRoot | Document} node
+   * @param {Root} owner
+   */
   #findShadows(node, owner) {
-    eachShadowRoot(node, (root) => {
+    eachShadowRoot(/** @type {Element | ShadowRoot} */ (node), (root) => {
       if (this.#shadows.has(root)) return false;
       const mo = new MutationObserver((records) => this.#onMutations(records, root, null));
       mo.observe(root, OBSERVE);
       this.#shadows.set(root, { mo, owner });
       if (root.childNodes.length && this.#streams.size) {
-        this.#onMutations([{ target: root, type: 'childList', addedNodes: [...root.childNodes], removedNodes: [] }], root, null);
+        this.#onMutations(asRecords([{ target: root, type: 'childList', addedNodes: [...root.childNodes], removedNodes: [] }]), root, null);
       }
       return true;
     });
@@ -200,6 +254,7 @@ export class DomWatch {
   // A stream with text but no element yet: shadow roots attached without a DOM change the
   // observers saw (a component that attaches its root late) are looked for, at most every
   // 250 ms.
+  /** @param {Stream} s */
   rescanShadows(s) {
     if (s.target || this.#view(s).scope) return;
     const now = performance.now();
@@ -208,18 +263,22 @@ export class DomWatch {
     for (const root of this.roots.keys()) this.#findShadows(root, root);
   }
 
-  /** Reads what the page already shows for a stream opened late, as committed at `t`. */
+  /**
+   * Reads what the page already shows for a stream opened late, as committed at `t`.
+   * @param {Stream} s
+   * @param {number} t
+   */
   catchUp(s, t) {
     let commits = 0;
     if (s.target) commits = this.#read(s, s.target, t);
     else {
       for (const root of this.roots.keys()) {
         if (root.nodeType === 9) {
-          if (this.#find) this.#readDocument(root, t);
+          if (this.#find) this.#readDocument(/** @type {Document} */ (root), t);
           continue;
         }
         const all = { target: root, type: 'childList', addedNodes: [...root.childNodes], removedNodes: [] };
-        this.#onMutations([all], root, null, t);
+        this.#onMutations(asRecords([all]), root, null, t);
       }
     }
     if (commits > 0) this.#committed();
@@ -227,17 +286,28 @@ export class DomWatch {
 
   // The whole document: the text nodes nearest its end (where a new answer is) are tried as if
   // each had just been added.
+  /**
+   * @param {Document} doc
+   * @param {number} t
+   */
   #readDocument(doc, t) {
-    const adds = this.#find.lastTexts(doc).map((n) => ({ target: n, type: 'characterData' }));
-    this.#onMutations(adds, doc, null, t);
+    const adds = /** @type {typeof import('./find.js')} */ (this.#find).lastTexts(doc).map((n) => ({ target: n, type: 'characterData' }));
+    this.#onMutations(asRecords(adds), doc, null, t);
   }
 
   // DOM: find each stream's element, read its text when it changed, time the commit.
+  /**
+   * @param {MutationRecord[]} records
+   * @param {Node} root
+   * @param {Stream | null} only
+   * @param {number} [at]
+   */
   #onMutations(records, root, only, at) {
     try {
       const t = at === undefined ? performance.now() : at;
       // Elements added here may bring open shadow roots (a chat component's own tree).
-      const owner = this.roots.has(root) ? root : this.#shadows.has(root) ? this.#shadows.get(root).owner : null;
+      const shadow = this.#shadows.get(/** @type {ShadowRoot} */ (root));
+      const owner = this.roots.has(/** @type {Root} */ (root)) ? /** @type {Root} */ (root) : shadow ? shadow.owner : null;
       // Observed as a whole document: the answer's element is searched for around each change,
       // not among an observed element's children.
       const wide = owner !== null && owner.nodeType === 9;
@@ -251,7 +321,7 @@ export class DomWatch {
       for (const s of only ? [only] : this.#streams) {
         if (s.done || (!only && s.target)) continue;
         if (only) {
-          commits += this.#read(s, s.target, t, records);
+          if (s.target) commits += this.#read(s, s.target, t, records);
           continue;
         }
         const v = this.#view(s);
@@ -266,7 +336,8 @@ export class DomWatch {
         // claims the answer, outside it, moves the claim there: the answer grows, the question
         // does not.
         if (v.scope && v.unsure && wide && !changes(records, v.scope)) {
-          const other = this.#claimAround(s, (candidates = candidates || this.#find.startsOf(records)));
+          const find = /** @type {typeof import('./find.js')} */ (this.#find);
+          const other = this.#claimAround(s, (candidates = candidates || find.startsOf(records)));
           if (other && !other.contains(v.scope) && !v.scope.contains(other)) {
             v.scope = other;
             v.text = '';
@@ -277,11 +348,12 @@ export class DomWatch {
         }
         if (!v.scope) {
           if (wide) {
-            v.scope = this.#claimAround(s, (candidates = candidates || this.#find.startsOf(records)));
+            const find = /** @type {typeof import('./find.js')} */ (this.#find);
+            v.scope = this.#claimAround(s, (candidates = candidates || find.startsOf(records)));
             v.how = 'document';
             v.unsure = v.scope !== null;
           } else {
-            v.scope = this.#claim(s, (candidates = candidates || touched(records, root)));
+            v.scope = this.#claim(s, (candidates = candidates || touched(records, /** @type {Element} */ (root))));
             v.how = 'observed';
           }
           if (v.scope) {
@@ -300,7 +372,10 @@ export class DomWatch {
     }
   }
 
-  /** A learner found the answer in `el`: the stream it opens next is shown there. */
+  /**
+   * A learner found the answer in `el`: the stream it opens next is shown there.
+   * @param {Element} el
+   */
   expect(el) {
     this.#expected = el;
   }
@@ -308,6 +383,8 @@ export class DomWatch {
   /**
    * `s` opened: if a learner expected it, it is shown in the expected element, and the changes
    * that element showed before (`[t, text]`, oldest first) are returned, to be replayed.
+   * @param {Stream} s
+   * @returns {Array<[number, string]> | null}
    */
   adopt(s) {
     const el = this.#expected;
@@ -319,12 +396,15 @@ export class DomWatch {
     // Its changes so far are replayed first (`replay`), in their order.
     v.replaying = true;
     s.confirm();
-    return this.#learning.teacher.historyOf(el);
+    return /** @type {Array<[number, string]>} */ (this.#learning.teacher.historyOf(el));
   }
 
-  /** Whether a stream shows `el`, or an element in it or around it (open or reported). */
+  /**
+   * Whether a stream shows `el`, or an element in it or around it (open or reported).
+   * @param {Element} el
+   */
   shows(el) {
-    const near = (x) => x && (x === el || x.contains(el) || el.contains(x));
+    const near = (/** @type {Element | null | undefined} */ x) => x && (x === el || x.contains(el) || el.contains(x));
     for (const s of this.#streams) {
       const v = this.#views.get(s);
       if (near(s.target || (v && v.scope))) return true;
@@ -332,7 +412,11 @@ export class DomWatch {
     return this.#shown.some((ref) => near(ref.deref()));
   }
 
-  /** Replays the changes `s`'s element showed before it opened, each at its own time. */
+  /**
+   * Replays the changes `s`'s element showed before it opened, each at its own time.
+   * @param {Stream} s
+   * @param {Array<[number, string]>} history
+   */
   replay(s, history) {
     const v = this.#view(s);
     v.replaying = false;
@@ -351,6 +435,10 @@ export class DomWatch {
 
   // The first of `candidates` whose text starts like `s`'s answer, and that no other stream
   // shows; null when none does.
+  /**
+   * @param {Stream} s
+   * @param {Element[]} candidates
+   */
   #claim(s, candidates) {
     const others = this.#shownByOthers(s);
     for (const el of candidates) {
@@ -363,16 +451,22 @@ export class DomWatch {
 
   // Around the changes (find.js): an element whose text starts like `s`'s answer, that no other
   // open stream shows or holds.
+  /**
+   * @param {Stream} s
+   * @param {Element[]} starts
+   */
   #claimAround(s, starts) {
     const others = this.#shownByOthers(s);
     // The answer's characters so far: an element holding much more text holds more than it.
     const progress = this.#link.call((c) => c.progress(s.id, performance.now()), '', s);
     const arrived = progress ? JSON.parse(progress).arrived : Infinity;
-    return this.#find.claimAround(starts, (el) => this.#link.call((c) => c.claims(s.id, leadingText(el)), false, s), others, this.#retired, arrived);
+    return /** @type {typeof import('./find.js')} */ (this.#find).claimAround(starts, (el) => this.#link.call((c) => c.claims(s.id, leadingText(el)), false, s), others, /** @type {import('./find.js').Retired} */ (this.#retired), arrived);
   }
 
   // The elements the other open streams are shown in.
+  /** @param {Stream} s */
   #shownByOthers(s) {
+    /** @type {Element[]} */
     const out = [];
     for (const o of this.#streams) {
       if (o === s || o.done) continue;
@@ -387,6 +481,12 @@ export class DomWatch {
   // `el` changed at all, and whether only nodes were added at its end. One call into the core at
   // most: appends wait in the queue, and a re-render crosses once, from the last checkpoint the
   // core gave (out of step, it returns -1 and the next change sends the whole text).
+  /**
+   * @param {Stream} s
+   * @param {Element} el
+   * @param {number} t
+   * @param {MutationRecord[]} [records]
+   */
   #read(s, el, t, records) {
     const v = this.#view(s);
     const prev = v.text;
@@ -418,6 +518,7 @@ export class DomWatch {
 }
 
 // The node whose text stands for `root`'s: a document's is its root element's.
+/** @param {Root | ShadowRoot} root */
 function textRoot(root) {
-  return root.nodeType === 9 ? root.documentElement || root : root;
+  return root.nodeType === 9 ? /** @type {Document} */ (root).documentElement || root : root;
 }

@@ -189,7 +189,7 @@ export class Hub {
 
   /**
    * @param {Stream} s
-   * @param {Array<[number, ...unknown[]]>} history what the page showed of it, oldest first
+   * @param {Array<[number, string]>} history what the page showed of it (`[t, text]`), oldest first
    */
   #replay(s, history) {
     try {
