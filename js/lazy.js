@@ -19,8 +19,12 @@ import { tap } from './transports/tap.js';
 // What one early stream may keep before the profiler is there; past it, it goes unprofiled.
 const MAX_EARLY_BYTES = 4 * 1024 * 1024;
 
-/** A profiler for this page load: sampled at `options.sampleRate`, loaded when it is needed. */
+/**
+ * A profiler for this page load: sampled at `options.sampleRate`, loaded when it is needed.
+ * @param {import('./index.js').ProfilerOptions} [options]
+ */
 export function start(options) {
+  /** @type {import('./index.js').ProfilerOptions} */
   const o = options || {};
   const rate = rateOf(o.sampleRate);
   const f = o.fetch || globalThis.fetch;
@@ -28,7 +32,13 @@ export function start(options) {
   return inSample(rate) ? lazy(o, rate, fetchFn) : inert({ sampleRate: rate }, fetchFn);
 }
 
-// The sampled stub: its state lives in this closure (a minifier shortens every name in it).
+// The sampled stub: its state lives in this closure (a minifier shortens every name in it). Its
+// methods are the Profiler's, called by name (`real[name]`): the profiler is `any` here.
+/**
+ * @param {import('./index.js').ProfilerOptions} options
+ * @param {number} rate
+ * @param {typeof fetch | null} fetchFn
+ */
 function lazy(options, rate, fetchFn) {
   /** @type {any} */
   let real = null;
@@ -37,9 +47,11 @@ function lazy(options, rate, fetchFn) {
   let handover = null;
   let loading = false;
   let failed = false;
+  /** @type {(profiler: unknown) => void} */
   let resolve;
+  /** @type {Array<(p: any) => void>} */
   const ops = [];
-  const now = (at) => (typeof at === 'number' ? at : performance.now());
+  const now = (/** @type {unknown} */ at) => (typeof at === 'number' ? at : performance.now());
   const load = () => {
     if (loading) return;
     loading = true;
@@ -57,12 +69,12 @@ function lazy(options, rate, fetchFn) {
       });
   };
   // Runs `op(profiler)` now, or once the profiler is there.
-  const later = (op) => {
+  const later = (/** @type {(p: any) => unknown} */ op) => {
     if (real) return op(real);
     if (!failed) ops.push(op);
   };
   // A method that returns an undo (onReport, onMetric, instrument), before or after the load.
-  const undoable = (name, arg) => {
+  const undoable = (/** @type {string} */ name, /** @type {unknown} */ arg) => {
     if (real) return real[name](arg);
     /** @type {(() => void) | null} */
     let undo = null;
@@ -76,6 +88,11 @@ function lazy(options, rate, fetchFn) {
     };
   };
   // A Response that came before the profiler: tapped here, handed over when it is there.
+  /**
+   * @param {Response} res
+   * @param {{ start: number, label?: string }} o
+   * @param {RequestInfo | URL} [input]
+   */
   const early = (res, o, input) => {
     if (real) return handover.adopt(real, res, o, input);
     if (failed || !res || !res.body) return res;
@@ -85,6 +102,11 @@ function lazy(options, rate, fetchFn) {
     if (out !== res) later((p) => rec.attach(handover.sinkOf(p, res, { ...o, headersAt }, input)));
     return out;
   };
+  /**
+   * @param {RequestInfo | URL} input
+   * @param {RequestInit | undefined} init
+   * @param {string | undefined} label
+   */
   const fetchAs = async (input, init, label) => {
     if (real) return label === undefined ? real.fetch(input, init) : real.labeled(label)(input, init);
     if (!fetchFn) throw new TypeError('fetch is not available');
@@ -99,12 +121,17 @@ function lazy(options, rate, fetchFn) {
     }
     return early(res, { start, label }, input);
   };
+  /** @type {Record<string, any>} */
   const self = {
     sampled: true,
     sampleRate: rate,
     ready: new Promise((r) => (resolve = r)),
-    fetch: (input, init) => fetchAs(input, init, undefined),
-    labeled: (label) => (input, init) => fetchAs(input, init, String(label)),
+    fetch: (/** @type {RequestInfo | URL} */ input, /** @type {RequestInit} [init] */ init) => fetchAs(input, init, undefined),
+    labeled: (/** @type {string} */ label) => (/** @type {RequestInfo | URL} */ input, /** @type {RequestInit} [init] */ init) => fetchAs(input, init, String(label)),
+    /**
+     * @param {any} x
+     * @param {any} [opts]
+     */
     track(x, opts) {
       if (real) return real.track(x, opts);
       load();
@@ -115,10 +142,12 @@ function lazy(options, rate, fetchFn) {
       later((p) => p.track(x, { ...o, start }));
       return x;
     },
+    /** @param {import('./index.js').PushOptions} [opts] */
     stream(opts) {
       if (real) return real.stream(opts);
       load();
       const o = { ...opts, start: performance.now() };
+      /** @type {Array<[string, unknown, unknown]>} */
       const q = [];
       /** @type {any} */
       let h = null;
@@ -126,25 +155,31 @@ function lazy(options, rate, fetchFn) {
         h = p.stream(o);
         for (const [k, a, b] of q.splice(0)) h[k](a, b);
       });
+      /**
+       * @param {string} k
+       * @param {unknown} a
+       * @param {unknown} [b]
+       */
       const put = (k, a, b) => (h ? h[k](a, b) : q.length < 4096 && q.push([k, a, b]));
       return {
-        chunk: (d, at) => put('chunk', d && typeof d.slice === 'function' ? d.slice(0) : d, now(at)),
-        end: (at) => put('end', now(at)),
-        error: (e, at) => put('error', e, now(at)),
+        chunk: (/** @type {any} */ d, /** @type {number} [at] */ at) => put('chunk', d && typeof d.slice === 'function' ? d.slice(0) : d, now(at)),
+        end: (/** @type {number} [at] */ at) => put('end', now(at)),
+        error: (/** @type {unknown} */ e, /** @type {number} [at] */ at) => put('error', e, now(at)),
       };
     },
+    /** @param {import('./index.js').InstrumentOptions} [opts] */
     instrument(opts) {
       load();
       return undoable('instrument', opts);
     },
-    flush: () => self.ready.then((p) => p && p.flush()),
+    flush: () => self.ready.then((/** @type {any} */ p) => p && p.flush()),
   };
-  for (const k of ['onReport', 'onMetric', 'onProgress']) self[k] = (cb) => undoable(k, cb);
+  for (const k of ['onReport', 'onMetric', 'onProgress']) self[k] = (/** @type {unknown} */ cb) => undoable(k, cb);
   // Replayed in order once the profiler is there.
-  for (const k of ['observe', 'unobserve', 'disconnect', 'close']) self[k] = (el) => later((p) => p[k](el));
+  for (const k of ['observe', 'unobserve', 'disconnect', 'close']) self[k] = (/** @type {unknown} */ el) => later((p) => p[k](el));
   // Nothing to tell before it is there (`await profiler.ready` first).
   for (const [k, none] of /** @type {Array<[string, unknown]>} */ ([['reports', []], ['summary', null], ['exportSummary', null], ['mergeSummary', false], ['print', '']])) {
-    self[k] = (x) => (real ? real[k](x) : none);
+    self[k] = (/** @type {unknown} */ x) => (real ? real[k](x) : none);
   }
   whenIdle(load);
   return self;
@@ -161,6 +196,10 @@ function recorder() {
   /** @type {any} */
   let sink = null;
   return {
+    /**
+     * @param {Uint8Array} b
+     * @param {number} t
+     */
     chunk(b, t) {
       if (sink) return sink.chunk(b, t);
       if (!q) return;
@@ -169,10 +208,16 @@ function recorder() {
       if (bytes > MAX_EARLY_BYTES) q = null;
       else q.push([b.slice(), t]);
     },
+    /**
+     * @param {number} kind
+     * @param {number} t
+     * @param {string} message
+     */
     end(kind, t, message) {
       if (sink) sink.end(kind, t, message);
       else if (q) q.push([null, t, kind, message]);
     },
+    /** @param {import('./core/stream.js').Sink | null} s */
     attach(s) {
       if (!s) return void (q = null);
       if (!q) return s.discard();
