@@ -18,7 +18,17 @@ export { otel };
 
 const SECONDS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92];
 const TOKENS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864];
-const sec = (ms) => (typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 ? ms / 1000 : null);
+/** @typedef {import('../report.js').Report} Report */
+/** @typedef {import('./otel.js').Trace} Trace */
+/** @typedef {NonNullable<import('../options.js').ProfilerOptions['otlp']>} OtlpOptions */
+/** @typedef {Record<string, unknown>} Attributes */
+
+const sec = (/** @type {unknown} */ ms) => (typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 ? ms / 1000 : null);
+/**
+ * @param {number | null | undefined} v
+ * @param {Attributes} [extra]
+ * @returns {Array<[number, Attributes?]>}
+ */
 const one = (v, extra) => (v === null || v === undefined ? [] : [[v, extra]]);
 
 /**
@@ -26,6 +36,8 @@ const one = (v, extra) => (v === null || v === undefined ? [] : [[v, extra]]);
  * differences of the report's per-token arrivals. Once detail was decimated a record stands for
  * a run of deltas whose own gaps are not kept (the core sketched them): nothing is exported then,
  * rather than the gaps between runs.
+ * @param {any} r
+ * @returns {Array<[number, Attributes?]>}
  */
 function gaps(r) {
   const at = (r.timeline && !r.timeline.count && r.timeline.arrived) || [];
@@ -34,7 +46,8 @@ function gaps(r) {
   let last = null;
   for (const t of at) {
     if (typeof t !== 'number') continue;
-    if (last !== null) out.push([sec(t - last)]);
+    const gap = last === null ? null : sec(t - last);
+    if (gap !== null) out.push(/** @type {[number]} */ ([gap]));
     last = t;
   }
   return out;
@@ -44,7 +57,7 @@ function gaps(r) {
  * Every metric: [name, unit, description, bucket advice, values of one report as [value, extra
  * attributes]]. The `gen_ai.*` ones are the conventions' own; the `tokenpaint.*` ones are not in
  * any convention.
- * @type {Array<[string, string, string, number[], (r: any) => Array<[number, object?]>]>}
+ * @type {Array<[string, string, string, number[], (r: any) => Array<[number, Attributes?]>]>}
  */
 export const METRICS = [
   ['gen_ai.client.operation.duration', 's', 'GenAI operation duration.', SECONDS, (r) => one(sec(r.bodyEnd))],
@@ -55,17 +68,19 @@ export const METRICS = [
   ['tokenpaint.e2e.perceived', 's', 'The last answer text painted on screen, from the request start.', SECONDS, (r) => one(sec(r.e2ePerceived?.painted))],
   ['tokenpaint.delivery.lag', 's', "A stream's median delivery lag: painted minus arrived, per token.", SECONDS, (r) => one(sec(r.lag?.p50))],
   ['tokenpaint.backlog.peak', '{char}', 'Most characters arrived but not yet painted at any moment of a stream.', TOKENS, (r) => one(r.backlogPeak)],
-  ['tokenpaint.phase.duration', 's', 'Each known phase of end-to-end latency (attribute tokenpaint.phase).', SECONDS, (r) => (r.phases || []).flatMap((p) => one(sec(p.ms), { 'tokenpaint.phase': p.name }))],
+  ['tokenpaint.phase.duration', 's', 'Each known phase of end-to-end latency (attribute tokenpaint.phase).', SECONDS, (r) => (r.phases || []).flatMap((/** @type {{ ms: number | null, name: string }} */ p) => one(sec(p.ms), { 'tokenpaint.phase': p.name }))],
 ];
 
 // What the detected format says of the provider (gen_ai.provider.name): the conventions' own
 // value where one applies; an OpenAI-compatible server (vLLM, llama.cpp, Ollama's /v1) speaks
 // the `openai` flavour.
+/** @type {Record<string, string>} */
 const PROVIDERS = { 'openai-chat': 'openai', 'openai-responses': 'openai', anthropic: 'anthropic', ollama: 'ollama', tgi: 'huggingface.tgi', llamacpp: 'llama.cpp' };
 
 /** The conventions' attributes of a report's operation. */
 /** @param {any} r @param {any} [options] @param {any} [trace] */
 export function genaiAttributes(r, options = {}, trace = null) {
+  /** @type {Attributes} */
   const a = {
     'gen_ai.operation.name': options.operation || 'chat',
     'gen_ai.provider.name': options.provider || PROVIDERS[r.format] || r.format || 'unknown',
@@ -82,19 +97,28 @@ export function genaiAttributes(r, options = {}, trace = null) {
   return a;
 }
 
+/**
+ * @param {string} key
+ * @param {unknown} value
+ * @returns {{ key: string, value: object } | null}
+ */
 function attr(key, value) {
   if (value === null || value === undefined) return null;
-  if (Array.isArray(value)) return { key, value: { arrayValue: { values: value.map((v) => attr('', v).value) } } };
+  if (Array.isArray(value)) return { key, value: { arrayValue: { values: value.map((v) => /** @type {{ value: object }} */ (attr('', v)).value) } } };
   if (typeof value === 'boolean') return { key, value: { boolValue: value } };
   if (typeof value === 'number') return Number.isInteger(value) ? { key, value: { intValue: String(value) } } : { key, value: { doubleValue: value } };
   return { key, value: { stringValue: String(value) } };
 }
-const attrs = (o) => Object.entries(o).map(([k, v]) => attr(k, v)).filter(Boolean);
-const defined = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
+const attrs = (/** @type {Attributes} */ o) => Object.entries(o).map(([k, v]) => attr(k, v)).filter(Boolean);
+const defined = (/** @type {Attributes} */ o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
 /** performance.now() ms → Unix epoch nanoseconds, as the string OTLP/JSON wants for 64-bit ints. */
-const nanos = (t) => (BigInt(Math.round((performance.timeOrigin + t) * 1000)) * 1000n).toString();
+const nanos = (/** @type {number} */ t) => (BigInt(Math.round((performance.timeOrigin + t) * 1000)) * 1000n).toString();
 
-/** The root span's attributes: the conventions', then tokenpaint's own. */
+/**
+ * The root span's attributes: the conventions', then tokenpaint's own.
+ * @param {any} r
+ * @param {Attributes} a
+ */
 function spanAttributes(r, a) {
   return defined({
     ...a,
@@ -117,19 +141,26 @@ function spanAttributes(r, a) {
   });
 }
 
+/** @param {Attributes} a */
 function spanName(a) {
   return a['gen_ai.request.model'] ? `${a['gen_ai.operation.name']} ${a['gen_ai.request.model']}` : a['gen_ai.operation.name'];
 }
 
-const endOf = (r) => Math.max(0, r.e2ePerceived?.painted ?? 0, r.bodyEnd ?? r.e2e ?? r.ttfb ?? 0);
-const eventsOf = (r) =>
-  [
-    ['tokenpaint.first_token', r.ttft],
-    ['tokenpaint.first_paint', r.ttftPerceived?.painted],
-  ].filter(([, t]) => typeof t === 'number');
+const endOf = (/** @type {any} */ r) => Math.max(0, r.e2ePerceived?.painted ?? 0, r.bodyEnd ?? r.e2e ?? r.ttfb ?? 0);
+const eventsOf = (/** @type {any} */ r) =>
+  /** @type {Array<[string, number]>} */ (
+    [
+      ['tokenpaint.first_token', r.ttft],
+      ['tokenpaint.first_paint', r.ttftPerceived?.painted],
+    ].filter(([, t]) => typeof t === 'number')
+  );
 
-/** The phases as [name, start, end, source] from the request start (ms, performance.now()). */
+/**
+ * The phases as [name, start, end, source] from the request start (ms, performance.now()).
+ * @param {any} r
+ */
 function phaseSpans(r) {
+  /** @type {Array<[string, number, number, string]>} */
   const out = [];
   let at = r.startTime;
   for (const p of r.phases || []) {
@@ -179,22 +210,30 @@ export function spansOf(r, a, trace = null) {
   return spans;
 }
 
+/** @param {unknown} url */
 function safePath(url) {
   try {
-    return new URL(url).pathname;
+    return new URL(String(url)).pathname;
   } catch {
     return String(url || '');
   }
 }
 
 /** Explicit-bucket histograms of the reports added since the last `take()` (delta temporality). */
+/** @typedef {{ i: number, a: Attributes, count: number, sum: number, min: number, max: number, buckets: number[] }} Point */
+
 class Histograms {
   constructor() {
+    /** @type {Map<string, Point>} */
     this.points = new Map();
     this.since = nanos(performance.now());
   }
 
-  /** Adds report `r`, whose conventions' attributes are `a`. */
+  /**
+   * Adds report `r`, whose conventions' attributes are `a`.
+   * @param {any} r
+   * @param {Attributes} a
+   */
   add(r, a) {
     if (r.status === 'failed') return; // tokenpaint failed: nothing was measured
     const base = defined(a);
@@ -219,10 +258,11 @@ class Histograms {
   /** The OTLP metrics since the last take, and a fresh start. */
   take() {
     const now = nanos(performance.now());
+    /** @type {Map<number, object[]>} */
     const byMetric = new Map();
     for (const p of this.points.values()) {
       if (!byMetric.has(p.i)) byMetric.set(p.i, []);
-      byMetric.get(p.i).push({
+      /** @type {object[]} */ (byMetric.get(p.i)).push({
         attributes: attrs(p.a),
         startTimeUnixNano: this.since,
         timeUnixNano: now,
@@ -248,10 +288,13 @@ class Histograms {
 /**
  * The reports an earlier page of the origin left for the collector at `url` (it was left before
  * the exporter had loaded: exporter.js kept them), taken out of the storage.
+ * @param {unknown} url
+ * @returns {Array<[any, Trace | null]>}
  */
 export function takeUnsent(url) {
   if (!url) return [];
   try {
+    /** @type {Array<{ url: string, report: any, trace: Trace | null }>} */
     const kept = JSON.parse(localStorage.getItem(UNSENT) || '[]');
     const rest = kept.filter((k) => k.url !== String(url));
     if (rest.length) localStorage.setItem(UNSENT, JSON.stringify(rest));
@@ -267,6 +310,7 @@ const INSTANCE = typeof crypto === 'object' && typeof crypto.randomUUID === 'fun
 
 /** Batches reports into OTLP payloads and sends them to `url` (`/v1/traces`, `/v1/metrics`). */
 export class OtlpExporter {
+  /** @param {OtlpOptions} options */
   constructor(options) {
     const { url, headers = {}, serviceName = 'tokenpaint-web', maxBatch = 20, intervalMs = 10000 } = options;
     this.options = options;
@@ -276,6 +320,7 @@ export class OtlpExporter {
     this.scope = { name: 'tokenpaint', version: '0.1.0' };
     this.maxBatch = maxBatch;
     this.histograms = new Histograms();
+    /** @type {object[]} */
     this.spans = [];
     this.timer = setInterval(() => this.flush(), intervalMs);
     this.onPageHide = () => this.flush();
@@ -286,6 +331,10 @@ export class OtlpExporter {
     if (typeof document === 'object' && document && typeof document.addEventListener === 'function') document.addEventListener('visibilitychange', this.onHidden);
   }
 
+  /**
+   * @param {any} report
+   * @param {Trace | null} trace
+   */
   add(report, trace) {
     try {
       const a = genaiAttributes(report, this.options, trace);
@@ -309,6 +358,10 @@ export class OtlpExporter {
     return Promise.all(sends);
   }
 
+  /**
+   * @param {string} path
+   * @param {object} body
+   */
   post(path, body) {
     try {
       // keepalive: the request outlives the page when sent from pagehide.
@@ -335,9 +388,14 @@ export class OtlpExporter {
  * rest (temporality, batching, where it goes).
  */
 export class SdkSink {
+  /**
+   * @param {OtlpOptions} options
+   * @param {import('./otel.js').OtelApi} api
+   */
   constructor(options, api) {
     this.options = options;
     this.api = api;
+    /** @type {any[] | null} */
     this.instruments = null;
   }
 
@@ -348,6 +406,10 @@ export class SdkSink {
     return this.instruments;
   }
 
+  /**
+   * @param {any} r
+   * @param {Trace | null} trace
+   */
   add(r, trace) {
     try {
       const a = genaiAttributes(r, this.options, trace);
@@ -364,6 +426,11 @@ export class SdkSink {
     }
   }
 
+  /**
+   * @param {any} r
+   * @param {Attributes} a
+   * @param {Trace | null} trace
+   */
   span(r, a, trace) {
     if (!this.api.trace) return;
     const tracer = this.api.trace.getTracer('tokenpaint', '0.1.0');
@@ -388,7 +455,10 @@ export class SdkSink {
   close() {}
 }
 
-/** The sink for `options`: the page's SDK when it registered one (and `useGlobal` is not false), else the OTLP exporter when a `url` is given. */
+/**
+ * The sink for `options`: the page's SDK when it registered one (and `useGlobal` is not false), else the OTLP exporter when a `url` is given.
+ * @param {OtlpOptions} options
+ */
 export function sinkFor(options) {
   const api = options.useGlobal === false ? null : pageOtel();
   if (api) return new SdkSink(options, api);
