@@ -25,7 +25,10 @@ const MAX_DEPTH = 12;
 const MIN_MATCH = 8;
 const MIN_EVENTS = 3;
 
-/** Letters and digits only, lower case: what survives any renderer's markup and spacing. */
+/**
+ * Letters and digits only, lower case: what survives any renderer's markup and spacing.
+ * @param {unknown} text
+ */
 export function normal(text) {
   let out = '';
   for (const ch of String(text).toLowerCase()) if (/[\p{L}\p{N}]/u.test(ch)) out += ch;
@@ -34,12 +37,22 @@ export function normal(text) {
 
 // An array of diffs: each `[op, [key, …], value]` with op one of Gradio's.
 const OPS = new Set(['append', 'replace', 'add', 'delete']);
+/**
+ * @param {unknown} v
+ * @returns {v is Array<[string, Array<string | number>, unknown]>}
+ */
 function isDiffs(v) {
   return Array.isArray(v) && v.length > 0 && v.every((d) => Array.isArray(d) && d.length === 3 && OPS.has(d[0]) && Array.isArray(d[1]));
 }
 
 // Applies diffs to a copy of `base` (which is kept unchanged).
+/**
+ * @param {unknown} base
+ * @param {Array<[string, Array<string | number>, unknown]>} diffs
+ * @returns {any}
+ */
 function patch(base, diffs) {
+  /** @type {any} */
   let root = clone(base);
   for (const [op, at, value] of diffs) {
     if (!at.length) {
@@ -51,16 +64,24 @@ function patch(base, diffs) {
     if (!node || typeof node !== 'object') continue;
     const k = at[at.length - 1];
     if (op === 'append') node[k] = (typeof node[k] === 'string' ? node[k] : '') + (typeof value === 'string' ? value : '');
-    else if (op === 'delete') Array.isArray(node) ? node.splice(k, 1) : delete node[k];
+    else if (op === 'delete') Array.isArray(node) ? node.splice(/** @type {number} */ (k), 1) : delete node[k];
     else node[k] = clone(value);
   }
   return root;
 }
 
+/**
+ * @param {unknown} v
+ * @returns {any}
+ */
 function clone(v) {
   return v && typeof v === 'object' ? JSON.parse(JSON.stringify(v)) : v;
 }
 
+/**
+ * @param {string} text
+ * @returns {unknown}
+ */
 function parse(text) {
   const t = text.trimStart();
   if (t[0] !== '{' && t[0] !== '[') return undefined;
@@ -75,6 +96,13 @@ function parse(text) {
  * The string values of `value` as `[path, string]`, into `out`; `ids` gets the answer's id if
  * one is named; `kinds` the kinds named at the top (for end markers); `state` holds the last
  * whole value at each path that diffs patch.
+ * @param {any} value
+ * @param {string} path
+ * @param {Array<[string, string]>} out
+ * @param {Meta} meta
+ * @param {Map<string, unknown>} state
+ * @param {number} depth
+ * @returns {void}
  */
 function leaves(value, path, out, meta, state, depth) {
   if (depth > MAX_DEPTH || value === null || value === undefined) return;
@@ -123,6 +151,14 @@ function leaves(value, path, out, meta, state, depth) {
   }
 }
 
+/**
+ * What an event names besides its values: the answer's id, the kinds at its top, whether it is
+ * done, and Gradio's `msg`.
+ * @typedef {{ id: string | null, kinds: string[], done: boolean, msg: string | null }} Meta
+ * @typedef {{ values: Array<[string, string]> } & Meta} Read
+ * @typedef {{ t: number, id: string | null, delta?: string, text?: string, done?: boolean }} Item
+ */
+
 // A path's two readings: its values joined, and the last value with how often it grew.
 class Path {
   constructor() {
@@ -134,6 +170,7 @@ class Path {
     this.events = 0;
   }
 
+  /** @param {string} value */
   take(value) {
     this.events++;
     if (value) {
@@ -164,9 +201,12 @@ class Path {
 export class Learner {
   /** `readers`: whether the apps' readers (READERS) may claim the stream from its first events. */
   constructor({ readers = false } = {}) {
+    /** @type {Map<string, Path>} */
     this.paths = new Map();
+    /** @type {Array<[number, Read, number]>} */
     this.kept = [];
     this.keptBytes = 0;
+    /** @type {Map<string, unknown>} */
     this.state = new Map();
     /** @type {Learned | null} */
     this.learned = null;
@@ -174,14 +214,22 @@ export class Learner {
     this.readers = readers;
     /** @type {(typeof READERS)[number] | false | null} */
     this.reader = null;
+    /** @type {string | null} */
     this.first = null;
     this.same = true;
     this.lastAnswerAt = -1;
   }
 
-  /** The values of one event: [[path, string]], its id and end marks. */
+  /**
+   * The values of one event: [[path, string]], its id and end marks.
+   * @param {unknown} data
+   * @param {string} [name]
+   * @returns {Read}
+   */
   read(data, name) {
+    /** @type {Meta} */
     const meta = { id: null, kinds: [], done: false, msg: null };
+    /** @type {Array<[string, string]>} */
     const out = [];
     const prefix = name ? `${name}` : '';
     if (typeof data === 'string') {
@@ -201,6 +249,12 @@ export class Learner {
     return { values: out, ...meta };
   }
 
+  /**
+   * @param {number} t
+   * @param {unknown} data
+   * @param {string} [name]
+   * @returns {Item[]}
+   */
   event(t, data, name) {
     this.seen++;
     // A stream whose every event is the same (a heartbeat's `ALIVE`) has nothing to teach.
@@ -232,18 +286,28 @@ export class Learner {
 
   // Keeps an event to read again once the path is learned: the newest MAX_EVENTS events, at
   // most MAX_BYTES of their values (a socket's old events go first).
+  /**
+   * @param {number} t
+   * @param {Read} ev
+   */
   keep(t, ev) {
     const size = ev.values.reduce((n, [, v]) => n + v.length, 0);
     this.kept.push([t, ev, size]);
     this.keptBytes += size;
     while (this.kept.length > MAX_EVENTS || (this.keptBytes > MAX_BYTES && this.kept.length > 1)) {
-      this.keptBytes -= this.kept.shift()[2];
+      this.keptBytes -= /** @type {[number, Read, number]} */ (this.kept.shift())[2];
     }
   }
 
   // What event `ev` carries of the learned path.
+  /**
+   * @param {number} t
+   * @param {Read} ev
+   * @returns {Item[]}
+   */
   items(t, ev) {
     const { path, mode, match } = /** @type {Learned} */ (this.learned);
+    /** @type {Item[]} */
     const out = [];
     for (const [p, value] of ev.values) {
       if (match ? !match(p) : p !== path) continue;
@@ -261,7 +325,10 @@ export class Learner {
     return !this.learned && (this.seen < 2 || !this.same);
   }
 
-  /** The text of an element the page changed: whether it taught the path. */
+  /**
+   * The text of an element the page changed: whether it taught the path.
+   * @param {string} text
+   */
   shown(text) {
     if (this.learned) return false;
     const page = normal(text);
@@ -287,6 +354,7 @@ export class Learner {
     this.kept = [];
     this.keptBytes = 0;
     if (!this.learned) return [];
+    /** @type {Item[]} */
     const out = [];
     for (const [t, ev] of kept) for (const it of this.items(t, ev)) out.push(it);
     return out;
@@ -302,11 +370,12 @@ export class Learner {
  */
 const GRADIO_MSGS = new Set(['estimation', 'process_starts', 'process_generating', 'process_completed', 'heartbeat', 'send_data', 'close_stream', 'log', 'progress']);
 const GRADIO_TEXT = /^\[msg=process_(?:generating|completed)\](\/output\/data\/\d+)\/(\d+)\[role=assistant\](\/content\/\d+)\[type=text\]\/text$/;
+/** @type {Array<{ name: string, mode: string, claims: (ev: Read) => boolean, path: (ev: Read) => string | null, match: (path: string) => (p: string) => boolean }>} */
 export const READERS = [
   {
     name: 'gradio',
     mode: 'snapshot',
-    claims: (ev) => GRADIO_MSGS.has(ev.msg),
+    claims: (ev) => GRADIO_MSGS.has(/** @type {string} */ (ev.msg)),
     // The last assistant message's text in the outputs.
     path(ev) {
       /** @type {{ p: string, i: number } | null} */
@@ -330,6 +399,10 @@ export const READERS = [
 // The length of the longest start of `text` that `page` holds (both normalised); 0 when fewer
 // than MIN_MATCH characters of it are there. A binary search over the start's length: each step
 // one `includes`.
+/**
+ * @param {string} text
+ * @param {string} page
+ */
 function shownPrefix(text, page) {
   if (text.length < MIN_MATCH || !page.includes(text.slice(0, MIN_MATCH))) return 0;
   let lo = MIN_MATCH;
@@ -344,6 +417,7 @@ function shownPrefix(text, page) {
 
 // The runs of valid UTF-8 text (at least 2 characters, no control characters but whitespace)
 // in a binary frame.
+/** @param {Uint8Array} bytes */
 function utf8Runs(bytes) {
   const out = [];
   const dec = new TextDecoder('utf-8', { fatal: false });
@@ -358,14 +432,21 @@ function utf8Runs(bytes) {
  * read as lines of JSON, or as text (each chunk an event).
  */
 export class Framer {
+  /** @param {unknown} contentType */
   constructor(contentType) {
     const ct = String(contentType || '').toLowerCase();
+    /** @type {string | null} */
     this.kind = ct.includes('event-stream') ? 'sse' : ct.includes('json') ? 'lines' : null;
     this.buf = '';
+    /** @type {string[]} */
     this.data = [];
     this.name = '';
   }
 
+  /**
+   * @param {string} text
+   * @returns {Array<{ name: string, data: string }>}
+   */
   push(text) {
     if (this.kind === null) {
       const head = (this.buf + text).trimStart();
