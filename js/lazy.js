@@ -32,13 +32,14 @@ export function start(options) {
   return inSample(rate) ? lazy(o, rate, fetchFn) : inert({ sampleRate: rate }, fetchFn);
 }
 
-// The sampled stub: its state lives in this closure (a minifier shortens every name in it). Its
-// methods are the Profiler's, called by name (`real[name]`): the profiler is `any` here.
 /**
+ * The sampled stub. Its methods are the Profiler's, called by name (`real[name]`): the profiler
+ * is `any` here.
  * @param {import('./index.js').ProfilerOptions} options
  * @param {number} rate
  * @param {typeof fetch | null} fetchFn
  */
+// long-function: the stub's state lives in this one closure, where a minifier shortens every name (the 2 KB budget); a quarter of its lines are JSDoc types.
 function lazy(options, rate, fetchFn) {
   /** @type {any} */
   let real = null;

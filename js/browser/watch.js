@@ -45,7 +45,7 @@ export class DomWatch {
   #retired;
   /** @type {typeof import('./find.js') | null} */
   #find;
-  /** @type {Set<unknown>} */
+  /** @type {Set<import('../core/learners.js').PageLearner>} */
   #learners;
   /** @type {import('../core/learners.js').Learning | null} */
   #learning;
@@ -57,7 +57,7 @@ export class DomWatch {
   /**
    * `streams`: the open streams (iterable); `link`: the core link (calls and the queue);
    * `committed()`: the page showed new text (the paint clock is asked for a frame).
-   * @param {{ streams: Set<Stream>, link: import('../core/link.js').CoreLink, committed: () => void, learners?: Set<unknown>, learning?: import('../core/learners.js').Learning }} parts
+   * @param {{ streams: Set<Stream>, link: import('../core/link.js').CoreLink, committed: () => void, learners?: Set<import('../core/learners.js').PageLearner>, learning?: import('../core/learners.js').Learning }} parts
    */
   constructor({ streams, link, committed, learners, learning }) {
     this.#streams = streams;

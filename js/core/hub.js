@@ -105,6 +105,7 @@ export class Hub {
     });
     // What learns where an answer is from the page (learn.js): streams and sockets no reader
     // holds. The DOM watch hands each the text of the elements that change.
+    /** @type {Set<import('./learners.js').PageLearner>} */
     this.learners = new Set();
     /** @type {Array<{ frame: number, cutoff: number, after: number }>} */
     this.recentFrames = [];

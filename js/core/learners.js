@@ -11,6 +11,12 @@ export const WEAK = new Set(['', 'sse-text', 'text', 'json', 'unknown']);
 const MAX_KEPT = 4096;
 
 /** @typedef {typeof import('./learning.js')} LearningModule */
+/**
+ * What learns where an answer is from the page (a Sidecar, a socket's learner): the DOM watch
+ * hands it the text of each changed element; `describe()` says what it saw.
+ * @typedef {{ shown(text: string, el?: Element): void, describe(): Seen }} PageLearner
+ * @typedef {{ url: string, transport: string, events: number }} Seen
+ */
 
 export class Learning {
   /** @type {import('./hub.js').Hub} */

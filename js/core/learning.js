@@ -21,7 +21,18 @@ import { WEAK } from './learners.js';
  * is read from that path, every event kept so far read again at its own time, into a stream of
  * its own, and the core's stream of the raw bytes is dropped (`drop()`).
  */
+/** @typedef {import('./hub.js').Hub} Hub */
+/** @typedef {import('./stream.js').StreamOptions} StreamOptions */
+/** @typedef {import('./learners.js').Seen} Seen */
+
 export class Sidecar {
+  /**
+   * @param {Hub} hub
+   * @param {import('./stream.js').ResponseLike} res
+   * @param {StreamOptions} o
+   * @param {() => import('./stream.js').Stream | null | undefined} stream
+   * @param {() => void} drop
+   */
   constructor(hub, res, o, stream, drop) {
     this.hub = hub;
     this.o = o;
@@ -37,6 +48,10 @@ export class Sidecar {
     hub.learners.add(this);
   }
 
+  /**
+   * @param {Uint8Array} bytes
+   * @param {number} t
+   */
   chunk(bytes, t) {
     if (this.off) return;
     try {
@@ -55,7 +70,10 @@ export class Sidecar {
     }
   }
 
-  /** What it has seen, for a report of an answer nobody could read. */
+  /**
+   * What it has seen, for a report of an answer nobody could read.
+   * @returns {Seen}
+   */
   describe() {
     return { url: this.o.url || '', transport: this.o.transport || 'fetch', events: this.events };
   }
@@ -69,7 +87,11 @@ export class Sidecar {
     }
   }
 
-  /** The text of an element the page changed (the DOM watch). */
+  /**
+   * The text of an element the page changed (the DOM watch).
+   * @param {string} text
+   * @param {Element} [el]
+   */
   shown(text, el) {
     if (this.off || this.list || !this.learner.shown(text)) return;
     const s = this.stream();
@@ -88,7 +110,7 @@ export class Sidecar {
 
   takeOver() {
     const how = /** @type {import('../transports/learn.js').Learned} */ (this.learner.learned);
-    const read = how.by === 'reader' ? { by: 'reader', format: how.format } : { by: 'learned', path: how.path };
+    const read = how.by === 'reader' ? { by: 'reader', format: /** @type {string} */ (how.format) } : { by: 'learned', path: how.path };
     this.hub.learners.delete(this);
     // Its request: the page's ask before it (a POST, then a GET that streams), or its own.
     const ask = lastAsk(this.o.start);
@@ -97,6 +119,11 @@ export class Sidecar {
     this.drop();
   }
 
+  /**
+   * @param {number} kind
+   * @param {number} t
+   * @param {string} message
+   */
   end(kind, t, message) {
     if (this.list) this.list.closeAll(kind, t, message);
     else if (!this.off) this.hub.learning.unlearned(this.describe(), t);
@@ -118,6 +145,8 @@ export class Sidecar {
  * first raw chunk (`choices`), then a `response.output_text.delta` per token; `chat:completion`
  * the finish chunk, the usage, and last `done: true` with the whole answer in
  * `output[].content[].text`. Presence, titles and lists are not answers.
+ * @param {any} payload a Socket.IO `events` payload, JSON
+ * @returns {import('../transports/answers.js').Item | null}
  */
 export function openWebUiEvent(payload) {
   const event = payload && payload.data;
@@ -131,6 +160,7 @@ export function openWebUiEvent(payload) {
     return null;
   }
   if (event.type !== 'chat:completion') return null;
+  /** @type {{ id: string, usage?: unknown, done?: boolean, text?: string }} */
   const out = { id };
   if (data.usage) out.usage = data.usage;
   if (data.done === true) {
@@ -142,6 +172,7 @@ export function openWebUiEvent(payload) {
 }
 
 // The text of a Responses-style `output` (`[{ type: 'message', content: [{ text }] }]`).
+/** @param {unknown} output */
 function outputText(output) {
   if (!Array.isArray(output)) return null;
   /** @type {string | null} */
@@ -159,6 +190,8 @@ function outputText(output) {
  * learners (the DOM watch hands it the text of each changed element); once the page has taught
  * it the answer's path, the events it kept are read again, and every later one as it comes.
  * Each report says how its answer was read.
+ * @param {Hub} p
+ * @param {import('../transports/answers.js').AnswerOptions} o
  */
 export function socketLearner(p, o) {
   const l = new Learner();
@@ -168,6 +201,7 @@ export function socketLearner(p, o) {
   /** @type {import('../transports/answers.js').Answers | null} */
   let read = null;
   let transport = '';
+  /** @type {import('./learners.js').PageLearner} */
   const teacher = {
     describe: () => ({ url: o.url || '', transport, events: l.seen }),
     shown(text, el) {
@@ -180,7 +214,13 @@ export function socketLearner(p, o) {
     },
   };
   return {
-    /** An event (a Socket.IO event's name and payload, or a message and ''). */
+    /**
+     * An event (a Socket.IO event's name and payload, or a message and '').
+     * @param {number} t
+     * @param {unknown} data
+     * @param {string} name
+     * @param {string} via
+     */
     event(t, data, name, via) {
       const r = apps && name === 'events' ? openWebUiEvent(data) : null;
       if (r || read) {
@@ -200,6 +240,11 @@ export function socketLearner(p, o) {
       if (l.teachable) p.learners.add(teacher);
       else p.learners.delete(teacher);
     },
+    /**
+     * @param {number} kind
+     * @param {number} t
+     * @param {string} message
+     */
     closeAll(kind, t, message) {
       p.learners.delete(teacher);
       if (!learned && !read && l.seen) p.learning.unlearned(teacher.describe(), t);
@@ -225,18 +270,26 @@ const UNREAD_QUIET_MS = 1500;
  * an answer nobody could read.
  */
 export class Teacher {
+  /** @param {Hub} hub */
   constructor(hub) {
     this.hub = hub;
+    /** @type {Array<[number, Element, string]>} */
     this.history = [];
     this.kept = 0;
+    /** @type {Map<Element, { text: string, steps: number, timer: ReturnType<typeof setTimeout> | 0, since: number }>} */
     this.growing = new Map();
   }
 
+  /**
+   * @param {MutationRecord[]} records
+   * @param {number} t
+   */
   teach(records, t) {
     const hub = this.hub;
+    /** @type {Set<Element>} */
     const seen = new Set();
     for (const r of records) {
-      let el = r.target && r.target.nodeType === 1 ? r.target : r.target && r.target.parentElement;
+      let el = r.target && r.target.nodeType === 1 ? /** @type {Element} */ (r.target) : r.target && r.target.parentElement;
       for (let up = 0; el && up < 3 && seen.size < 64; up++, el = el.parentElement) {
         if (seen.has(el) || el === document.body || el === document.documentElement) break;
         seen.add(el);
@@ -248,7 +301,7 @@ export class Teacher {
       const text = (el.textContent || '').slice(0, 20000);
       this.history.push([t, el, text]);
       this.kept += text.length;
-      while (this.history.length > HISTORY || (this.kept > HISTORY_CHARS && this.history.length > 1)) this.kept -= this.history.shift()[2].length;
+      while (this.history.length > HISTORY || (this.kept > HISTORY_CHARS && this.history.length > 1)) this.kept -= /** @type {[number, Element, string]} */ (this.history.shift())[2].length;
       if (first) this.grew(el, text);
       first = false;
       for (const l of [...hub.learners]) l.shown(text, el);
@@ -264,10 +317,13 @@ export class Teacher {
    * The changes `el` showed (`[t, text]`, oldest first), and before the first of them those of
    * the nearest element around it that changed earlier (an app that renders a new paragraph
    * once the first words are in).
+   * @param {Element} el
+   * @returns {Array<[number, string]>}
    */
   historyOf(el) {
     const own = this.history.filter((h) => h[1] === el);
     const first = own.length ? own[0][0] : Infinity;
+    /** @type {Array<[number, Element, string]>} */
     let before = [];
     for (let up = el.parentElement, n = 0; up && n < 2 && !before.length; up = up.parentElement, n++) {
       before = this.history.filter((h) => h[1] === up && h[0] < first);
@@ -278,6 +334,10 @@ export class Teacher {
   // An element whose text keeps growing while something learns, and that no stream shows: once
   // it has grown UNREAD_STEPS times and stopped for UNREAD_QUIET_MS, an answer is on the page
   // that no stream or socket seen carried. Text fields and editable regions are not answers.
+  /**
+   * @param {Element} el
+   * @param {string} text
+   */
   grew(el, text) {
     const g = this.growing.get(el);
     if (!g) {
@@ -298,6 +358,10 @@ export class Teacher {
   // The report of an answer that grew in `el` since `since`, with what was seen (the learners
   // that had events then), unless nothing was seen (then the text is most likely no answer: a
   // clock, a log).
+  /**
+   * @param {Element} el
+   * @param {number} since
+   */
   unread(el, since) {
     const hub = this.hub;
     const ended = hub.learning.unreadable.filter((d) => d.endedAt >= since);
@@ -309,9 +373,14 @@ export class Teacher {
 /**
  * An answer grew on the page in `el` and none of the streams and sockets `seen` carried it: a
  * report that says so (`read.by: 'none'`), with every figure unknown, never a guess.
+ * @param {Element} el
+ * @param {Seen[]} seen
+ * @param {number} rate
+ * @returns {any} a report (its figures the failed report's nulls)
  */
 export function unreadReport(el, seen, rate) {
   const why = `cannot read this app's stream: an answer grew on the page, and none of the ${seen.length} stream${seen.length === 1 ? '' : 's'} and sockets open meanwhile carried its text in a form tokenpaint could find`;
+  /** @type {Record<string, unknown>} */
   const report = { id: 0, url: seen[0].url, transport: seen[0].transport, status: 'incomplete', error: { kind: 'unread', code: null, message: why } };
   for (const k of FAILED_NULL) report[k] = null;
   return Object.assign(report, {

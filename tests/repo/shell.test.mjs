@@ -1,5 +1,6 @@
 // The shell type-checked (issue 50): tsc checks the shell's JavaScript with the JSDoc types it
-// declares (tsconfig.shell.json; the Node-side modules in tsconfig.node.json), and a module that
+// declares (tsconfig.shell.json; the Node-side modules in tsconfig.node.json), strictly: an
+// untyped parameter or local fails the check (noImplicitAny), and so does a module that
 // writes a field its owner never declared fails the check: `Stream` declares every field, and
 // the hub and the watch keep their own state (the metered streams, the element that showed an
 // answer) instead of writing it on the stream.
@@ -51,28 +52,14 @@ export function reported(s) {
   assert.doesNotMatch(out, /'element'|'lastCommit'/);
 });
 
-// Implicit any, module by module (issue 50): the modules listed here still have untyped
-// parameters or locals (their count, when this list was last made); every other module of the
-// shell types all of its own. A module typed since leaves the list (the test says so), and one
-// that loses its types fails.
-const UNTYPED = {
-  'tsconfig.shell.json': {
-    'js/core/learning.js': 47,
-  },
-  'tsconfig.node.json': {},
-};
-
-for (const [project, untyped] of Object.entries(UNTYPED)) {
-  test(`no module has implicit any but the listed ones, and each of those no more than listed (${project})`, () => {
-    const out = check(project, root, ['--noImplicitAny']);
-    /** @type {Record<string, number>} */
-    const found = {};
-    for (const m of out.matchAll(/^(js\/[\w/.-]+\.js)\(\d+,\d+\): error TS70\d\d:/gm)) found[m[1]] = (found[m[1]] || 0) + 1;
-    // Errors of another kind would be the plain check's too (the test above).
-    for (const [file, n] of Object.entries(found)) {
-      assert.ok(file in untyped, `${file}: ${n} implicit any, in a module that types all of its own`);
-      assert.ok(n <= untyped[file], `${file}: ${n} implicit any, more than the ${untyped[file]} listed`);
-    }
-    for (const file of Object.keys(untyped)) assert.ok(file in found, `${file} has no implicit any now: take it off UNTYPED`);
-  });
-}
+test('an untyped parameter fails the check (noImplicitAny): every parameter of the shell is typed', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tokenpaint-shell-'));
+  writeFileSync(path.join(dir, 'probe.js'), 'export function untyped(x) {\n  return x;\n}\n/** @param {number} y */\nexport function typed(y) {\n  return y;\n}\n');
+  const config = JSON.parse(readFileSync(path.join(root, 'tsconfig.shell.json'), 'utf8'));
+  config.include = ['probe.js'];
+  delete config.exclude;
+  writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(config));
+  const out = check('tsconfig.json', dir);
+  assert.match(out, /probe\.js\(1,25\): error TS7006: Parameter 'x' implicitly has an 'any' type/);
+  assert.doesNotMatch(out, /'y'/);
+});
