@@ -2,13 +2,16 @@
 //! report of the fixture corpus, a report with everything the browser adds (paints, late frames,
 //! Resource Timing, ratings, stalls, per-token arrays) and a summary with targets read into
 //! [`Report`] and [`Summary`], and written out again, give back the same JSON, less the keys
-//! that were null. A field the core writes and the types lack, or of another shape, fails here.
+//! that were null. A field the core writes and the types lack, or of another shape, fails here;
+//! and so does the other direction: a field the types declare that neither the core (over a
+//! corpus that reaches every struct it writes) nor the shell (`SHELL_WRITES`) ever writes.
 #![cfg(all(feature = "serde", not(target_arch = "wasm32")))]
 
 use serde_json::Value;
 use std::path::Path;
 use tokenpaint::figures::browser::Shell;
 use tokenpaint::figures::report::{write_with, Meta};
+use tokenpaint::streams::{Config, Streams};
 use tokenpaint::summary::{parse_slos, Summary as CoreSummary};
 use tokenpaint::timeline::entries::{LongFrame, LongFrames, ResourceEntry};
 use tokenpaint::timeline::session::{EndKind, Session};
@@ -202,4 +205,375 @@ fn live_progress_is_written_by_the_names_of_the_progress_type() {
             round_trip(&Value::Object(all).to_string(), "progress");
         assert!(p.arrived > 0 && p.ttft.is_some(), "{p:?}");
     }
+}
+
+// --- the other direction: every field the types declare is one the core writes -------------
+
+/// What a walk through the types saw: for each struct, the fields it declares and the keys the
+/// JSON held at some point.
+#[derive(Default)]
+struct Seen {
+    structs: std::collections::BTreeMap<
+        &'static str,
+        (Vec<&'static str>, std::collections::BTreeSet<String>),
+    >,
+}
+
+/// A deserializer over a JSON value that records, at each struct the types read, the fields they
+/// declare (serde's own list) and the keys the value has: a field declared that no JSON the core
+/// writes ever has is one the types keep for nothing (or one only the shell writes).
+struct Probe<'a> {
+    v: &'a Value,
+    seen: &'a std::cell::RefCell<Seen>,
+}
+
+type ProbeError = serde::de::value::Error;
+
+impl<'de, 'a> serde::Deserializer<'de> for Probe<'a> {
+    type Error = ProbeError;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> Result<V::Value, ProbeError> {
+        match self.v {
+            Value::Null => visitor.visit_unit(),
+            Value::Bool(b) => visitor.visit_bool(*b),
+            Value::Number(n) => {
+                if let Some(u) = n.as_u64() {
+                    visitor.visit_u64(u)
+                } else if let Some(i) = n.as_i64() {
+                    visitor.visit_i64(i)
+                } else {
+                    visitor.visit_f64(n.as_f64().unwrap_or(f64::NAN))
+                }
+            }
+            Value::String(s) => visitor.visit_str(s),
+            Value::Array(a) => visitor.visit_seq(ProbeSeq {
+                it: a.iter(),
+                seen: self.seen,
+            }),
+            Value::Object(m) => visitor.visit_map(ProbeMap {
+                it: m.iter(),
+                value: None,
+                seen: self.seen,
+            }),
+        }
+    }
+
+    fn deserialize_option<V: serde::de::Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> Result<V::Value, ProbeError> {
+        match self.v {
+            Value::Null => visitor.visit_none(),
+            _ => visitor.visit_some(self),
+        }
+    }
+
+    fn deserialize_struct<V: serde::de::Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, ProbeError> {
+        if let Value::Object(m) = self.v {
+            let mut seen = self.seen.borrow_mut();
+            let entry = seen
+                .structs
+                .entry(name)
+                .or_insert_with(|| (fields.to_vec(), Default::default()));
+            entry.1.extend(m.keys().cloned());
+        }
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_enum<V: serde::de::Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, ProbeError> {
+        use serde::de::IntoDeserializer;
+        match self.v {
+            Value::String(s) => visitor.visit_enum(s.as_str().into_deserializer()),
+            _ => Err(serde::de::Error::custom("only unit variants, as strings")),
+        }
+    }
+
+    fn deserialize_newtype_struct<V: serde::de::Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, ProbeError> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf unit
+        unit_struct seq tuple tuple_struct map identifier ignored_any
+    }
+}
+
+struct ProbeSeq<'a> {
+    it: std::slice::Iter<'a, Value>,
+    seen: &'a std::cell::RefCell<Seen>,
+}
+
+impl<'de, 'a> serde::de::SeqAccess<'de> for ProbeSeq<'a> {
+    type Error = ProbeError;
+    fn next_element_seed<T: serde::de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, ProbeError> {
+        match self.it.next() {
+            Some(v) => seed.deserialize(Probe { v, seen: self.seen }).map(Some),
+            None => Ok(None),
+        }
+    }
+}
+
+struct ProbeMap<'a> {
+    it: serde_json::map::Iter<'a>,
+    value: Option<&'a Value>,
+    seen: &'a std::cell::RefCell<Seen>,
+}
+
+impl<'de, 'a> serde::de::MapAccess<'de> for ProbeMap<'a> {
+    type Error = ProbeError;
+    fn next_key_seed<K: serde::de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, ProbeError> {
+        use serde::de::IntoDeserializer;
+        match self.it.next() {
+            Some((k, v)) => {
+                self.value = Some(v);
+                seed.deserialize(k.as_str().into_deserializer()).map(Some)
+            }
+            None => Ok(None),
+        }
+    }
+    fn next_value_seed<V: serde::de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: V,
+    ) -> Result<V::Value, ProbeError> {
+        let v = self.value.take().expect("a value after its key");
+        seed.deserialize(Probe { v, seen: self.seen })
+    }
+}
+
+/// Reads `json` into `T` through the probe, recording what each struct declares and holds.
+fn probe<T: serde::de::DeserializeOwned>(json: &str, seen: &std::cell::RefCell<Seen>) -> T {
+    let v: Value = serde_json::from_str(json).unwrap();
+    T::deserialize(Probe { v: &v, seen }).unwrap_or_else(|e| panic!("{e}\n{json}"))
+}
+
+/// Every report the tests above make, and the summary of painted streams, read through the probe.
+fn written_by_the_core() -> Seen {
+    let seen = std::cell::RefCell::new(Seen::default());
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    for dir in std::fs::read_dir(&root).unwrap() {
+        for file in std::fs::read_dir(dir.unwrap().path()).unwrap() {
+            let path = file.unwrap().path();
+            let ct = match path.extension().and_then(|e| e.to_str()) {
+                Some("sse") => "text/event-stream",
+                Some("ndjson") => "application/x-ndjson",
+                Some("txt") => "text/plain",
+                Some("json") => "application/json",
+                _ => continue,
+            };
+            let mut s = Session::new("auto", ct, "", 0.0, 5.0, 200);
+            s.keep_text();
+            s.chunk(&std::fs::read(&path).unwrap(), 100.0);
+            s.end(EndKind::Complete, 300.0);
+            let _: Report = probe(&write_with(&s.tl, &meta(), None, None, None).0, &seen);
+        }
+    }
+    let shell = Shell {
+        long_frames: true,
+        resource_timing: true,
+        timer_ms: Some(0.1),
+        ..Shell::default()
+    };
+    let mut frames = LongFrames::default();
+    frames.push(LongFrame {
+        seq: 3,
+        start: 500.0,
+        duration: 180.0,
+        blocking: 130.0,
+    });
+    let s = painted_session();
+    let _: Report = probe(
+        &write_with(&s.tl, &meta(), Some(&shell), Some(&frames), None).0,
+        &seen,
+    );
+    let mut sum = CoreSummary::new();
+    sum.set_slos(parse_slos("ttftPerceived 0.95 1000; lag 0.5 10"));
+    let (_, f) = write_with(&s.tl, &meta(), Some(&shell), Some(&frames), None);
+    sum.add(&f);
+    let _: Summary = probe(&sum.to_json(), &seen);
+    // Bursts through nginx: a buffering verdict names its place and the header that told it.
+    let mut s = Session::new(
+        "openai-chat",
+        "text/event-stream",
+        "server: nginx/1.22.1\n",
+        0.0,
+        5.0,
+        200,
+    );
+    s.chunk(&sse(&delta(" First")), 100.0);
+    s.appended(" First", 101.0);
+    s.painted(101.0, 101.0, 103.0);
+    let mut rest = String::new();
+    for i in 1..60 {
+        let w = format!(" w{i}");
+        s.chunk(&sse(&delta(&w)), 1700.0 + 0.02 * f64::from(i));
+        rest.push_str(&w);
+    }
+    s.appended(&rest, 1702.0);
+    s.painted(1702.0, 1702.0, 1704.0);
+    s.end(EndKind::Complete, 1705.0);
+    let (json, burst) = write_with(&s.tl, &meta(), None, None, None);
+    let r: Report = probe(&json, &seen);
+    assert_eq!(r.verdict(), Some("intermediary-buffered"));
+    // A summary of such streams: its verdicts and their gains.
+    let mut sum = CoreSummary::new();
+    for _ in 0..5 {
+        sum.add(&burst);
+    }
+    let _: Summary = probe(&sum.to_json(), &seen);
+    // A tail: most streams answer at once, a few wait seconds (a group verdict).
+    let mut sum = CoreSummary::new();
+    for i in 0..40 {
+        let first = if i % 8 == 0 { 6000.0 } else { 100.0 };
+        let mut s = Session::new("openai-chat", "text/event-stream", "", 0.0, 5.0, 200);
+        for k in 0..5 {
+            s.chunk(&sse(&delta(&format!(" w{k}"))), first + 10.0 * f64::from(k));
+        }
+        s.end(EndKind::Complete, first + 60.0);
+        sum.add(&write_with(&s.tl, &meta(), None, None, None).1);
+    }
+    let _: Summary = probe(&sum.to_json(), &seen);
+    // What the page and the engine add: a second choice, a malformed event, the user's
+    // inputs, the frames painted, a hidden interval, a stream read late.
+    let mut s = Session::new("openai-chat", "text/event-stream", "", 0.0, 5.0, 200);
+    s.chunk(&sse(&delta(" first")), 100.0);
+    s.chunk(
+        &sse(r#"{"choices":[{"index":1,"delta":{"content":"other"}}]}"#),
+        105.0,
+    );
+    s.chunk(b"data: {not json\n\n", 106.0);
+    s.chunk(&sse(&delta(" second")), 120.0);
+    s.end(EndKind::Complete, 130.0);
+    let _: Report = probe(&write_with(&s.tl, &meta(), None, None, None).0, &seen);
+    let mut s = painted_session();
+    s.inputs(&[300.0, 20.0, 80.0]);
+    s.frames(
+        &(0..60)
+            .map(|i| 100.0 + 16.7 * f64::from(i))
+            .collect::<Vec<_>>(),
+    );
+    s.hidden(920.0, 940.0);
+    s.caught_up(150.0);
+    let _: Report = probe(
+        &write_with(&s.tl, &meta(), Some(&shell), Some(&frames), None).0,
+        &seen,
+    );
+    // A long answer past the per-token detail, saved: the timeline's merged records, and the
+    // saved timeline.
+    let mut streams = Streams::default();
+    streams.configure(&Config::parse("detail=8"));
+    let id = streams.open("auto", "text/event-stream", "", "/v1/x", 0.0, 5.0, 200);
+    for i in 0..400 {
+        streams.chunk(
+            id,
+            &sse(&delta(&format!(" w{i}"))),
+            100.0 + 10.0 * f64::from(i),
+            false,
+            f64::NAN,
+        );
+    }
+    streams.end(id, EndKind::Complete, 4200.0, "");
+    let json = streams.finish(id, true, true).expect("a report");
+    let r: Report = probe(&json, &seen);
+    assert!(
+        r.saved.is_some() && r.timeline.is_some_and(|t| t.count.is_some()),
+        "{json}"
+    );
+    seen.into_inner()
+}
+
+fn delta(text: &str) -> String {
+    format!(r#"{{"choices":[{{"index":0,"delta":{{"content":"{text}"}}}}]}}"#)
+}
+
+/// The report's fields the shell adds to what the core writes (the core never writes them): by
+/// the module that writes each. tests/native/shell.test.mjs (report assembly) checks that it does.
+const SHELL_WRITES: [&str; 10] = [
+    // js/browser/longframes.js `expandFrames`: the late frames' scripts, the render verdicts'.
+    "LateFrame.scripts",
+    "Verdict.script",
+    "Verdict.scriptUnknown",
+    // js/core/assemble.js: the sample rate, the element, how the answer was read, the entry's
+    // strings, and the catalog's fix texts (js/verdicts.js).
+    "Report.sampleRate",
+    "Report.element",
+    "Report.read",
+    "ResourceTiming.protocol",
+    "ResourceTiming.serverTiming",
+    "Verdict.fix",
+    // js/profiler.js `summary()`: the catalog's fix texts of the summary's verdicts.
+    "GroupVerdict.fix",
+];
+
+#[test]
+fn every_field_the_types_declare_is_one_the_core_writes() {
+    let seen = written_by_the_core();
+    let mut never = Vec::new();
+    for (name, (fields, keys)) in &seen.structs {
+        for f in fields {
+            if !keys.contains(*f) {
+                never.push(format!("{name}.{f}"));
+            }
+        }
+    }
+    let declared: Vec<&str> = include_str!("../../src/types.rs")
+        .lines()
+        .filter_map(|l| l.strip_prefix("pub struct "))
+        .map(|l| l.split([' ', '<', '{']).next().unwrap_or(""))
+        .collect();
+    let unseen: Vec<&str> = declared
+        .iter()
+        .copied()
+        .filter(|n| !seen.structs.contains_key(n))
+        .collect();
+    // The structs no JSON of the core's holds: those only the shell writes (under the fields of
+    // SHELL_WRITES), `Progress` (live progress, checked both ways by its own test above) and
+    // `Summary`, whose group is flattened into it (serde reads it as a map; its own keys are
+    // checked below).
+    assert_eq!(
+        unseen,
+        [
+            "Progress",
+            "ScriptBlame",
+            "ShownIn",
+            "ReadBy",
+            "SeenStream",
+            "LateScript",
+            "ServerTimingEntry",
+            "Summary"
+        ],
+        "a struct of the types that the corpus never reaches"
+    );
+    let mut sum = CoreSummary::new();
+    sum.add(&write_with(&painted_session().tl, &meta(), None, None, None).1);
+    let summary: Value = serde_json::from_str(&sum.to_json()).unwrap();
+    for key in ["by", "sampleRate", "weighted"] {
+        assert!(summary.get(key).is_some(), "the summary's {key}");
+    }
+    never.sort();
+    let mut shell = SHELL_WRITES.map(String::from).to_vec();
+    shell.sort();
+    assert_eq!(never, shell, "fields declared that neither the core nor the shell writes (or a stale entry of SHELL_WRITES)");
 }
