@@ -307,6 +307,26 @@ test('the push handle: text as it arrives, then end(); and the queue copies a bu
   p.close();
 });
 
+test("the summary's verdicts carry the catalog's fix texts (the core gives their ids)", async () => {
+  const { p, next } = profiled();
+  // A tail: most answers start at once, one in eight waited six seconds.
+  for (let i = 0; i < 40; i++) {
+    const h = p.stream({ start: performance.now() - (i % 8 === 0 ? 6000 : 50) });
+    for (const w of WORDS) h.chunk(sse(w));
+    h.chunk('data: [DONE]\n\n');
+    h.end();
+  }
+  for (let i = 0; i < 40; i++) await next(`#tail ${i}`);
+  const summary = p.summary();
+  p.close();
+  assert.ok(summary.diagnosis.length > 0, JSON.stringify(summary.diagnosis));
+  for (const v of summary.diagnosis) {
+    assert.ok(v.fixId, v.verdict);
+    assert.equal(v.fix, FIXES[v.fixId], v.verdict);
+    assert.ok(v.fix.length > 20, v.verdict);
+  }
+});
+
 test('the queue into the core keeps order across many streams and thousands of chunks', async () => {
   const { p, next } = profiled();
   const n = 2000;
