@@ -62,16 +62,14 @@ fn meta() -> Meta<'static> {
     }
 }
 
-#[test]
-fn every_fixture_report_reads_into_the_rust_types_and_back() {
+/// The report of each fixture stream (tests/fixtures), by its path.
+fn fixture_reports() -> Vec<(String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let mut read = 0;
+    let mut out = Vec::new();
     for dir in std::fs::read_dir(&root).unwrap() {
-        let dir = dir.unwrap().path();
-        for file in std::fs::read_dir(&dir).unwrap() {
+        for file in std::fs::read_dir(dir.unwrap().path()).unwrap() {
             let path = file.unwrap().path();
-            let ext = path.extension().map(|e| e.to_string_lossy().into_owned());
-            let ct = match ext.as_deref() {
+            let ct = match path.extension().and_then(|e| e.to_str()) {
                 Some("sse") => "text/event-stream",
                 Some("ndjson") => "application/x-ndjson",
                 Some("txt") => "text/plain",
@@ -83,13 +81,21 @@ fn every_fixture_report_reads_into_the_rust_types_and_back() {
             s.chunk(&std::fs::read(&path).unwrap(), 100.0);
             s.end(EndKind::Complete, 300.0);
             let json = write_with(&s.tl, &meta(), None, None, None).0;
-            let r: Report = round_trip(&json, &path.display().to_string());
-            assert_eq!(r.id, 7);
-            assert_eq!(r.label.as_deref(), Some("chat"));
-            read += 1;
+            out.push((path.display().to_string(), json));
         }
     }
-    assert!(read >= 15, "{read} fixtures");
+    out
+}
+
+#[test]
+fn every_fixture_report_reads_into_the_rust_types_and_back() {
+    let reports = fixture_reports();
+    for (path, json) in &reports {
+        let r: Report = round_trip(json, path);
+        assert_eq!(r.id, 7);
+        assert_eq!(r.label.as_deref(), Some("chat"));
+    }
+    assert!(reports.len() >= 15, "{} fixtures", reports.len());
 }
 
 fn sse(data: &str) -> Vec<u8> {
@@ -127,9 +133,9 @@ fn painted_session() -> Session {
     s
 }
 
-#[test]
-fn a_painted_report_with_browser_figures_reads_into_the_rust_types_and_back() {
-    let s = painted_session();
+/// What the shell tells of an engine with long animation frames and Resource Timing, and one
+/// long frame over the painted session's late tokens.
+fn browser_parts() -> (Shell, LongFrames) {
     let shell = Shell {
         long_frames: true,
         resource_timing: true,
@@ -143,6 +149,13 @@ fn a_painted_report_with_browser_figures_reads_into_the_rust_types_and_back() {
         duration: 180.0,
         blocking: 130.0,
     });
+    (shell, frames)
+}
+
+#[test]
+fn a_painted_report_with_browser_figures_reads_into_the_rust_types_and_back() {
+    let s = painted_session();
+    let (shell, frames) = browser_parts();
     let json = write_with(&s.tl, &meta(), Some(&shell), Some(&frames), None).0;
     let r: Report = round_trip(&json, "painted");
     assert_eq!(r.status, Status::Ok);
@@ -372,37 +385,10 @@ fn probe<T: serde::de::DeserializeOwned>(json: &str, seen: &std::cell::RefCell<S
 /// Every report the tests above make, and the summary of painted streams, read through the probe.
 fn written_by_the_core() -> Seen {
     let seen = std::cell::RefCell::new(Seen::default());
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    for dir in std::fs::read_dir(&root).unwrap() {
-        for file in std::fs::read_dir(dir.unwrap().path()).unwrap() {
-            let path = file.unwrap().path();
-            let ct = match path.extension().and_then(|e| e.to_str()) {
-                Some("sse") => "text/event-stream",
-                Some("ndjson") => "application/x-ndjson",
-                Some("txt") => "text/plain",
-                Some("json") => "application/json",
-                _ => continue,
-            };
-            let mut s = Session::new("auto", ct, "", 0.0, 5.0, 200);
-            s.keep_text();
-            s.chunk(&std::fs::read(&path).unwrap(), 100.0);
-            s.end(EndKind::Complete, 300.0);
-            let _: Report = probe(&write_with(&s.tl, &meta(), None, None, None).0, &seen);
-        }
+    for (_, json) in fixture_reports() {
+        let _: Report = probe(&json, &seen);
     }
-    let shell = Shell {
-        long_frames: true,
-        resource_timing: true,
-        timer_ms: Some(0.1),
-        ..Shell::default()
-    };
-    let mut frames = LongFrames::default();
-    frames.push(LongFrame {
-        seq: 3,
-        start: 500.0,
-        duration: 180.0,
-        blocking: 130.0,
-    });
+    let (shell, frames) = browser_parts();
     let s = painted_session();
     let _: Report = probe(
         &write_with(&s.tl, &meta(), Some(&shell), Some(&frames), None).0,
