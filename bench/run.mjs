@@ -17,6 +17,7 @@ import { runReact } from './react.mjs';
 import { runCallbacks } from './callbacks.mjs';
 import { sizes, BUDGET, STUB_BUDGET, CRITICAL_BUDGET } from '../scripts/size.mjs';
 import { namedBuild, top } from '../scripts/wasmtop.mjs';
+import { floor } from '../scripts/floor.mjs';
 import { ENTRY_POINTS } from './attribution.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -66,6 +67,7 @@ const cb = await runCallbacks({ rounds: Math.max(rounds, 3) });
 console.log(cb);
 
 const sz = sizes();
+const fl = await floor();
 const total = sz.find((r) => r.name.startsWith('total'));
 const stub = sz.find((r) => r.name.startsWith('stub'));
 console.log('\n== where the wasm bytes go');
@@ -293,20 +295,44 @@ generated from \`src/verdicts.json\`): side by side, the wasm went from 78.5 to 
 the minified JavaScript from 20.2 to 23.0 KB, the same in all (+0.05 KB). Saved timelines then
 added the form's writer to the page's module (\`src/saved.rs\`, 2.7 KB gzip of wasm; 101,322 →
 104,340 B in all, side by side against faad69c); reading it back, with the figures, the
-diagnosis and the summary, is the analysis module's (\`pkg/analyse/\`, 64.8 KB gzip with its
-JavaScript), which pages never load.
+diagnosis and the summary, is the analysis module's (\`pkg/analyse/\`), which pages never load.
+Writing each saved number so that it reads back bit for bit (17 correctly rounded digits,
+\`jsonwrite::write_exact\`) then cost 420 B gzip more (104,421 → 104,841 B, side by side against
+0f5ef84); the analysis module reads them with a correctly rounded reader of its own
+(\`saved::decimal\`, 128-bit integer arithmetic; Rust's \`str::parse\` would have added 19 KB gzip
+to it).
 
-**What a page needs before its first report.** The 40 KB budget asks that a page load first only
-what it needs while text streams (framing, readers, the timeline, alignment), and the figures,
-diagnosis and summary once a stream has ended. Measured at faad69c (issue 50): the page's
-module without the figures, the report and the summary (the same build with \`finish\` and the
-summary calls cut, so that the linker drops them) is 45.0 KB gzip of wasm, against 75.9 KB whole;
-with the 23.3 KB of minified JavaScript, about 68 KB would load before the first report. So the
-split alone does not reach 40 KB: the readers of eleven wire formats, the byte-level scanner
-(compiled for speed), the alignment and the session are 45 KB by themselves. The analysis module
-is that split's second half, built and tested (\`tests/native/saved.rs\`); the page does not load it
-yet, since the split would add its shared code (the timeline's types, statistics, JSON) to the
-whole.
+**What a page needs before its first report** (\`npm run size:floor\`, gzip, in this run). The
+40 KB budget asks that a page load first only what it needs while text streams (framing,
+readers, the timeline, alignment), and the figures, diagnosis and summary once a stream has
+ended. Built from a copy of the sources in which a stream's end writes only its saved timeline
+(the form a second module would analyse) and the figures, the report's JSON, the diagnosis and
+the summary are cut, so that the linker drops them:
+
+| what | gzip (KB) |
+|---|---:|
+| wasm, whole (as shipped) | ${kb(fl.whole)} |
+| wasm, live part (no figures, report, diagnosis, summary) | ${kb(fl.live)} |
+| wasm, live part, OpenAI chat and plain text only | ${kb(fl.one)} |
+| JavaScript, bundled + minified | ${kb(fl.js)} |
+| JavaScript, without the verdict catalog's words | ${kb(fl.jsLive)} |
+| **before the first report, at the least** (live one-format wasm + JavaScript) | **${kb(fl.least)}** |
+| split at the report, in all (live wasm + the analysis module's wasm + JavaScript) | ${fl.split === null ? 'not built' : kb(fl.split)} |
+
+Even reading one format, the live part and the JavaScript it needs are over the 40 KB budget by
+${kb(fl.least - BUDGET)} KB before any report: the byte-level scanner (compiled for speed), the
+alignment of the text shown with the text that arrived, the session and the shell's taps, watch
+and paint clock are that much by themselves. And the budget's two parts pull apart: split at the
+report, the page's second half is the analysis module (built and tested,
+\`tests/native/saved.rs\`), and the two halves share the timeline's types, statistics and JSON, so
+the whole such a page loads grows to ${fl.split === null ? 'more than it is unsplit' : `${kb(fl.split)} KB against ${kb(sz.find((r) => r.name.startsWith('total')).gzip)} KB unsplit`}. The
+report's JSON writer alone (\`figures::report::to_json\` and what only it uses, its keys among
+them) is 3,981 B gzip of the page's wasm, measured at 4975d8c by cutting it (80,309 → 76,328 B):
+the most that moving the report's writing into JavaScript could take back, before the JavaScript
+that would write it instead. Cut the same way, side by side: the diagnosis rules
+(\`diagnosis::diagnose\`) are 5,124 B gzip, and the readers of the eight formats besides OpenAI
+chat and plain text (Responses, Anthropic, Ollama, TGI, llama.cpp, the AI SDK's two, a JSON
+document) 5,973 B.
 
 ### Where the wasm bytes go
 

@@ -33,3 +33,16 @@ test('the overlay (tokenpaint/overlay) is its own entry, within 8 KB gzip, and n
   const { readFileSync } = await import('node:fs');
   for (const f of ['index.js', 'profiler.js', 'core/stream.js', 'core/hub.js']) assert.ok(!readFileSync(new URL(`../../js/${f}`, import.meta.url), 'utf8').includes('overlay.js'), f);
 });
+
+test('npm run size:floor still cuts what it says: the report half and the readers of all but OpenAI chat and text', async () => {
+  const { checkCuts } = await import('../../scripts/floor.mjs');
+  const [streams, wasm, wire] = checkCuts();
+  // A stream's end writes its saved timeline only; the summary's exports give nothing.
+  const finish = streams.slice(streams.indexOf('pub fn finish('), streams.indexOf('/// Analyses a saved stream again'));
+  assert.ok(finish.includes('saved::write(') && !finish.includes('report::'), finish);
+  const core = wasm.slice(0, wasm.indexOf("/// The analysis module's one export"));
+  assert.ok(core.length > 0 && !core.includes('self.streams.summary()') && !core.includes('self.streams.export_summary()') && !core.includes('self.streams.merge_summary('));
+  // Only OpenAI chat's reader (and plain text's, inline) is still called.
+  assert.match(wire, /openai::event\(/);
+  for (const r of ['responses::', 'anthropic::', 'ollama::', 'tgi::', 'llamacpp::', 'aisdk::', 'document::']) assert.ok(!wire.includes(`${r}event(`) && !wire.includes(`${r}read(`) && !wire.includes(`${r}ui_event(`) && !wire.includes(`${r}data_line(`), r);
+});
