@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { bundleOptions, chunks } from './size.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const gzip = (/** @type {Uint8Array} */ b) => gzipSync(b, { level: 9 }).length;
@@ -81,7 +82,7 @@ function wasmOf(dir) {
   return readFileSync(w);
 }
 
-/** The eager bundle of js/index.js, minified; `catalog` false replaces js/verdicts.js by empty words. @param {boolean} catalog */
+/** The eager bundle of js/index.js as npm run size measures it; `catalog` false replaces js/verdicts.js by empty words. @param {boolean} catalog */
 async function jsOf(catalog) {
   /** @type {import('esbuild').Plugin} */
   const noCatalog = {
@@ -90,22 +91,8 @@ async function jsOf(catalog) {
       b.onLoad({ filter: /[\\/]js[\\/]verdicts\.js$/ }, () => ({ contents: 'export const FIXES={},TITLES={},NAMES_SCRIPT=[];export function withFixes(d){return d}', loader: 'js' }));
     },
   };
-  const { outputFiles, metafile } = await build({
-    entryPoints: [path.join(root, 'js/index.js')],
-    bundle: true, minify: true, format: 'esm', splitting: true, external: ['node:*'], metafile: true,
-    outdir: path.join(root, 'target/size'), write: false, logLevel: 'silent', plugins: catalog ? [] : [noCatalog],
-  });
-  const rel = (/** @type {string} */ f) => path.relative(root, f);
-  const byName = new Map(outputFiles.map((f) => [rel(f.path), f.contents]));
-  /** @type {Set<string>} */
-  const eager = new Set();
-  const visit = (/** @type {string} */ name) => {
-    if (eager.has(name)) return;
-    eager.add(name);
-    for (const i of metafile.outputs[name].imports) if (i.kind === 'import-statement') visit(i.path);
-  };
-  visit('target/size/index.js');
-  return Buffer.concat([...eager].map((n) => /** @type {Uint8Array} */ (byName.get(n))));
+  const entry = 'js/index.js';
+  return chunks(await build({ ...bundleOptions(entry), plugins: catalog ? [] : [noCatalog] }), entry).eager;
 }
 
 /** The files the cuts edit. */

@@ -112,21 +112,32 @@ export const CRITICAL_BUDGET = 8 * 1024;
 
 const row = (name, b) => ({ name, raw: b.length, gzip: gzipSync(b, { level: 9 }).length, brotli: brotliCompressSync(b).length });
 
-/** Bundles `entry` as a production bundler does (minified, split at dynamic imports). */
+/** esbuild's options for bundling `entry` as a production bundler does (minified, split at dynamic imports). @param {string} entry */
+export const bundleOptions = (entry) => ({
+  entryPoints: [path.join(root, entry)],
+  bundle: true,
+  minify: true,
+  format: /** @type {const} */ ('esm'),
+  splitting: true,
+  // Node's own modules (tokenpaint/analyse reads its wasm from disk there) are not bundled.
+  external: ['node:*'],
+  metafile: true,
+  outdir: path.join(root, 'target/size'),
+  write: false,
+  logLevel: /** @type {const} */ ('silent'),
+});
+
+/** Bundles `entry` as a production bundler does. @param {string} entry */
 function bundle(entry) {
-  const { outputFiles, metafile } = buildSync({
-    entryPoints: [path.join(root, entry)],
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    splitting: true,
-    // Node's own modules (tokenpaint/analyse reads its wasm from disk there) are not bundled.
-    external: ['node:*'],
-    metafile: true,
-    outdir: path.join(root, 'target/size'),
-    write: false,
-    logLevel: 'silent',
-  });
+  return chunks(buildSync(bundleOptions(entry)), entry);
+}
+
+/**
+ * A bundle's chunks: `eager`, what a page runs as soon as it imports the entry, and all of them.
+ * @param {{ outputFiles: { path: string, contents: Uint8Array }[], metafile: { outputs: Record<string, { imports: { path: string, kind: string }[] }> } }} result
+ * @param {string} entry
+ */
+export function chunks({ outputFiles, metafile }, entry) {
   const rel = (f) => path.relative(root, f.path);
   const byName = new Map(outputFiles.map((f) => [rel(f), Buffer.from(f.contents)]));
   const first = outputFiles.find((f) => path.basename(f.path) === path.basename(entry));
