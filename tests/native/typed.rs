@@ -4,7 +4,9 @@
 //! [`Report`] and [`Summary`], and written out again, give back the same JSON, less the keys
 //! that were null. A field the core writes and the types lack, or of another shape, fails here;
 //! and so does the other direction: a field the types declare that neither the core (over a
-//! corpus that reaches every struct it writes) nor the shell (`SHELL_WRITES`) ever writes.
+//! corpus that reaches every struct it writes) nor the shell (`SHELL_WRITES`) ever writes. And
+//! `js/report.d.ts`, which scripts/schema.mjs writes from src/types.rs's text, is held to what the
+//! compiler declares: every struct's fields and the status's variants, by serde's own lists.
 #![cfg(all(feature = "serde", not(target_arch = "wasm32")))]
 
 use serde_json::Value;
@@ -230,6 +232,8 @@ struct Seen {
         &'static str,
         (Vec<&'static str>, std::collections::BTreeSet<String>),
     >,
+    /// For each enum the types read, its variants (serde's own list).
+    enums: std::collections::BTreeMap<&'static str, Vec<&'static str>>,
 }
 
 /// A deserializer over a JSON value that records, at each struct the types read, the fields they
@@ -303,11 +307,12 @@ impl<'de, 'a> serde::Deserializer<'de> for Probe<'a> {
 
     fn deserialize_enum<V: serde::de::Visitor<'de>>(
         self,
-        _name: &'static str,
-        _variants: &'static [&'static str],
+        name: &'static str,
+        variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, ProbeError> {
         use serde::de::IntoDeserializer;
+        self.seen.borrow_mut().enums.insert(name, variants.to_vec());
         match self.v {
             Value::String(s) => visitor.visit_enum(s.as_str().into_deserializer()),
             _ => Err(serde::de::Error::custom("only unit variants, as strings")),
@@ -562,4 +567,189 @@ fn every_field_the_types_declare_is_one_the_core_writes() {
     let mut shell = SHELL_WRITES.map(String::from).to_vec();
     shell.sort();
     assert_eq!(never, shell, "fields declared that neither the core nor the shell writes (or a stale entry of SHELL_WRITES)");
+}
+
+/// The interfaces of `js/report.d.ts` (which scripts/schema.mjs writes from src/types.rs's
+/// text): each one's own fields, by name, as written there.
+fn ts_interfaces() -> std::collections::BTreeMap<String, Vec<String>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut current: Option<(String, Vec<String>)> = None;
+    for line in include_str!("../../js/report.d.ts").lines() {
+        if let Some(rest) = line.strip_prefix("export interface ") {
+            let name = rest.split([' ', '{']).next().unwrap_or("").to_string();
+            current = Some((name, Vec::new()));
+        } else if line == "}" {
+            if let Some((name, fields)) = current.take() {
+                out.insert(name, fields);
+            }
+        } else if let (Some((_, fields)), Some(field)) = (current.as_mut(), line.strip_prefix("  "))
+        {
+            // `  name: type;` or `  name?: type;` at the interface's own depth (not a doc).
+            let name: String = field
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            let rest = &field[name.len()..];
+            if !name.is_empty() && (rest.starts_with(':') || rest.starts_with("?:")) {
+                fields.push(name);
+            }
+        }
+    }
+    out
+}
+
+/// Each struct of the types with the fields it declares to serde (its own list, read by the
+/// probe from an empty object, whatever the JSON holds).
+fn declared_fields() -> Vec<(&'static str, Vec<&'static str>)> {
+    use serde::Deserialize;
+    use tokenpaint::types::*;
+    let seen = std::cell::RefCell::new(Seen::default());
+    let empty = Value::Object(Default::default());
+    macro_rules! declare {
+        ($($t:ty),* $(,)?) => {
+            $(let _ = <$t>::deserialize(Probe { v: &empty, seen: &seen });)*
+        };
+    }
+    declare!(
+        Report,
+        SavedTimeline,
+        Progress,
+        ErrorInfo,
+        PaintBracket,
+        Spread,
+        Detail,
+        Usage,
+        Side,
+        Span,
+        Choice,
+        ServerTimings,
+        Delivery,
+        Stalls,
+        InputTiming,
+        FrameCount,
+        Phase,
+        PhasesTotal,
+        FirstToken,
+        Intermediary,
+        Pace,
+        Arrivals,
+        Verdict,
+        ScriptBlame,
+        Gain,
+        Hidden,
+        Malformed,
+        ShownIn,
+        ReadBy,
+        SeenStream,
+        CaughtUp,
+        LatePaints,
+        LateFrame,
+        LateScript,
+        ResourceTiming,
+        ServerTimingEntry,
+        Timeline,
+        Percentiles,
+        StreamCounts,
+        SloResult,
+        Goodput,
+        GroupVerdict,
+        SummaryGroup,
+        GroupGain,
+        SummaryBy,
+    );
+    let seen = seen.into_inner();
+    seen.structs
+        .into_iter()
+        .map(|(name, (fields, _))| (name, fields))
+        .collect()
+}
+
+#[test]
+fn the_typescript_status_is_the_rust_status() {
+    use serde::Deserialize;
+    let seen = std::cell::RefCell::new(Seen::default());
+    let ok = Value::String("ok".into());
+    let status = Status::deserialize(Probe {
+        v: &ok,
+        seen: &seen,
+    })
+    .unwrap();
+    assert_eq!(status, Status::Ok);
+    let variants = seen.into_inner().enums["Status"].clone();
+    let line = include_str!("../../js/report.d.ts")
+        .lines()
+        .find_map(|l| l.strip_prefix("export type Status = "))
+        .expect("js/report.d.ts's Status");
+    let ts: Vec<&str> = line
+        .trim_end_matches(';')
+        .split(" | ")
+        .map(|v| v.trim_matches('\''))
+        .collect();
+    assert_eq!(
+        ts, variants,
+        "js/report.d.ts's Status against the Rust enum's variants"
+    );
+}
+
+#[test]
+fn the_typescript_types_declare_the_fields_the_rust_types_declare() {
+    // The names of js/report.d.ts where they are not the Rust ones (scripts/schema.mjs TS_NAMES).
+    let ts_name = |rust: &str| match rust {
+        "Report" => "StreamReport".to_string(),
+        "ErrorInfo" => "StreamErrorInfo".to_string(),
+        n => n.to_string(),
+    };
+    let ts = ts_interfaces();
+    let declared = declared_fields();
+    // Every struct of src/types.rs is read by the probe but `Summary` (its group is flattened
+    // into it, so serde gives no list of its fields; it is checked by what it writes below).
+    let structs: Vec<&str> = include_str!("../../src/types.rs")
+        .lines()
+        .filter_map(|l| l.strip_prefix("pub struct "))
+        .map(|l| l.split([' ', '<', '{']).next().unwrap_or(""))
+        .filter(|n| *n != "Summary")
+        .collect();
+    let mut probed: Vec<&str> = declared.iter().map(|(n, _)| *n).collect();
+    let mut all = structs.clone();
+    probed.sort();
+    all.sort();
+    assert_eq!(
+        probed, all,
+        "a struct of src/types.rs the probe does not declare"
+    );
+    for (name, fields) in &declared {
+        let mut want: Vec<String> = fields.iter().map(|f| f.to_string()).collect();
+        let mut have = ts
+            .get(&ts_name(name))
+            .unwrap_or_else(|| panic!("js/report.d.ts has no interface for {name}"))
+            .clone();
+        want.sort();
+        have.sort();
+        assert_eq!(
+            have,
+            want,
+            "js/report.d.ts's {} against {name}'s fields",
+            ts_name(name)
+        );
+    }
+    // Summary: its own keys are what it writes beyond its group's.
+    let keys = |v: Value| -> std::collections::BTreeSet<String> {
+        v.as_object()
+            .map(|m| m.keys().cloned().collect())
+            .unwrap_or_default()
+    };
+    let whole = keys(serde_json::to_value(Summary::default()).unwrap());
+    let group = keys(serde_json::to_value(tokenpaint::types::SummaryGroup::default()).unwrap());
+    let own: Vec<String> = whole.difference(&group).cloned().collect();
+    let mut have = ts["Summary"].clone();
+    have.sort();
+    assert_eq!(
+        have, own,
+        "js/report.d.ts's Summary against the summary's own keys"
+    );
+    assert!(
+        include_str!("../../js/report.d.ts")
+            .contains("export interface Summary extends SummaryGroup {"),
+        "the summary holds its group's fields"
+    );
 }
