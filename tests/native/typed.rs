@@ -499,6 +499,15 @@ fn delta(text: &str) -> String {
     format!(r#"{{"choices":[{{"index":0,"delta":{{"content":"{text}"}}}}]}}"#)
 }
 
+/// The names of the structs src/types.rs declares, in order.
+fn type_structs() -> Vec<&'static str> {
+    include_str!("../../src/types.rs")
+        .lines()
+        .filter_map(|l| l.strip_prefix("pub struct "))
+        .map(|l| l.split([' ', '<', '{']).next().unwrap_or(""))
+        .collect()
+}
+
 /// The report's fields the shell adds to what the core writes (the core never writes them): by
 /// the module that writes each. tests/native/shell.test.mjs (report assembly) checks that it does.
 const SHELL_WRITES: [&str; 10] = [
@@ -529,11 +538,7 @@ fn every_field_the_types_declare_is_one_the_core_writes() {
             }
         }
     }
-    let declared: Vec<&str> = include_str!("../../src/types.rs")
-        .lines()
-        .filter_map(|l| l.strip_prefix("pub struct "))
-        .map(|l| l.split([' ', '<', '{']).next().unwrap_or(""))
-        .collect();
+    let declared = type_structs();
     let unseen: Vec<&str> = declared
         .iter()
         .copied()
@@ -703,14 +708,11 @@ fn the_typescript_types_declare_the_fields_the_rust_types_declare() {
     let declared = declared_fields();
     // Every struct of src/types.rs is read by the probe but `Summary` (its group is flattened
     // into it, so serde gives no list of its fields; it is checked by what it writes below).
-    let structs: Vec<&str> = include_str!("../../src/types.rs")
-        .lines()
-        .filter_map(|l| l.strip_prefix("pub struct "))
-        .map(|l| l.split([' ', '<', '{']).next().unwrap_or(""))
+    let mut all: Vec<&str> = type_structs()
+        .into_iter()
         .filter(|n| *n != "Summary")
         .collect();
     let mut probed: Vec<&str> = declared.iter().map(|(n, _)| *n).collect();
-    let mut all = structs.clone();
     probed.sort();
     all.sort();
     assert_eq!(
