@@ -61,6 +61,8 @@ export interface ProfilerOptions {
   streamSampleRate?: number;
   /** Read the chat apps whose protocols tokenpaint knows (Open WebUI's Socket.IO `events`, Gradio's `queue/data`) with their readers; `false`: their answers are learned from the page, as any unknown app's (see [Any chat page, no code](../README.md#any-chat-page-no-code-the-browser-extension)) (default: true). */
   appReaders?: boolean;
+  /** An answer read in the shell (a socket's, a learned one) on a socket or stream that stays open ends once nothing more came on its path and its element did not change for this long; its end is then its last event's arrival (`read.end: 'quiet'`) (default: 1000). */
+  quietMs?: number;
   /** `(response) => ({ queue, prefill, decode })`: your own mapping of your server's headers to timings (ms) (default: none). */
   serverTiming?: (response: Response) => { queue?: number; prefill?: number; decode?: number; ttft?: number; total?: number; load?: number } | null | undefined;
 }

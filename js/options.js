@@ -23,6 +23,7 @@ export const DEFAULTS = Object.freeze({
   sampleRate: 1,
   streamSampleRate: 1,
   appReaders: true,
+  quietMs: 1000,
   serverTiming: null,
 });
 

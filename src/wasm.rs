@@ -15,6 +15,37 @@ use crate::timeline::entries::{LongFrame, ResourceEntry};
 #[cfg(not(feature = "analyse"))]
 use crate::timeline::session::EndKind;
 
+/// A stream's events for the shell's learner, framed as the core frames every stream
+/// ([`crate::read::events::EventFramer`]): one path for bytes.
+#[cfg(not(feature = "analyse"))]
+#[wasm_bindgen]
+pub struct Framer(crate::read::events::EventFramer);
+
+#[cfg(not(feature = "analyse"))]
+#[wasm_bindgen]
+impl Framer {
+    /// A framer for a response of `content_type`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(content_type: &str) -> Framer {
+        Framer(crate::read::events::EventFramer::new(content_type))
+    }
+
+    /// The events `bytes` complete (`name length:name data length:data`, lengths in UTF-16
+    /// code units).
+    pub fn push(&mut self, bytes: &[u8]) -> String {
+        let mut out = String::new();
+        self.0.feed(bytes, &mut out);
+        out
+    }
+
+    /// The events the end of the stream completes.
+    pub fn finish(&mut self) -> String {
+        let mut out = String::new();
+        self.0.finish(&mut out);
+        out
+    }
+}
+
 /// All streams of one profiler.
 #[cfg(not(feature = "analyse"))]
 #[wasm_bindgen]

@@ -313,8 +313,9 @@ export class DomWatch {
       const wide = owner !== null && owner.nodeType === 9;
       const added = owner && addedElements(records);
       if (added) for (const el of added) this.#findShadows(el, owner);
-      const teacher = this.#learners.size && this.#learning && this.#learning.teacher;
-      if (teacher) teacher.teach(records, at === undefined ? performance.now() : at);
+      // Something learns, or the user has just asked: the learning chunk reads the change too.
+      const teacher = this.#learning && this.#learning.teacher;
+      if (teacher && teacher.watching(t)) teacher.teach(records, t);
       let commits = 0;
       /** @type {Element[] | null} */
       let candidates = null;
@@ -391,12 +392,20 @@ export class DomWatch {
     if (!el || s.target || !this.#learning || !this.#learning.teacher) return null;
     this.#expected = null;
     const v = this.#view(s);
-    v.scope = el;
+    // The element the learner saw the answer in, grown as a claim in the document is (find.js
+    // `grow`): the message rather than its first paragraph, so that the later ones are in it.
+    const find = this.#find;
+    const others = this.#shownByOthers(s);
+    const retired = this.#retired;
+    const scope = find ? find.grow(el, find.ceilingOf(el), (p) => others.some((o) => o === p || p.contains(o)) || (!!retired && retired.within(p))) : el;
+    v.scope = scope;
     v.how = 'document';
     // Its changes so far are replayed first (`replay`), in their order.
     v.replaying = true;
     s.confirm();
-    return /** @type {Array<[number, string]>} */ (this.#learning.teacher.historyOf(el));
+    const teacher = this.#learning.teacher;
+    const history = scope !== el ? teacher.historyOf(scope) : [];
+    return /** @type {Array<[number, string]>} */ (history.length ? history : teacher.historyOf(el));
   }
 
   /**

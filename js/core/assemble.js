@@ -15,7 +15,8 @@ import { expandFrames, ownBy } from '../browser/longframes.js';
  * @property {string | null} ownRoot where tokenpaint's own scripts were served from (never named)
  * @property {{ protocol: string | null, serverTiming: object[] } | null} entry the Resource Timing entry's strings
  * @property {any} element the element that showed the answer, as the watch found it
- * @property {{ by: string, format?: string } | null} read how the answer was read
+ * @property {{ by: string, format?: string, path?: string, end?: string } | null} read how the answer was read, and how it ended
+ * @property {{ by: string, url?: string | null } | null} [start] what the answer's start is, where the shell found it (answers.js)
  */
 
 /**
@@ -49,4 +50,7 @@ export function assembleRead(report, page) {
   const read = page.read;
   if (read) report.format = read.by === 'learned' ? 'learned' : read.format || report.format;
   report.read = read || (report.format ? { by: 'reader', format: report.format } : null);
+  // What the start is: the request, frame or submit that asked (answers.js), else the stream's
+  // own request (or what stood in for it: the headers, Resource Timing).
+  report.start = page.start || { by: report.startSource || 'unknown' };
 }

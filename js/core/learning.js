@@ -1,17 +1,61 @@
-// The learning chunk (issue 47), imported by js/core/learners.js at the first stream or socket no
-// reader of the core's holds (the extension and the injected script import it when they start):
-// - `Sidecar`: a guessed stream's own reading, beside the core's;
+// The learning chunk (issues 47 and 58), imported by js/core/learners.js at the first stream or
+// socket no reader of the core's holds (the extension and the injected script import it when they
+// start):
+// - `Sidecar`: a guessed stream's own reading, beside the core's, its events framed by the core's
+//   framer (wasm.js `framer`: one path for bytes);
 // - `socketLearner`: a socket's Open WebUI reader and its learner;
-// - `Teacher`: the DOM watch's side, the text around each change while something learns, and
-//   the answers that grow on the page with no stream to carry them;
+// - `Teacher`: the DOM watch's side, the text around each change while something learns or the
+//   user has just asked, and the answers that grow on the page with no stream to carry them;
 // - `unreadReport`: the report of such an answer.
-// A page that profiles its own streams (`profiler.fetch`, `track`) never loads it.
+// What the learner does with what the app received runs in a task of its own, after the app's
+// own handlers: the app never waits for it. A page that profiles its own streams (`profiler.fetch`,
+// `track`) never loads this chunk.
 
-import { Learner, Framer } from '../transports/learn.js';
-import { answers, lastAsk } from '../transports/answers.js';
+import { Learner } from '../transports/learn.js';
+import { answers, asks, lastAsk } from '../transports/answers.js';
 import { selectorOf } from '../browser/dom.js';
 import { FAILED_NULL } from '../schema.js';
 import { WEAK } from './learners.js';
+import { framer, load } from './wasm.js';
+
+/** @typedef {import('./hub.js').Hub} Hub */
+/** @typedef {import('./stream.js').StreamOptions} StreamOptions */
+/** @typedef {import('./learners.js').Seen} Seen */
+/** @typedef {import('../transports/learn.js').Item} Item */
+/** @typedef {import('../transports/answers.js').Answers} Answers */
+
+// Bytes kept for a guessed stream until the module (its framer) has loaded.
+const PENDING_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Runs what it is given in a task of its own, in order: after the handlers of the app that
+ * received the data (a socket's `message` listeners run after tokenpaint's, which was added
+ * first). Returns `later(fn)`.
+ */
+function tasks() {
+  /** @type {Array<() => void>} */
+  let queue = [];
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    const q = queue;
+    queue = [];
+    for (const fn of q) {
+      try {
+        fn();
+      } catch {
+        /* tokenpaint's problem, never the page's */
+      }
+    }
+  };
+  return (/** @type {() => void} */ fn) => {
+    queue.push(fn);
+    if (scheduled) return;
+    scheduled = true;
+    const timer = /** @type {any} */ (setTimeout(flush, 0));
+    if (timer && typeof timer.unref === 'function') timer.unref();
+  };
+}
 
 /**
  * The shell's own reading of a stream the profiler only guessed is an answer (instrument() with
@@ -21,15 +65,11 @@ import { WEAK } from './learners.js';
  * is read from that path, every event kept so far read again at its own time, into a stream of
  * its own, and the core's stream of the raw bytes is dropped (`drop()`).
  */
-/** @typedef {import('./hub.js').Hub} Hub */
-/** @typedef {import('./stream.js').StreamOptions} StreamOptions */
-/** @typedef {import('./learners.js').Seen} Seen */
-
 export class Sidecar {
   /**
    * @param {Hub} hub
    * @param {import('./stream.js').ResponseLike} res
-   * @param {StreamOptions} o
+   * @param {StreamOptions & { asks?: boolean }} o
    * @param {() => import('./stream.js').Stream | null | undefined} stream
    * @param {() => void} drop
    */
@@ -39,35 +79,80 @@ export class Sidecar {
     this.stream = stream;
     this.drop = drop;
     this.learner = new Learner({ readers: hub.options.appReaders !== false });
-    this.framer = new Framer(res.headers && typeof res.headers.get === 'function' ? res.headers.get('content-type') : '');
-    this.decoder = new TextDecoder();
-    /** @type {import('../transports/answers.js').Answers | null} */
+    this.contentType = String((res.headers && typeof res.headers.get === 'function' && res.headers.get('content-type')) || '');
+    /** @type {ReturnType<typeof framer>} */
+    this.framer = null;
+    /** @type {Array<[Uint8Array, number]> | null} */
+    this.pending = [];
+    this.pendingBytes = 0;
+    /** @type {Answers | null} */
     this.list = null;
     this.off = false;
     this.events = 0;
+    /** @type {number | null} */
+    this.firstAt = null;
+    this.later = tasks();
     hub.learners.add(this);
+  }
+
+  /**
+   * A chunk of the body, read at `t` (a copy is taken: the app may reuse its buffer).
+   * @param {Uint8Array} bytes
+   * @param {number} t
+   */
+  chunk(bytes, t) {
+    if (this.off) return;
+    if (this.firstAt === null) this.firstAt = t;
+    const copy = bytes.slice();
+    this.later(() => this.take(copy, t));
   }
 
   /**
    * @param {Uint8Array} bytes
    * @param {number} t
    */
-  chunk(bytes, t) {
+  take(bytes, t) {
     if (this.off) return;
-    try {
-      for (const e of this.framer.push(this.decoder.decode(bytes, { stream: true }))) {
-        this.events++;
-        const items = this.learner.event(t, e.data, e.name);
-        // A heartbeat is not taught: the watch reads no text for it.
-        if (!this.list && !this.learner.teachable) this.hub.learners.delete(this);
-        if (this.learner.learned && !this.list) this.takeOver();
-        if (this.list) for (const it of items) this.list.extracted(it, it.t, this.o.transport || 'fetch');
-      }
-      // Whether the core's reader holds it is asked off the app's read, after a few events.
-      if (!this.list && (this.events === 4 || (this.events > 0 && this.events % 64 === 0))) setTimeout(() => this.check(), 0);
-    } catch {
-      this.stop();
+    if (!this.framer) this.framer = framer(this.contentType);
+    if (!this.framer) {
+      // The module has not loaded yet: the bytes wait for it (a stream that began at once).
+      if (!this.pending || (this.pendingBytes += bytes.byteLength) > PENDING_BYTES) return this.stop();
+      if (this.pending.length === 0) load().then(() => this.later(() => this.drain()), () => this.stop());
+      this.pending.push([bytes, t]);
+      return;
     }
+    this.drain();
+    for (const [name, data] of this.framer.push(bytes)) this.event(t, data, name);
+    // Whether the core's reader holds it is asked after a few events.
+    if (!this.list && (this.events === 4 || (this.events > 0 && this.events % 64 === 0))) this.check();
+  }
+
+  drain() {
+    const pending = this.pending;
+    if (!pending || !pending.length || this.off) return;
+    this.pending = null;
+    for (const [bytes, t] of pending) this.take(bytes, t);
+  }
+
+  /**
+   * One event of the stream.
+   * @param {number} t
+   * @param {string} data
+   * @param {string} name
+   */
+  event(t, data, name) {
+    this.events++;
+    const items = this.learner.event(t, data, name);
+    // A heartbeat is not taught: the watch reads no text for it.
+    if (!this.list && !this.learner.teachable) this.hub.learners.delete(this);
+    if (this.learner.learned && !this.list) this.takeOver();
+    if (this.list) this.hand(items);
+  }
+
+  /** @param {Item[]} items */
+  hand(items) {
+    const list = /** @type {Answers} */ (this.list);
+    for (const it of items) list.extracted(it, it.t, this.o.transport || 'fetch');
   }
 
   /**
@@ -104,18 +189,23 @@ export class Sidecar {
     // The answer's stream is shown in that element, from its first change on.
     if (el) this.hub.watch.expect(el);
     this.takeOver();
-    const list = /** @type {import('../transports/answers.js').Answers} */ (/** @type {unknown} */ (this.list));
-    for (const it of this.learner.replay()) list.extracted(it, it.t, this.o.transport || 'fetch');
+    this.hand(this.learner.replay());
   }
 
   takeOver() {
     const how = /** @type {import('../transports/learn.js').Learned} */ (this.learner.learned);
     const read = how.by === 'reader' ? { by: 'reader', format: /** @type {string} */ (how.format) } : { by: 'learned', path: how.path };
     this.hub.learners.delete(this);
-    // Its request: the page's ask before it (a POST, then a GET that streams), or its own.
-    const ask = lastAsk(this.o.start);
-    const start = ask !== undefined && this.o.start - ask < 10000 ? ask : this.o.start;
-    this.list = answers(this.hub, { ...this.o, guess: false, answerStart: start, format: read.format || 'learned', read });
+    // Its start: the request, frame or submit that asked (asks.js); else the page's last POST
+    // just before it (an app that POSTs, then GETs the stream); else its own request.
+    const first = this.firstAt === null ? this.o.start : this.firstAt;
+    const ask = this.o.asks ? asks.find(first) : null;
+    const post = this.o.asks ? lastAsk(this.o.start) : undefined;
+    /** @type {{ answerStart: number, startBy: { by: string, url?: string | null } }} */
+    let at = { answerStart: this.o.start, startBy: { by: 'request', url: this.o.url } };
+    if (ask) at = { answerStart: ask.t, startBy: { by: ask.by, url: ask.url } };
+    else if (post !== undefined && this.o.start - post < 10000) at = { answerStart: post, startBy: { by: 'post' } };
+    this.list = answers(this.hub, { ...this.o, guess: false, ...at, format: read.format || 'learned', read, quietMs: this.hub.options.quietMs });
     this.drop();
   }
 
@@ -125,14 +215,23 @@ export class Sidecar {
    * @param {string} message
    */
   end(kind, t, message) {
-    if (this.list) this.list.closeAll(kind, t, message);
-    else if (!this.off) this.hub.learning.unlearned(this.describe(), t);
-    this.stop();
+    if (this.off) return;
+    this.later(() => {
+      if (this.off) return;
+      this.drain();
+      if (this.framer) for (const [name, data] of this.framer.finish()) this.event(t, data, name);
+      if (this.list) this.list.closeAll(kind, t, message);
+      else this.hub.learning.unlearned(this.describe(), t);
+      this.stop();
+    });
   }
 
   stop() {
     this.off = true;
     this.hub.learners.delete(this);
+    if (this.framer) this.framer.free();
+    this.framer = null;
+    this.pending = null;
     // Released: a stopped sidecar is called no more.
     this.learner = /** @type {any} */ (null);
   }
@@ -189,56 +288,89 @@ function outputText(output) {
  * `events` (unless `appReaders: false`), else the learner. While it learns it is one of the hub's
  * learners (the DOM watch hands it the text of each changed element); once the page has taught
  * it the answer's path, the events it kept are read again, and every later one as it comes.
- * Each report says how its answer was read.
+ * After each answer it learns again (the next may be shown elsewhere), following the same path at
+ * once if the next answer comes on it. Each report says how its answer was read.
  * @param {Hub} p
  * @param {import('../transports/answers.js').AnswerOptions} o
  */
 export function socketLearner(p, o) {
   const l = new Learner();
   const apps = p.options.appReaders !== false;
-  /** @type {import('../transports/answers.js').Answers | null} */
+  const later = tasks();
+  // How the learned answers are read: the path changes if the learner learns another one.
+  const read = { by: 'learned', path: '' };
+  /** @type {Answers | null} */
   let learned = null;
-  /** @type {import('../transports/answers.js').Answers | null} */
-  let read = null;
+  /** @type {Answers | null} */
+  let reader = null;
   let transport = '';
+  let events = 0;
+  // An answer over (its end, or quiet): the learner learns the next one anew.
+  const onEnd = (/** @type {string} */ id) =>
+    later(() => {
+      // Unless it learned so itself, or the next answer has begun meanwhile.
+      if (l.answer && String(l.answer.id ?? '') === id) l.ended();
+      teach();
+    });
+  const list = () => (learned ||= answers(p, { ...o, format: 'learned', read, quietMs: p.options.quietMs, onEnd }));
+  /** @param {Item[]} items */
+  const hand = (items) => {
+    if (!items.length) return;
+    if (l.learned) read.path = l.learned.path;
+    const to = list();
+    for (const it of items) to.extracted(it, it.t, transport);
+  };
   /** @type {import('./learners.js').PageLearner} */
   const teacher = {
-    describe: () => ({ url: o.url || '', transport, events: l.seen }),
+    describe: () => ({ url: o.url || '', transport, events }),
     shown(text, el) {
       if (!l.shown(text)) return;
       p.learners.delete(teacher);
       if (el) p.watch.expect(el);
-      const list = answers(p, { ...o, format: 'learned', read: { by: 'learned', path: /** @type {import('../transports/learn.js').Learned} */ (l.learned).path } });
-      learned = list;
-      for (const it of l.replay()) list.extracted(it, it.t, transport);
+      hand(l.replay());
+      teach();
     },
+  };
+  // Whether the page may teach it now: while it has not learned the path (again, after an end).
+  const teach = () => {
+    if (l.teachable) p.learners.add(teacher);
+    else p.learners.delete(teacher);
+  };
+  /**
+   * @param {number} t
+   * @param {unknown} data
+   * @param {string} name
+   * @param {string} via
+   */
+  const take = (t, data, name, via) => {
+    const r = apps && name === 'events' ? openWebUiEvent(data) : null;
+    if (r || reader) {
+      if (!reader) {
+        p.learners.delete(teacher);
+        reader = answers(p, { ...o, format: 'open-webui', read: { by: 'reader', format: 'open-webui' }, quietMs: p.options.quietMs });
+      }
+      if (r) reader.extracted(r, t, via);
+      return;
+    }
+    transport = via;
+    events++;
+    hand(l.event(t, data, name));
+    teach();
+    // The page may have shown what this event carried before it was read: offer it again.
+    if (l.teachable && p.learning.teacher) p.learning.teacher.offer(teacher);
   };
   return {
     /**
-     * An event (a Socket.IO event's name and payload, or a message and '').
+     * An event (a Socket.IO event's name and payload, or a message and ''), read after the
+     * app's own handlers.
      * @param {number} t
      * @param {unknown} data
      * @param {string} name
      * @param {string} via
      */
     event(t, data, name, via) {
-      const r = apps && name === 'events' ? openWebUiEvent(data) : null;
-      if (r || read) {
-        if (!read) {
-          p.learners.delete(teacher);
-          read = answers(p, { ...o, format: 'open-webui', read: { by: 'reader', format: 'open-webui' } });
-        }
-        if (r) read.extracted(r, t, via);
-        return;
-      }
-      if (learned) {
-        for (const it of l.event(t, data, name)) learned.extracted(it, it.t, via);
-        return;
-      }
-      transport = via;
-      l.event(t, data, name);
-      if (l.teachable) p.learners.add(teacher);
-      else p.learners.delete(teacher);
+      const copy = data instanceof Uint8Array ? data.slice() : data;
+      later(() => take(t, copy, name, via));
     },
     /**
      * @param {number} kind
@@ -246,10 +378,12 @@ export function socketLearner(p, o) {
      * @param {string} message
      */
     closeAll(kind, t, message) {
-      p.learners.delete(teacher);
-      if (!learned && !read && l.seen) p.learning.unlearned(teacher.describe(), t);
-      if (learned) learned.closeAll(kind, t, message);
-      if (read) read.closeAll(kind, t, message);
+      later(() => {
+        p.learners.delete(teacher);
+        if (!learned && !reader && events) p.learning.unlearned(teacher.describe(), t);
+        if (learned) learned.closeAll(kind, t, message);
+        if (reader) reader.closeAll(kind, t, message);
+      });
     },
   };
 }
@@ -261,13 +395,15 @@ const HISTORY_CHARS = 1_000_000;
 // An answer nobody could read: grown this many times, then still this long.
 const UNREAD_STEPS = 5;
 const UNREAD_QUIET_MS = 1500;
+// After the user's submit, the page is watched this long for an answer, learners or none.
+const AFTER_SUBMIT_MS = 60000;
 
 /**
  * The DOM watch's side of learning. `teach(records, t)`: the learners are handed the text around
  * each change (the changed node's element and up to two elements above it, each read once a
  * batch, at most 64), which is kept ([t, element, text], see HISTORY) for the stream a
  * learner opens (`historyOf`); an element whose text keeps growing with no stream to show it is
- * an answer nobody could read.
+ * an answer nobody could read, reported as such once the page has stopped changing.
  */
 export class Teacher {
   /** @param {Hub} hub */
@@ -281,6 +417,16 @@ export class Teacher {
   }
 
   /**
+   * Whether changes are read now: while something learns, or after the user asked.
+   * @param {number} now
+   */
+  watching(now) {
+    if (this.hub.learners.size) return true;
+    const last = asks.submits.length ? asks.submits[asks.submits.length - 1].t : -Infinity;
+    return now - last < AFTER_SUBMIT_MS || this.growing.size > 0;
+  }
+
+  /**
    * @param {MutationRecord[]} records
    * @param {number} t
    */
@@ -290,18 +436,24 @@ export class Teacher {
     const seen = new Set();
     for (const r of records) {
       let el = r.target && r.target.nodeType === 1 ? /** @type {Element} */ (r.target) : r.target && r.target.parentElement;
-      for (let up = 0; el && up < 3 && seen.size < 64; up++, el = el.parentElement) {
+      // A change inside a shadow root is the host's too (marimo's chat is in one).
+      if (!el && r.target && r.target.nodeType === 11) el = /** @type {ShadowRoot} */ (r.target).host;
+      for (let up = 0; el && up < 3 && seen.size < 64; up++) {
         if (seen.has(el) || el === document.body || el === document.documentElement) break;
         seen.add(el);
+        const next = /** @type {Element | null} */ (el.parentElement || (el.parentNode && el.parentNode.nodeType === 11 ? /** @type {ShadowRoot} */ (el.parentNode).host : null));
+        el = next;
       }
     }
     if (seen.size) hub.paint.request();
     let first = true;
     for (const el of seen) {
       const text = (el.textContent || '').slice(0, 20000);
-      this.history.push([t, el, text]);
-      this.kept += text.length;
-      while (this.history.length > HISTORY || (this.kept > HISTORY_CHARS && this.history.length > 1)) this.kept -= /** @type {[number, Element, string]} */ (this.history.shift())[2].length;
+      if (hub.learners.size) {
+        this.history.push([t, el, text]);
+        this.kept += text.length;
+        while (this.history.length > HISTORY || (this.kept > HISTORY_CHARS && this.history.length > 1)) this.kept -= /** @type {[number, Element, string]} */ (this.history.shift())[2].length;
+      }
       if (first) this.grew(el, text);
       first = false;
       for (const l of [...hub.learners]) l.shown(text, el);
@@ -310,6 +462,23 @@ export class Teacher {
     if (!hub.learners.size) {
       this.history.length = 0;
       this.kept = 0;
+    }
+  }
+
+  /**
+   * A learner that read an event after the page had shown it: the latest texts are offered to
+   * it again (the newest change of each of the last few elements).
+   * @param {import('./learners.js').PageLearner} l
+   */
+  offer(l) {
+    /** @type {Set<Element>} */
+    const done = new Set();
+    for (let i = this.history.length - 1; i >= 0 && done.size < 4; i--) {
+      const [, el, text] = this.history[i];
+      if (done.has(el)) continue;
+      done.add(el);
+      if (!this.hub.learners.has(l)) return;
+      l.shown(text, el);
     }
   }
 
@@ -331,9 +500,9 @@ export class Teacher {
     return [...before, ...own].map(([t, , text]) => [t, text]);
   }
 
-  // An element whose text keeps growing while something learns, and that no stream shows: once
-  // it has grown UNREAD_STEPS times and stopped for UNREAD_QUIET_MS, an answer is on the page
-  // that no stream or socket seen carried. Text fields and editable regions are not answers.
+  // An element whose text keeps growing, and that no stream shows: once it has grown
+  // UNREAD_STEPS times and stopped for UNREAD_QUIET_MS, an answer is on the page that no stream
+  // or socket seen carried. Text fields and editable regions are not answers.
   /**
    * @param {Element} el
    * @param {string} text
@@ -356,8 +525,8 @@ export class Teacher {
   }
 
   // The report of an answer that grew in `el` since `since`, with what was seen (the learners
-  // that had events then), unless nothing was seen (then the text is most likely no answer: a
-  // clock, a log).
+  // that had events then), when something was seen or the user had asked just before (else the
+  // text is most likely no answer: a clock, a log).
   /**
    * @param {Element} el
    * @param {number} since
@@ -366,7 +535,8 @@ export class Teacher {
     const hub = this.hub;
     const ended = hub.learning.unreadable.filter((d) => d.endedAt >= since);
     const seen = [...[...hub.learners].map((l) => l.describe()), ...ended].filter((d) => d && d.events > 0);
-    if (seen.length) hub.reports.deliver(unreadReport(el, seen, hub.rate));
+    const asked = asks.submits.some((s) => s.t <= since && since - s.t < AFTER_SUBMIT_MS);
+    if (seen.length || asked) hub.reports.deliver(unreadReport(el, seen, hub.rate));
   }
 }
 
@@ -379,9 +549,11 @@ export class Teacher {
  * @returns {any} a report (its figures the failed report's nulls)
  */
 export function unreadReport(el, seen, rate) {
-  const why = `cannot read this app's stream: an answer grew on the page, and none of the ${seen.length} stream${seen.length === 1 ? '' : 's'} and sockets open meanwhile carried its text in a form tokenpaint could find`;
+  const why = seen.length
+    ? `cannot read this app's stream: an answer grew on the page, and none of the ${seen.length} stream${seen.length === 1 ? '' : 's'} and sockets open meanwhile carried its text in a form tokenpaint could find`
+    : "cannot read this app's stream: an answer grew on the page after the user asked, and tokenpaint saw no stream or socket that could carry it";
   /** @type {Record<string, unknown>} */
-  const report = { id: 0, url: seen[0].url, transport: seen[0].transport, status: 'incomplete', error: { kind: 'unread', code: null, message: why } };
+  const report = { id: 0, url: seen.length ? seen[0].url : '', transport: seen.length ? seen[0].transport : 'unknown', status: 'incomplete', error: { kind: 'unread', code: null, message: why } };
   for (const k of FAILED_NULL) report[k] = null;
   return Object.assign(report, {
     diagnosis: [{ verdict: 'insufficient-evidence', evidence: { streams: seen.length }, fix: `tokenpaint ${why}. Give it the events with instrument({ extract }) or profiler.stream(), or report the app's protocol.`, missing: ['stream'], gain: null }],
@@ -389,5 +561,6 @@ export function unreadReport(el, seen, rate) {
     sampleRate: rate,
     element: { selector: selectorOf(el), how: 'document' },
     read: { by: 'none', why, seen: seen.map((x) => ({ url: x.url, transport: x.transport, events: x.events })) },
+    start: { by: 'unknown' },
   });
 }

@@ -97,6 +97,7 @@ export class Reports {
       entry: null,
       element: (stream && stream.element) || null,
       read: (stream && stream.read) || null,
+      start: (stream && stream.startBy) || null,
     };
     if (!report) {
       const reason = failure();

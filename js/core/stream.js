@@ -29,7 +29,8 @@ import { RESOURCE_FIELDS } from '../options.js';
  * @property {import('../export/otel.js').Trace | null} [trace] OpenTelemetry: the requested model, the request's span
  * @property {string | null} [arrival] the arrival clock's name for it
  * @property {Element | null} [target] the element the app said will show it
- * @property {{ by: string, format?: string, path?: string } | null} [read] how the shell reads it
+ * @property {{ by: string, format?: string, path?: string, end?: string } | null} [read] how the shell reads it (and, once over, how it ended)
+ * @property {{ by: string, url?: string | null }} [startBy] what its start is: its own request, or the request, frame or submit that asked
  * @property {boolean} [guess] only guessed to be an answer (instrument() with no match)
  * @property {boolean} [startUnknown] its request was not seen
  * @property {number} [headersAt] when its headers came (the stub's streams)
@@ -76,7 +77,7 @@ export function wrap(hub, res, o) {
  * when the core cannot open it. Before the module has loaded (a stream started right after the
  * page did), the chunks and the end are kept with their times and replayed once it is ready.
  */
-/** @typedef {{ chunk(bytes: Uint8Array, t: number): void, end(kind: number, t: number, message: string): void, discard(): void, late(): void }} Sink */
+/** @typedef {{ chunk(bytes: Uint8Array, t: number): void, end(kind: number, t: number, message: string): void, discard(): void, late(): void, changedAt(): number }} Sink */
 
 /**
  * @param {Hub} hub
@@ -164,6 +165,10 @@ export function feed(hub, res, o) {
     // is read now, and the report says those commits are late by the wait, at most.
     late() {
       if (s) s.catchUp();
+    },
+    // When its answer last changed on the page (0: never), for an end by quiet (answers.js).
+    changedAt() {
+      return s ? s.lastCommit : 0;
     },
   };
 }
@@ -255,8 +260,10 @@ export class Stream {
     // The Resource Timing entry the report was made with (undefined until looked for).
     /** @type {PerformanceResourceTiming | null | undefined} */
     this.entry = undefined;
-    // How its answer is read (`{ by, format | path }`), when the shell reads it (answers.js).
+    // How its answer is read (`{ by, format | path, end }`), when the shell reads it (answers.js).
     this.read = o.read || null;
+    // What its start is, when it is not its own request (answers.js `startOf`).
+    this.startBy = o.startBy || null;
     // Whether it carries an answer: known unless the profiler only guessed (instrument() with no
     // match); then a reader of the core's, or the page showing its text, says so.
     this.answer = !o.guess;

@@ -5,7 +5,7 @@
 // the module broken (a trapped instance cannot be trusted), and every later call returns its
 // fallback: the page goes on, unprofiled.
 
-import initWasm, { Core, __tokenpaint_reinstantiate as reinstantiate } from '../../pkg/tokenpaint_core.js';
+import initWasm, { Core, Framer, __tokenpaint_reinstantiate as reinstantiate } from '../../pkg/tokenpaint_core.js';
 import { RENDER } from '../options.js';
 
 let loaded = false;
@@ -78,6 +78,65 @@ export function createCore() {
     broken = describe(e);
     return null;
   }
+}
+
+/**
+ * A stream's events framed as the core frames every stream (src/read/events.rs), for the learner:
+ * `push(bytes)` and `finish()` give `[name, data]` pairs, `free()` lets it go. Null when the
+ * module is not usable; after a trap (a new generation) it gives nothing.
+ * @param {string} contentType
+ */
+export function framer(contentType) {
+  if (!ready()) return null;
+  const gen = generation;
+  /** @type {Framer | null} */
+  let f;
+  try {
+    f = new Framer(contentType);
+  } catch (e) {
+    broken = describe(e);
+    return null;
+  }
+  const live = () => f !== null && gen === generation && broken === null;
+  /** @param {() => string} fn */
+  const run = (fn) => {
+    if (!live()) return [];
+    try {
+      return eventsOf(fn());
+    } catch (e) {
+      broken = describe(e);
+      lastFailure = broken;
+      recover();
+      return [];
+    }
+  };
+  return {
+    push: (/** @type {Uint8Array} */ bytes) => run(() => /** @type {Framer} */ (f).push(bytes)),
+    finish: () => run(() => /** @type {Framer} */ (f).finish()),
+    free() {
+      if (live()) /** @type {Framer} */ (f).free();
+      f = null;
+    },
+  };
+}
+
+/**
+ * The events a Framer handed over: `name length:name data length:data`, lengths in UTF-16 units.
+ * @param {string} s
+ * @returns {Array<[string, string]>}
+ */
+export function eventsOf(s) {
+  /** @type {Array<[string, string]>} */
+  const out = [];
+  let i = 0;
+  const field = () => {
+    const c = s.indexOf(':', i);
+    const n = Number(s.slice(i, c));
+    i = c + 1 + n;
+    return s.slice(c + 1, i);
+  };
+  while (i < s.length) out.push([field(), field()]);
+  return out;
 }
 
 /**

@@ -4,12 +4,17 @@
 // fed), and crosses into the core as the SSE events of an OpenAI chat stream (so that usage is
 // read as a server's), or as plain text for the app's own `extract`.
 
+import { Asks } from './asks.js';
+
 // Text to the bytes a stream's chunks are.
 const encoder = new TextEncoder();
 const bytesOf = (/** @type {string} */ text) => encoder.encode(text);
 
+/** What the page sent and the user submitted, where instrument() sees them (asks.js). */
+export const asks = new Asks();
+
 // When the page last asked for something (a POST by fetch or XMLHttpRequest): the request of an
-// answer that comes over another channel (a socket, a second stream), as chat apps ask.
+// answer that comes over another channel (a socket, a second stream), where no submit was seen.
 let askedAt = -Infinity;
 export function asked(/** @type {number} */ t) {
   askedAt = t;
@@ -48,13 +53,40 @@ function usageOf(usage) {
  */
 /** @typedef {ReturnType<typeof answers>} Answers */
 /**
- * An answer's item as a reader hands it over.
- * @typedef {{ id?: unknown, delta?: unknown, text?: unknown, done?: unknown, usage?: unknown }} Item
+ * An answer's item as a reader hands it over (`end`: how a done one ended, `marker` by default).
+ * @typedef {{ id?: unknown, delta?: unknown, text?: unknown, done?: unknown, usage?: unknown, end?: unknown }} Item
  */
 /**
- * @typedef {import('../core/stream.js').StreamOptions & { sentAt?: () => number | undefined, answerStart?: number, asks?: boolean }} AnswerOptions
+ * @typedef {import('../core/stream.js').StreamOptions & { sentAt?: () => number | undefined, answerStart?: number, asks?: boolean, quietMs?: number, onEnd?: (id: string) => void }} AnswerOptions
  */
-/** @typedef {{ f: import('../core/stream.js').Sink | null, text: string, timer: ReturnType<typeof setTimeout> | 0, finished: boolean, synth: boolean }} Open */
+/**
+ * An open answer: its sink, its text so far, its end-of-finish timer (OpenAI chunks) or quiet
+ * timer, and when its last item came.
+ * @typedef {{ f: import('../core/stream.js').Sink | null, text: string, timer: ReturnType<typeof setTimeout> | 0, finished: boolean, synth: boolean, read: import('../core/stream.js').StreamOptions['read'], last: number }} Open
+ */
+
+/**
+ * The start of an answer whose first event came at `t`: given (`answerStart`); else the request
+ * or frame after the user's submit that carried the question, or the submit (asks.js); else the
+ * page's last POST within ASK_MS before it (apps that ask over HTTP and answer over a socket);
+ * else the socket's last frame out before it; else unknown.
+ * @param {AnswerOptions} o
+ * @param {number} t
+ * @returns {{ start?: number, startUnknown?: boolean, startBy: { by: string, url?: string | null } }}
+ */
+export function startOf(o, t) {
+  if (typeof o.answerStart === 'number') return { start: o.answerStart, startBy: o.startBy || { by: 'request' } };
+  // Asks are seen only where instrument() patched fetch, XMLHttpRequest and WebSocket.
+  if (o.asks) {
+    const a = asks.find(t);
+    if (a) return { start: a.t, startBy: { by: a.by, url: a.url } };
+    const ask = lastAsk(t);
+    if (ask !== undefined && t - ask <= ASK_MS) return { start: ask, startBy: { by: 'post' } };
+  }
+  const sent = o.sentAt ? o.sentAt() : undefined;
+  if (typeof sent === 'number' && sent <= t) return { start: sent, startBy: { by: 'sent' } };
+  return { startUnknown: true, startBy: { by: 'unknown' } };
+}
 
 /**
  * @param {import('../core/hub.js').Hub} p
@@ -75,23 +107,15 @@ export function answers(p, o) {
   const start = (id, t, plain, transport) => {
     const headers = new Headers({ 'content-type': plain ? 'text/plain' : 'text/event-stream' });
     const format = plain && !o.read ? 'text' : o.format || 'openai-chat';
-    // The answer's request: given; else the page's last ask (a POST) within ASK_MS before it,
-    // as apps that ask over HTTP and answer over a socket do (Open WebUI: the socket's own
-    // messages in between join rooms); else the socket's last message out before it.
-    /** @type {{ start?: number, startUnknown?: boolean }} */
-    let at = { startUnknown: true };
-    // Asks are seen only where instrument() patched fetch and XMLHttpRequest.
-    const ask = o.asks ? lastAsk(t) : undefined;
-    const sent = o.sentAt ? o.sentAt() : undefined;
-    if (typeof o.answerStart === 'number') at = { start: o.answerStart };
-    else if (ask !== undefined && t - ask <= ASK_MS) at = { start: ask };
-    else if (typeof sent === 'number' && sent <= t) at = { start: sent };
+    const at = startOf(o, t);
+    // Each answer says how it ended (`read.end`), so each has its own copy of how it is read.
+    const read = o.read ? { ...o.read } : null;
     // An answer a reader found is one: never guessed at again.
     // Its headers came with its first message (for a stream read in the shell, with the
     // stream's own): an answer learned late is opened after its first events arrived.
     const headersAt = typeof o.headersAt === 'number' ? o.headersAt : t;
     /** @type {Open} */
-    const a = { f: p.feed({ status: 200, headers }, { ...o, ...at, format, transport, guess: false, headersAt }), text: '', timer: 0, finished: false, synth: !!o.read };
+    const a = { f: p.feed({ status: 200, headers }, { ...o, ...at, read, format, transport, guess: false, headersAt }), text: '', timer: 0, finished: false, synth: !!o.read, read, last: t };
     open.set(id, a);
     return a;
   };
@@ -102,13 +126,29 @@ export function answers(p, o) {
    * @param {string} message
    * @param {boolean} [doneMarker]
    */
-  const close = (id, kind, t, message, doneMarker) => {
+  const close = (id, kind, t, message, doneMarker, how = 'closed') => {
     const a = open.get(id);
     open.delete(id);
     if (!a || !a.f) return;
     clearTimeout(a.timer);
+    if (a.read) a.read.end = how;
     if (doneMarker || a.synth) a.f.chunk(bytesOf('data: [DONE]\n\n'), t);
     a.f.end(kind, t, message);
+    // Whoever reads the answers (a learner) learns that this one is over.
+    if (o.onEnd) o.onEnd(id);
+  };
+  // An answer read in the shell on a socket or stream that stays open (an app that sends no end,
+  // or one no reader saw): over once nothing came for quietMs and its element did not change
+  // meanwhile; it ended with its last item.
+  const quietMs = typeof o.quietMs === 'number' && o.quietMs > 0 ? o.quietMs : 0;
+  /** @param {string} id */
+  const quiet = (id) => {
+    const a = open.get(id);
+    if (!a || !a.f || !quietMs) return;
+    clearTimeout(a.timer);
+    const wait = Math.max(a.last, a.f.changedAt()) + quietMs - performance.now();
+    if (wait > 0) a.timer = setTimeout(() => quiet(id), wait);
+    else close(id, 0, a.last, '', false, 'quiet');
   };
   return {
     /**
@@ -135,7 +175,9 @@ export function answers(p, o) {
       if (a.f && delta) a.f.chunk(bytesOf(a.synth ? chunkOf(delta) : delta), t);
       const usage = a.synth && usageOf(r.usage);
       if (a.f && usage) a.f.chunk(bytesOf(`data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [], usage })}\n\n`), t);
-      if (r.done) close(id, 0, t, '');
+      if (delta || usage) a.last = t;
+      if (r.done) close(id, 0, t, '', false, typeof r.end === 'string' ? r.end : 'marker');
+      else if (a.synth && quietMs && !a.timer) a.timer = setTimeout(() => quiet(id), quietMs);
     },
     /**
      * One OpenAI chunk message; the answer ends at `[DONE]` or once messages stop after its finish.
@@ -154,13 +196,13 @@ export function answers(p, o) {
       if (!a) return false;
       clearTimeout(a.timer);
       if (m.end) {
-        close(id, 0, t, '', true);
+        close(id, 0, t, '', true, 'marker');
         return true;
       }
       if (a.f) a.f.chunk(bytesOf(`data: ${text}\n\n`), t);
       // A finish_reason may be followed by the usage chunk.
       if (m.done) a.finished = true;
-      if (a.finished) a.timer = setTimeout(() => close(id, 0, t, '', true), 100);
+      if (a.finished) a.timer = setTimeout(() => close(id, 0, t, '', true, 'marker'), 100);
       return true;
     },
     /**
@@ -171,7 +213,7 @@ export function answers(p, o) {
      */
     closeAll(kind, t, message) {
       for (const [id, a] of [...open]) {
-        if (a.finished) close(id, 0, t, '', true);
+        if (a.finished) close(id, 0, t, '', true, 'marker');
         else close(id, kind, t, kind ? message : '');
       }
     },

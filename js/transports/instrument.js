@@ -10,7 +10,8 @@
 import { urlOf, fullUrlOf } from '../core/url.js';
 import { tapXhr, tapEventSource } from './transports.js';
 import { tapSocket, tapPolling, sentAt } from './sockets.js';
-import { asked } from './answers.js';
+import { asked, asks } from './answers.js';
+import { bodyData } from './asks.js';
 
 /** @typedef {import('../core/hub.js').Hub} Hub */
 /** @typedef {import('../index.js').InstrumentOptions & { guess?: boolean, extract?: any, events?: string[] }} Options */
@@ -128,6 +129,24 @@ export function instrument(p, o = {}, profiledFetch) {
     saved.push([holder, key, holder[key], value]);
     holder[key] = value;
   };
+  // What the page sends, for the answer's start (asks.js): a request's body, read at once where
+  // it can be (a Request's own body from a copy of it, later).
+  const sent = (/** @type {RequestInfo | URL} */ input, /** @type {RequestInit | undefined} */ init, /** @type {string} */ url) => {
+    try {
+      const t = performance.now();
+      const method = methodOf(input, init);
+      if (ASKS.has(method)) asked(t);
+      if (method === 'GET' || method === 'HEAD') return;
+      const o = asks.out(t, url, false, null);
+      const later = (/** @type {string | Uint8Array} */ d) => (o.data = d);
+      o.data = bodyData(init && init.body, later);
+      if (o.data === null && !(init && init.body) && typeof Request === 'function' && input instanceof Request && input.body) {
+        input.clone().arrayBuffer().then((b) => later(new Uint8Array(b, 0, Math.min(b.byteLength, 65536))), () => {});
+      }
+    } catch {
+      /* the start falls back */
+    }
+  };
   const patchFetch = (/** @type {typeof fetch} */ original) =>
     /**
      * @this {any}
@@ -141,7 +160,7 @@ export function instrument(p, o = {}, profiledFetch) {
       } catch {
         /* not a URL tokenpaint can read */
       }
-      if (active && ASKS.has(methodOf(input, init))) asked(performance.now());
+      if (active) sent(input, init, url);
       if (!url || !matches(url)) return original.call(this, input, init);
       return profiledFetch(input, init, o.label !== undefined ? String(o.label) : p.options.label, original, { guess: guessing(o) });
     };
@@ -163,7 +182,11 @@ export function instrument(p, o = {}, profiledFetch) {
       try {
         const [method, url] = urls.get(this) || [];
         const full = url === undefined ? '' : fullUrlOf(url, null);
-        if (active && ASKS.has(method)) asked(performance.now());
+        if (active && ASKS.has(method)) {
+          asked(performance.now());
+          const o = asks.out(performance.now(), full, false, null);
+          o.data = bodyData(arguments[0], (d) => (o.data = d));
+        }
         // Socket.IO's long-polling: each poll is a batch of a socket's messages, not an answer.
         if (/[?&]EIO=\d/.test(full) && /[?&]transport=polling/.test(full)) {
           if (matches(full)) tapPolling(p, this, optionsFor(p, o, url), full, method);
@@ -183,15 +206,22 @@ export function instrument(p, o = {}, profiledFetch) {
     const send = g.WebSocket.prototype.send;
     swap(g.WebSocket.prototype, 'send', /** @this {any} */ function () {
       try {
-        if (active) sentAt.set(this, performance.now());
+        if (active) {
+          const t = performance.now();
+          sentAt.set(this, t);
+          const o = asks.out(t, String(this.url), true, null);
+          o.data = bodyData(arguments[0], (d) => (o.data = d));
+        }
       } catch {
         /* unprofiled */
       }
       return send.apply(this, /** @type {any} */ (arguments));
     });
   }
+  const unlisten = listenSubmits();
   const undo = () => {
     if (!installed || installed.undo !== undo) return;
+    unlisten();
     for (const [holder, key, original, ours] of saved.reverse()) if (holder[key] === ours) holder[key] = original;
     active = false;
     installed = null;
@@ -207,6 +237,67 @@ export function instrument(p, o = {}, profiledFetch) {
   };
   installed = { undo, refetch };
   return undo;
+}
+
+// Text fields a question is typed in.
+const FIELD = /^(?:text|search|)$/i;
+/** @param {EventTarget | null} el */
+function field(el) {
+  const e = /** @type {HTMLElement | null} */ (el);
+  return !!e && (e.tagName === 'TEXTAREA' || (e.tagName === 'INPUT' && FIELD.test(/** @type {HTMLInputElement} */ (e).type)) || e.isContentEditable === true);
+}
+/** @param {HTMLElement | null} el */
+function valueOf(el) {
+  if (!el) return '';
+  const v = /** @type {HTMLInputElement} */ (el).value;
+  return typeof v === 'string' ? v : el.textContent || '';
+}
+/** @param {Event} e */
+function origin(e) {
+  const path = typeof e.composedPath === 'function' ? e.composedPath() : [];
+  return /** @type {HTMLElement | null} */ (path.length ? path[0] : e.target);
+}
+
+/**
+ * The user's submits, for the answer's start (asks.js): an Enter in a text field (not Shift+Enter,
+ * not while composing), a click on a button or link, a form's submit; each with the question
+ * the field held. Listened to first (on the window, capturing), before the app clears the field.
+ * Returns the undo.
+ */
+function listenSubmits() {
+  if (typeof addEventListener !== 'function') return () => {};
+  /** @type {HTMLElement | null} */
+  let last = null;
+  const listeners = /** @type {Array<[string, (e: any) => void]>} */ ([
+    ['input', (/** @type {Event} */ e) => field(origin(e)) && (last = origin(e))],
+    [
+      'keydown',
+      (/** @type {KeyboardEvent} */ e) => {
+        if (e.key !== 'Enter' || e.shiftKey || e.isComposing) return;
+        const el = origin(e);
+        if (field(el)) asks.submit(e.timeStamp, valueOf(el));
+      },
+    ],
+    [
+      'click',
+      (/** @type {MouseEvent} */ e) => {
+        const el = origin(e);
+        if (el && typeof el.closest === 'function' && el.closest('button, [role="button"], input[type="submit"], input[type="button"], a')) asks.submit(e.timeStamp, valueOf(last));
+      },
+    ],
+    ['submit', (/** @type {Event} */ e) => asks.submit(e.timeStamp, valueOf(last))],
+  ]);
+  const guarded = listeners.map(([type, fn]) => /** @type {[string, (e: Event) => void]} */ ([type, (e) => {
+    try {
+      fn(e);
+    } catch {
+      /* the start falls back */
+    }
+  }]));
+  for (const [type, fn] of guarded) addEventListener(type, fn, true);
+  return () => {
+    for (const [type, fn] of guarded) removeEventListener(type, fn, true);
+  };
 }
 
 /** After `instrument`: patches a native fetch that replaced the patched one; whether it did. */

@@ -2,6 +2,7 @@
 
 // The byte-level readers live in the crate tokenpaint-scan (crates/scan), compiled for speed.
 pub use tokenpaint_scan::{jsonscan, lines, sse, utf8};
+pub mod events;
 pub mod servertiming;
 pub mod wire;
 

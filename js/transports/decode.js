@@ -1,0 +1,426 @@
+// What a value on the wire holds, for the learner (learn.js), whatever form it travels in: the
+// visible text of HTML (NiceGUI's and Solara's updates carry rendered HTML), the bytes of base64
+// (Mesop's protobuf inside SSE), and the fields of binary frames without a schema: protobuf
+// (Streamlit's ForwardMsg), MessagePack and CBOR. Pure: no DOM; every decoder is bounded and
+// returns null rather than throw on what it cannot read.
+
+// Tags whose presence makes a string HTML (a closing tag of a common element, or a line break):
+// a string that only has a `<` (code, a comparison) is left as it is.
+const HTML = /<\/(?:p|div|span|strong|em|b|i|u|s|code|pre|li|ul|ol|h[1-6]|a|table|thead|tbody|td|tr|th|blockquote|template|section|article|small|sup|sub|mark|del|ins)\s*>|<br\s*\/?>/i;
+const ENTITIES = /** @type {Record<string, string>} */ ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', '#39': "'" });
+
+/**
+ * Whether `s` is HTML (see HTML above).
+ * @param {string} s
+ */
+export function isHtml(s) {
+  return s.length > 6 && s.includes('<') && HTML.test(s);
+}
+
+/**
+ * The text a browser shows of an HTML string: scripts, styles and comments dropped, tags
+ * removed, entities decoded, the white space at its end (which no browser shows) left out.
+ * @param {string} html
+ */
+export function visibleText(html) {
+  return html
+    .replace(/<(script|style|template-script)\b[\s\S]*?<\/\1\s*>/gi, '')
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<[a-zA-Z/!][^<>]*>/g, '')
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+\d*);/gi, (m, e) => {
+      const k = e.toLowerCase();
+      if (k[0] === '#') {
+        const n = k[1] === 'x' ? parseInt(k.slice(2), 16) : parseInt(k.slice(1), 10);
+        return n > 0 && n < 0x110000 ? String.fromCodePoint(n) : m;
+      }
+      return ENTITIES[k] ?? m;
+    })
+    .trimEnd();
+}
+
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+/**
+ * The bytes of a base64 string long enough to hold a message (24 characters or more), or null.
+ * @param {string} s
+ * @returns {Uint8Array | null}
+ */
+export function base64Bytes(s) {
+  if (s.length < 24 || s.length % 4 !== 0 || s.length > 8 * 1024 * 1024 || !BASE64.test(s)) return null;
+  // All letters (a word, an identifier) is no encoding.
+  if (/^[A-Za-z]+$/.test(s)) return null;
+  try {
+    const bin = atob(s);
+    const out = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    return out;
+  } catch {
+    return null;
+  }
+}
+
+const strict = new TextDecoder('utf-8', { fatal: true });
+/**
+ * `bytes` as text when they are valid UTF-8 with no control characters but whitespace; else null.
+ * @param {Uint8Array} bytes
+ */
+export function textOf(bytes) {
+  let s;
+  try {
+    s = strict.decode(bytes);
+  } catch {
+    return null;
+  }
+  return /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.test(s) ? null : s;
+}
+
+/** Nesting a decoder follows at most. */
+const DEPTH = 64;
+
+/**
+ * A protobuf message read without its schema: an object whose keys are `field.occurrence` (the
+ * third field 3 of a message is `3.2`) and whose values are numbers, strings (a length-delimited
+ * field that is text), nested messages (one that parses whole as a message), or null (bytes).
+ * Null when `bytes` do not parse whole as a message.
+ * @param {Uint8Array} bytes
+ * @param {number} [depth]
+ * @returns {Record<string, unknown> | null}
+ */
+export function protobuf(bytes, depth = 0) {
+  if (depth > DEPTH || bytes.length === 0) return null;
+  /** @type {Record<string, unknown>} */
+  const out = {};
+  /** @type {Record<number, number>} */
+  const seen = {};
+  let i = 0;
+  const varint = () => {
+    let v = 0;
+    let mul = 1;
+    for (let n = 0; n < 10; n++) {
+      if (i >= bytes.length) return -1;
+      const b = bytes[i++];
+      v += (b & 0x7f) * mul;
+      if (!(b & 0x80)) return v;
+      mul *= 128;
+    }
+    return -1;
+  };
+  while (i < bytes.length) {
+    const key = varint();
+    if (key < 0) return null;
+    const field = Math.floor(key / 8);
+    const wire = key % 8;
+    if (field < 1 || field > 536870911) return null;
+    /** @type {unknown} */
+    let value;
+    if (wire === 0) {
+      value = varint();
+      if (/** @type {number} */ (value) < 0) return null;
+    } else if (wire === 1 || wire === 5) {
+      const n = wire === 1 ? 8 : 4;
+      if (i + n > bytes.length) return null;
+      i += n;
+      value = null;
+    } else if (wire === 2) {
+      const n = varint();
+      if (n < 0 || i + n > bytes.length) return null;
+      const part = bytes.subarray(i, i + n);
+      i += n;
+      const text = textOf(part);
+      value = text !== null ? text : protobuf(part, depth + 1);
+    } else return null; // groups (3, 4) are deprecated and never seen in these apps
+    const k = (seen[field] = (seen[field] ?? -1) + 1);
+    out[`${field}.${k}`] = value;
+  }
+  return out;
+}
+
+const utf8 = new TextDecoder();
+
+/**
+ * A MessagePack value decoded whole (maps with string keys, arrays, strings, numbers, booleans;
+ * binary data as null), or undefined when `bytes` are not one whole MessagePack map or array.
+ * @param {Uint8Array} bytes
+ * @returns {unknown}
+ */
+export function messagePack(bytes) {
+  const b0 = bytes[0];
+  const container = (b0 >= 0x80 && b0 <= 0x9f) || (b0 >= 0xdc && b0 <= 0xdf);
+  if (!container) return undefined;
+  let i = 0;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const need = (/** @type {number} */ n) => {
+    if (i + n > bytes.length) throw new RangeError('short');
+  };
+  const str = (/** @type {number} */ n) => {
+    need(n);
+    const s = utf8.decode(bytes.subarray(i, i + n));
+    i += n;
+    return s;
+  };
+  const uint = (/** @type {number} */ n) => {
+    need(n);
+    const v = n === 1 ? view.getUint8(i) : n === 2 ? view.getUint16(i) : n === 4 ? view.getUint32(i) : Number(view.getBigUint64(i));
+    i += n;
+    return v;
+  };
+  /** @returns {unknown} */
+  const read = (/** @type {number} */ depth) => {
+    if (depth > DEPTH) throw new RangeError('deep');
+    need(1);
+    const b = bytes[i++];
+    if (b <= 0x7f) return b;
+    if (b >= 0xe0) return b - 256;
+    if (b >= 0xa0 && b <= 0xbf) return str(b & 0x1f);
+    if (b >= 0x90 && b <= 0x9f) return list(b & 0x0f, depth);
+    if (b >= 0x80 && b <= 0x8f) return map(b & 0x0f, depth);
+    switch (b) {
+      case 0xc0:
+        return null;
+      case 0xc2:
+        return false;
+      case 0xc3:
+        return true;
+      case 0xc4:
+      case 0xc5:
+      case 0xc6: {
+        const n = uint(b === 0xc4 ? 1 : b === 0xc5 ? 2 : 4);
+        need(n);
+        i += n;
+        return null;
+      }
+      case 0xca:
+        need(4);
+        i += 4;
+        return view.getFloat32(i - 4);
+      case 0xcb:
+        need(8);
+        i += 8;
+        return view.getFloat64(i - 8);
+      case 0xcc:
+        return uint(1);
+      case 0xcd:
+        return uint(2);
+      case 0xce:
+        return uint(4);
+      case 0xcf:
+        return uint(8);
+      case 0xd0:
+        need(1);
+        return view.getInt8(i++);
+      case 0xd1:
+        need(2);
+        i += 2;
+        return view.getInt16(i - 2);
+      case 0xd2:
+        need(4);
+        i += 4;
+        return view.getInt32(i - 4);
+      case 0xd3:
+        need(8);
+        i += 8;
+        return Number(view.getBigInt64(i - 8));
+      case 0xd9:
+        return str(uint(1));
+      case 0xda:
+        return str(uint(2));
+      case 0xdb:
+        return str(uint(4));
+      case 0xdc:
+        return list(uint(2), depth);
+      case 0xdd:
+        return list(uint(4), depth);
+      case 0xde:
+        return map(uint(2), depth);
+      case 0xdf:
+        return map(uint(4), depth);
+      default: {
+        // Extensions (fixext, ext): skipped as opaque.
+        const fix = { 0xd4: 1, 0xd5: 2, 0xd6: 4, 0xd7: 8, 0xd8: 16 }[/** @type {0xd4} */ (b)];
+        if (fix) {
+          need(fix + 1);
+          i += fix + 1;
+          return null;
+        }
+        if (b >= 0xc7 && b <= 0xc9) {
+          const n = uint(b === 0xc7 ? 1 : b === 0xc8 ? 2 : 4);
+          need(n + 1);
+          i += n + 1;
+          return null;
+        }
+        throw new RangeError('bad byte');
+      }
+    }
+  };
+  const list = (/** @type {number} */ n, /** @type {number} */ depth) => {
+    if (n > bytes.length - i) throw new RangeError('long');
+    const a = [];
+    for (let k = 0; k < n; k++) a.push(read(depth + 1));
+    return a;
+  };
+  const map = (/** @type {number} */ n, /** @type {number} */ depth) => {
+    if (n * 2 > bytes.length - i) throw new RangeError('long');
+    /** @type {Record<string, unknown>} */
+    const o = {};
+    for (let k = 0; k < n; k++) {
+      const key = read(depth + 1);
+      o[String(key)] = read(depth + 1);
+    }
+    return o;
+  };
+  try {
+    const v = read(0);
+    return i === bytes.length ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A CBOR value decoded whole (a map or an array at the top), as messagePack() does, or undefined.
+ * @param {Uint8Array} bytes
+ * @returns {unknown}
+ */
+export function cbor(bytes) {
+  const top = bytes[0] >> 5;
+  if (top !== 4 && top !== 5) return undefined;
+  let i = 0;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const need = (/** @type {number} */ n) => {
+    if (i + n > bytes.length) throw new RangeError('short');
+  };
+  // The argument of an item: its length or value (-1: indefinite).
+  const arg = (/** @type {number} */ info) => {
+    if (info < 24) return info;
+    if (info === 31) return -1;
+    const n = info === 24 ? 1 : info === 25 ? 2 : info === 26 ? 4 : info === 27 ? 8 : 0;
+    if (!n) throw new RangeError('bad info');
+    need(n);
+    const v = n === 1 ? view.getUint8(i) : n === 2 ? view.getUint16(i) : n === 4 ? view.getUint32(i) : Number(view.getBigUint64(i));
+    i += n;
+    return v;
+  };
+  /** @returns {unknown} */
+  const read = (/** @type {number} */ depth) => {
+    if (depth > DEPTH) throw new RangeError('deep');
+    need(1);
+    const b = bytes[i++];
+    const major = b >> 5;
+    const info = b & 31;
+    if (major === 7) {
+      if (info === 20) return false;
+      if (info === 21) return true;
+      if (info === 22 || info === 23) return null;
+      if (info === 25) {
+        need(2);
+        i += 2;
+        return 0;
+      }
+      if (info === 26) {
+        need(4);
+        i += 4;
+        return view.getFloat32(i - 4);
+      }
+      if (info === 27) {
+        need(8);
+        i += 8;
+        return view.getFloat64(i - 8);
+      }
+      if (info < 20) return info;
+      throw new RangeError('break');
+    }
+    const n = arg(info);
+    if (major === 0) return n;
+    if (major === 1) return -1 - n;
+    if (major === 6) return read(depth + 1); // a tag: its value
+    if (major === 2 || major === 3) {
+      if (n < 0) {
+        // Indefinite: chunks until the break.
+        let s = '';
+        while (bytes[i] !== 0xff) {
+          const part = read(depth + 1);
+          if (typeof part === 'string') s += part;
+          need(1);
+        }
+        i++;
+        return major === 3 ? s : null;
+      }
+      need(n);
+      const part = bytes.subarray(i, i + n);
+      i += n;
+      return major === 3 ? utf8.decode(part) : null;
+    }
+    if (major === 4) {
+      const a = [];
+      if (n < 0) {
+        for (need(1); bytes[i] !== 0xff; need(1)) a.push(read(depth + 1));
+        i++;
+      } else {
+        if (n > bytes.length - i) throw new RangeError('long');
+        for (let k = 0; k < n; k++) a.push(read(depth + 1));
+      }
+      return a;
+    }
+    /** @type {Record<string, unknown>} */
+    const o = {};
+    if (n < 0) {
+      for (need(1); bytes[i] !== 0xff; need(1)) {
+        const key = read(depth + 1);
+        o[String(key)] = read(depth + 1);
+      }
+      i++;
+    } else {
+      if (n * 2 > bytes.length - i) throw new RangeError('long');
+      for (let k = 0; k < n; k++) {
+        const key = read(depth + 1);
+        o[String(key)] = read(depth + 1);
+      }
+    }
+    return o;
+  };
+  try {
+    const v = read(0);
+    return i === bytes.length ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The runs of valid UTF-8 text in bytes that no decoder above reads (at least 2 characters, no
+ * control characters but whitespace).
+ * @param {Uint8Array} bytes
+ */
+export function utf8Runs(bytes) {
+  const out = [];
+  for (const run of utf8.decode(bytes).split(/[\uFFFD\u0000-\u0008\u000E-\u001F\u007F]+/)) if (run.length >= 2) out.push(run);
+  return out;
+}
+
+/**
+ * A binary value as the learner reads it: `{ value, via }` where `value` is what its decoder
+ * gave (JSON, MessagePack or CBOR as plain values, protobuf as its fields) and `via` names the
+ * decoder (`json`, `msgpack`, `cbor`, `protobuf`), or `{ runs }`: its UTF-8 runs.
+ * @param {Uint8Array} bytes
+ * @returns {{ value: unknown, via: string } | { runs: string[] }}
+ */
+export function binary(bytes) {
+  const text = textOf(bytes);
+  if (text !== null) {
+    const t = text.trimStart();
+    if (t[0] === '{' || t[0] === '[') {
+      try {
+        return { value: JSON.parse(t), via: 'json' };
+      } catch {
+        /* not JSON */
+      }
+    }
+    return { runs: [text] };
+  }
+  const mp = messagePack(bytes);
+  if (mp !== undefined) return { value: mp, via: 'msgpack' };
+  const cb = cbor(bytes);
+  if (cb !== undefined) return { value: cb, via: 'cbor' };
+  const pb = protobuf(bytes);
+  if (pb !== null) return { value: pb, via: 'protobuf' };
+  return { runs: utf8Runs(bytes) };
+}
