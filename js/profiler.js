@@ -350,7 +350,9 @@ async function profiledFetch(hub, input, init, label, fetchFn, extra) {
     failedBeforeResponse(hub, urlOf(input, null), start, e);
     throw e; // exactly what the app's own fetch would have thrown
   }
-  return wrap(hub, res, { start, url: urlOf(input, res), fullUrl: fullUrlOf(input, res), target: null, format: undefined, label, trace, guess: !!(extra && extra.guess) });
+  // A stream instrument() let through: the page's asks are seen (asks.js), so a learned answer's
+  // start can be the request that carried the question.
+  return wrap(hub, res, { start, url: urlOf(input, res), fullUrl: fullUrlOf(input, res), target: null, format: undefined, label, trace, guess: !!(extra && extra.guess), asks: !!extra });
 }
 
 /**

@@ -281,6 +281,26 @@ export async function record(app, url, { question = 'Say something', answer = []
   }
 }
 
+/**
+ * The recording's own account of the ask: the first request or frame the page sent after the
+ * submit whose body carried the question (as text, JSON with escapes, base64 or UTF-8 bytes), as
+ * `{ id, kind, t }`; null when none did (then the submit is the ask).
+ */
+export function askOf(r) {
+  const q = letters(r.question);
+  const decoded = (w) => {
+    const raw = w.bodyBytes ? Buffer.from(w.bodyBytes, 'base64').toString('utf8') : w.bytes ? Buffer.from(w.bytes, 'base64').toString('utf8') : (w.body ?? w.text ?? '');
+    let s = String(raw).replace(/\\u([0-9a-fA-F]{4})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
+    if (/^[A-Za-z0-9+/]{16,}={0,2}$/.test(s.trim())) s += Buffer.from(s.trim(), 'base64').toString('utf8');
+    return letters(s);
+  };
+  for (const w of r.wire) {
+    if (w.t < r.submitAt || !['fetch', 'xhr', 'sent'].includes(w.kind)) continue;
+    if (decoded(w).includes(q)) return { id: w.id, kind: w.kind, t: w.t };
+  }
+  return null;
+}
+
 /** The app's session tokens (a throwaway local install's) are not kept. */
 function redact(wire) {
   for (const w of wire) {
@@ -296,6 +316,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const answer = answerFile ? JSON.parse(readFileSync(answerFile, 'utf8')) : [];
   const r = await record(app, url, { answer });
   redact(r.wire);
+  r.ask = askOf(r);
+  r.prompt = APPS[app].prompt;
   mkdirSync(path.dirname(out), { recursive: true });
   const machine = `${os.type()} ${os.release()}, ${os.cpus().length} cores, Node ${process.version}`;
   writeFileSync(out, JSON.stringify({ app, version, recorded: new Date().toISOString().slice(0, 10), how: `scripts/record-app.mjs ${app} ${url}`, machine, ...r }));

@@ -51,6 +51,7 @@ export class DomWatch {
   #learning;
   /** @type {Element | null} */
   #expected;
+  #lead = '';
   /** @type {Array<{ deref(): Element | undefined }>} */
   #shown;
 
@@ -374,11 +375,14 @@ export class DomWatch {
   }
 
   /**
-   * A learner found the answer in `el`: the stream it opens next is shown there.
+   * A learner found the answer in `el`: the stream it opens next is shown there. `lead`: the
+   * answer's first letters and digits, by which the page's earlier texts of it are found.
    * @param {Element} el
+   * @param {string} [lead]
    */
-  expect(el) {
+  expect(el, lead = '') {
     this.#expected = el;
+    this.#lead = lead;
   }
 
   /**
@@ -403,8 +407,10 @@ export class DomWatch {
     // Its changes so far are replayed first (`replay`), in their order.
     v.replaying = true;
     s.confirm();
+    // Its earlier texts: the page's texts that began as the answer does, whichever element
+    // showed them; else the changes of the element the learner saw it in.
     const teacher = this.#learning.teacher;
-    const history = scope !== el ? teacher.historyOf(scope) : [];
+    const history = this.#lead.length >= 8 ? teacher.answerHistory(this.#lead) : [];
     return /** @type {Array<[number, string]>} */ (history.length ? history : teacher.historyOf(el));
   }
 

@@ -11,7 +11,7 @@
 // own handlers: the app never waits for it. A page that profiles its own streams (`profiler.fetch`,
 // `track`) never loads this chunk.
 
-import { Learner } from '../transports/learn.js';
+import { Learner, normal } from '../transports/learn.js';
 import { answers, asks, lastAsk } from '../transports/answers.js';
 import { selectorOf } from '../browser/dom.js';
 import { FAILED_NULL } from '../schema.js';
@@ -187,9 +187,10 @@ export class Sidecar {
       return this.stop();
     }
     // The answer's stream is shown in that element, from its first change on.
-    if (el) this.hub.watch.expect(el);
+    const items = this.learner.replay();
+    if (el) this.hub.watch.expect(el, leadOf(items));
     this.takeOver();
-    this.hand(this.learner.replay());
+    this.hand(items);
   }
 
   takeOver() {
@@ -235,6 +236,36 @@ export class Sidecar {
     // Released: a stopped sidecar is called no more.
     this.learner = /** @type {any} */ (null);
   }
+}
+
+/**
+ * Where in `text` its `k`-th letter or digit is (the index `normal()` numbers it by).
+ * @param {string} text
+ * @param {number} k
+ */
+function rawIndex(text, k) {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (normal(text[i]) === '') continue;
+    if (n++ === k) return i;
+  }
+  return text.length;
+}
+
+/**
+ * The first letters and digits of the answer the items carry (at most 32): how the page's
+ * earlier texts of it are known, whichever element showed them (an app may re-create the
+ * answer's element at every update).
+ * @param {Item[]} items
+ */
+function leadOf(items) {
+  let text = '';
+  for (const it of items) {
+    if (typeof it.text === 'string') text = it.text;
+    else if (typeof it.delta === 'string') text += it.delta;
+    if (normal(text).length >= 32) break;
+  }
+  return normal(text).slice(0, 32);
 }
 
 /**
@@ -326,8 +357,9 @@ export function socketLearner(p, o) {
     shown(text, el) {
       if (!l.shown(text)) return;
       p.learners.delete(teacher);
-      if (el) p.watch.expect(el);
-      hand(l.replay());
+      const items = l.replay();
+      if (el) p.watch.expect(el, leadOf(items));
+      hand(items);
       teach();
     },
   };
@@ -467,19 +499,46 @@ export class Teacher {
 
   /**
    * A learner that read an event after the page had shown it: the latest texts are offered to
-   * it again (the newest change of each of the last few elements).
+   * it again (the newest change of each of the last 16 elements: a page that re-creates the
+   * answer's element at every update leaves many behind).
    * @param {import('./learners.js').PageLearner} l
    */
   offer(l) {
     /** @type {Set<Element>} */
     const done = new Set();
-    for (let i = this.history.length - 1; i >= 0 && done.size < 4; i--) {
+    for (let i = this.history.length - 1; i >= 0 && done.size < 16; i--) {
       const [, el, text] = this.history[i];
       if (done.has(el)) continue;
       done.add(el);
       if (!this.hub.learners.has(l)) return;
       l.shown(text, el);
     }
+  }
+
+  /**
+   * The page's texts of an answer that begins with `lead` (letters and digits), oldest first:
+   * at each change, the longest text of an element that begins so (the answer with what follows
+   * it inside its message), whichever element it was.
+   * @param {string} lead
+   * @returns {Array<[number, string]>}
+   */
+  answerHistory(lead) {
+    /** @type {Array<[number, string, boolean]>} */
+    const out = [];
+    for (const [t, , text] of this.history) {
+      const n = normal(text);
+      const at = n.lastIndexOf(lead);
+      if (at < 0) continue;
+      // An element that shows more before the answer (a change that added the whole message,
+      // the question above it): its text from the answer on.
+      const starts = at === 0;
+      const from = starts ? text : text.slice(rawIndex(text, at));
+      const last = out[out.length - 1];
+      if (!last || last[0] !== t) out.push([t, from, starts]);
+      // At one change: the longest that begins as the answer does; else the tightest around it.
+      else if (starts ? !last[2] || from.length > last[1].length : !last[2] && from.length < last[1].length) out[out.length - 1] = [t, from, starts];
+    }
+    return out.map(([t, text]) => [t, text]);
   }
 
   /**

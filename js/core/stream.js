@@ -34,6 +34,7 @@ import { RESOURCE_FIELDS } from '../options.js';
  * @property {boolean} [guess] only guessed to be an answer (instrument() with no match)
  * @property {boolean} [startUnknown] its request was not seen
  * @property {number} [headersAt] when its headers came (the stub's streams)
+ * @property {boolean} [asks] the page's requests and frames are seen (instrument()), for its start
  */
 
 // Chunks kept for a stream that started before the module loaded.

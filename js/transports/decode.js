@@ -125,13 +125,26 @@ export function protobuf(bytes, depth = 0) {
       if (n < 0 || i + n > bytes.length) return null;
       const part = bytes.subarray(i, i + n);
       i += n;
+      // A nested message that is also valid text (its first tag a newline, its length a letter:
+      // Mesop's `\nN...`) is the message when it parses whole with text of its own inside.
+      const inner = protobuf(part, depth + 1);
       const text = textOf(part);
-      value = text !== null ? text : protobuf(part, depth + 1);
+      value = inner !== null && (text === null || hasText(inner)) ? inner : text;
     } else return null; // groups (3, 4) are deprecated and never seen in these apps
     const k = (seen[field] = (seen[field] ?? -1) + 1);
     out[`${field}.${k}`] = value;
   }
   return out;
+}
+
+/**
+ * Whether a decoded message holds a string field (at any depth).
+ * @param {Record<string, unknown>} m
+ * @returns {boolean}
+ */
+function hasText(m) {
+  for (const v of Object.values(m)) if (typeof v === 'string' ? v.length > 0 : v !== null && typeof v === 'object' && hasText(/** @type {Record<string, unknown>} */ (v))) return true;
+  return false;
 }
 
 const utf8 = new TextDecoder();

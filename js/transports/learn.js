@@ -411,7 +411,7 @@ export class Learner {
     let a = this.answer;
     // An answer with another id than the open one: the open one is over, as the next begins.
     for (const [p, value] of ev.values) {
-      const first = !on(p) && p === this.firstPath && mode === 'delta' && (!a || !a.text);
+      const first = !on(p) && p === this.firstPath && (!a || !a.text);
       if (!on(p) && !first) continue;
       if (!value) continue;
       if (a && a.id !== null && ev.id !== null && a.id !== ev.id) a = null;
@@ -500,8 +500,27 @@ export class Learner {
     if (!best) return false;
     this.learned = { path: best.path, mode: best.mode, by: 'learned', format: null, match: null };
     this.chain = best.mode === 'snapshot' ? best.read : null;
-    if (best.mode === 'delta') this.firstPath = this.firstWords(best.path, page.slice(0, page.indexOf(best.read.slice(0, best.n))));
+    this.firstPath = best.mode === 'delta' ? this.firstWords(best.path, page.slice(0, page.indexOf(best.read.slice(0, best.n)))) : this.firstSnapshot(best.path, best.read);
     return true;
+  }
+
+  // Where a message before the path's first snapshot carried the answer's first snapshot (Mesop
+  // sends the new message's whole tree first, then the markdown's updates): a value of a few
+  // events before, elsewhere, that the chain's text begins with.
+  /**
+   * @param {string} path
+   * @param {string} chain
+   * @returns {string | null}
+   */
+  firstSnapshot(path, chain) {
+    const at = this.kept.findIndex(([, ev]) => ev.values.some(([p, v]) => p === path && normal(v)));
+    for (let i = at - 1; i >= 0 && i >= at - 8; i--) {
+      for (const [p, v] of this.kept[i][1].values) {
+        const n = normal(v);
+        if (p !== path && n.length >= MIN_MATCH && chain.startsWith(n)) return p;
+      }
+    }
+    return null;
   }
 
   // Where a whole message before the first delta carried the answer's first words: the page

@@ -1,0 +1,82 @@
+// Replaying a recorded chat app (issue 58) in a fresh page with tokenpaint's injected script, and
+// what must hold of its report against the page's own truth: tests/browser/recordings.test.mjs
+// and the real apps' check (tests/realapps/check.mjs) share them.
+import assert from 'node:assert/strict';
+import { startReplay } from '../../scripts/replay-server.mjs';
+import { FRAME } from './helpers.mjs';
+import { truthOf } from './truth.mjs';
+
+// The page's paint truth is its own after-paint mark; tokenpaint's paint is the frame's, and their
+// times differ by the scheduling of the mark's task (the tests' usual slack).
+export const SLACK = 10;
+
+// Each app's wire in one line, and how its answer ends there (read from its recording).
+export const RECORDINGS = [
+  { app: 'chainlit', file: 'chainlit-2.12.0.json', end: 'whole', by: 'frame', wire: 'Socket.IO over a WebSocket: `client_message` out; `stream_start` with the first token, `stream_token` per token, `new_message` whole, `task_end`' },
+  { app: 'streamlit', file: 'streamlit-1.67.0.json', end: 'quiet', by: 'frame', wire: 'one WebSocket of protobuf ForwardMsg frames, each `delta.new_element.markdown` the answer so far; the question a BackMsg rerun' },
+  { app: 'nicegui', file: 'nicegui-3.18.0.json', end: 'quiet', by: 'submit', wire: 'Socket.IO over a WebSocket: `update` events with the markdown element\'s rendered HTML whole; the question sent as the input\'s value while typing, the Enter as an event of its own' },
+  { app: 'mesop', file: 'mesop-1.3.7.json', end: 'quiet', by: 'request', wire: 'server-sent events over XMLHttpRequest (POST /__ui__), each a base64 protobuf UiResponse whose component tree carries the markdown so far, a few per second' },
+  { app: 'marimo', file: 'marimo-0.25.2.json', end: 'marker', by: 'request', wire: 'the question a fetch POST (a Request with its own body); the answer over the notebook\'s WebSocket as `send-ui-element-message` with AI SDK chunks (`text-delta`), ended by `text-end` three levels down' },
+  { app: 'solara', file: 'solara-1.64.1.json', end: 'quiet', by: 'submit', wire: 'Jupyter widget messages over a WebSocket: every update a new widget (`comm_open`) whose Vue template holds the rendered markdown; no end; the question sent as the field\'s value while typing' },
+  { app: 'gradio', file: 'gradio-6.31.0.json', end: 'marker', by: 'request', reader: 'gradio', wire: 'SSE of `{ msg }` over fetch (`queue/data`): the chatbot whole, then `append` diffs, `process_completed`; the question in a `run/predict` POST' },
+  { app: 'open-webui', file: 'open-webui-0.12.4.json', end: 'marker', by: 'request', reader: 'open-webui', wire: 'the question a POST /api/chat/completions answered in JSON; the answer over Socket.IO `events` (`response.output_text.delta`, then `chat:completion` with `done`)' },
+];
+
+/**
+ * One replay in a fresh page: the question typed into the app's own prompt and sent with Enter.
+ * Returns the reports, the page's truth and errors.
+ */
+export async function replay(browser, inject, r, options) {
+  const server = await startReplay(`tests/recordings/${r.file}`);
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  if (process.env.TPDBG) page.on('console', (m) => m.text().startsWith('TPDBG') && console.log(m.text()));
+  const got = [];
+  await page.exposeBinding('__tokenpaint', (_src, json) => got.push(JSON.parse(json)));
+  await page.addInitScript((o) => (globalThis.tokenpaintOptions = o), { includeText: true, ...options });
+  await page.addInitScript({ content: inject });
+  try {
+    await page.goto(server.url);
+    await page.waitForFunction(() => window.replayReady === true, null, { timeout: 30000 });
+    const input = page.locator(server.rec.prompt).first();
+    await input.click();
+    await input.fill(server.rec.question);
+    await input.press('Enter');
+    await page.waitForFunction(() => window.replayDone === true, null, { timeout: 30000 });
+    const reports = () => got.filter((m) => m.type === 'report').map((m) => m.report);
+    for (const until = Date.now() + 15000; reports().length < 1 && Date.now() < until; ) await new Promise((res) => setTimeout(res, 100));
+    // A report that should not come (a heartbeat, a side request, a layout frame) would come by now.
+    await new Promise((res) => setTimeout(res, 2000));
+    const truth = await page.evaluate(() => window.truth);
+    return { reports: reports(), truth, errors, rec: server.rec };
+  } finally {
+    await page.close();
+    await server.close();
+  }
+}
+
+/** What must hold of one replayed answer; `read` checks how it was read. */
+export function holds(t, r, got, read) {
+  const { reports, truth, errors, rec } = got;
+  t.diagnostic(reports.map((x) => `${x.format} ${JSON.stringify(x.read)} start ${JSON.stringify(x.start)} at ${x.startTime}: ttft ${x.ttft}, perceived ${x.ttftPerceived?.painted}, lag p50 ${x.lag?.p50}, matched ${x.matchedPct}%, ${x.status}, ${x.diagnosis?.map((d) => d.verdict)}`).join('\n'));
+  assert.equal(reports.length, 1, `${r.app}: one report for the answer and none else: ${reports.map((x) => x.url)}`);
+  const [x] = reports;
+  assert.equal(x.status, 'ok', `${r.app}: ${JSON.stringify(x.error)}`);
+  read(x);
+  assert.ok(x.matchedPct >= 99, `${r.app}: matched ${x.matchedPct}`);
+  // The start: the request or frame that carried the question, as the page itself sent it.
+  assert.equal(x.start.by, r.by, `${r.app}: start ${JSON.stringify(x.start)}`);
+  const ask = truth.askAt ?? truth.submitAt;
+  assert.ok(Math.abs(x.startTime - ask) <= 5, `${r.app}: start ${x.startTime} against the page's own ${ask} (${r.by})`);
+  assert.equal(x.read.end, r.end, `${r.app}: read.end ${x.read.end}`);
+  const own = truthOf(x, truth);
+  t.diagnostic(`${r.app}: the page's own first text ${own.firstText?.toFixed(1)} ms, painted ${own.firstPaint?.toFixed(1)} ms, lag p50 ${own.lagP50?.toFixed(1)} ms (${own.shown} of ${own.records} records shown)`);
+  const perceived = x.ttftPerceived && x.ttftPerceived.painted;
+  assert.ok(perceived >= own.firstText - SLACK && perceived <= own.firstPaint + 2 * FRAME + SLACK, `${r.app}: perceived TTFT ${perceived} against the page's first text ${own.firstText} and its paint ${own.firstPaint}`);
+  assert.ok(Math.abs(x.lag.p50 - own.lagP50) <= 2 * FRAME + SLACK, `${r.app}: lag p50 ${x.lag.p50} against the page's ${own.lagP50}`);
+  assert.ok(!x.diagnosis.some((d) => /buffer/.test(d.verdict)), `${r.app}: ${x.diagnosis.map((d) => d.verdict)}`);
+  assert.equal(x.element && x.element.how, 'document');
+  assert.deepEqual(errors, [], `${r.app}: page errors`);
+}
+
