@@ -143,6 +143,8 @@ export interface StreamReport {
   element: ShownIn | null;
   /** How the answer was read: `by` is `reader` (a reader knew the wire format: `format` names it, a wire format of the core's or an app's such as `open-webui` or `gradio`), `learned` (no reader knew it: `path` is where in each event the page showed the answer to be) or `none` (an answer grew on the page and none of the streams and sockets seen carried it: `why`, and `seen`). Null when the format is not known. Always there in the browser. */
   read: ReadBy | null;
+  /** What the answer's start (`startTime`) is: `by` is `request` (its own request, or an HTTP request the page sent after the user's submit that carried the question: `url`), `frame` (a socket frame that carried it: `url` is the socket's), `submit` (the user's Enter, click or form submit, where nothing sent carried the question's text), `post` (the page's last POST, where no submit was seen), `sent` (the socket's last frame out), `resource-timing` or `headers` (what stood in for a request not seen), or `unknown`. Always there in the browser. */
+  start: StartBy | null;
   /** The stream's timeline, saved to be analysed again by a newer tokenpaint (`tokenpaint/analyse`, docs/timeline.md); only with `saveTimeline: true`. Its form and version here; its other fields are the saved form's, read as a whole by the analysis. */
   saved?: { tokenpaint: 'timeline'; version: number; [field: string]: unknown };
 }
@@ -516,6 +518,16 @@ export interface ReadBy {
   why?: string | null;
   /** With `none`: the streams and sockets that were open while it grew, and how many events each carried. */
   seen?: SeenStream[] | null;
+  /** How an answer read in the shell (an app's reader, or learned) ended: one of `marker` (an end marker at any depth of its events), `whole` (a whole message after its deltas equal to its text), `quiet` (nothing more came and its element did not change for `quietMs`: its end is its last event's arrival) or `closed` (the stream or socket closed). */
+  end?: 'marker' | 'whole' | 'quiet' | 'closed' | null;
+}
+
+/** What an answer's start is. */
+export interface StartBy {
+  /** One of `request`, `frame`, `submit`, `post`, `sent`, `resource-timing`, `headers` or `unknown` (see `start`). */
+  by: 'request' | 'frame' | 'submit' | 'post' | 'sent' | 'resource-timing' | 'headers' | 'unknown';
+  /** The request's or the socket's URL, where a request or a frame carried the question. */
+  url?: string | null;
 }
 
 /** A stream or socket that was open while an answer nobody could read grew on the page. */
@@ -779,7 +791,7 @@ export interface SummaryBy {
 }
 
 /** tokenpaint itself failed during the stream (the app was unaffected): every figure is null. */
-export type FailedReport = Pick<StreamReport, 'id' | 'sampleRate' | 'url' | 'transport' | 'diagnosis' | 'unavailable' | 'element' | 'read'> & {
+export type FailedReport = Pick<StreamReport, 'id' | 'sampleRate' | 'url' | 'transport' | 'diagnosis' | 'unavailable' | 'element' | 'read' | 'start'> & {
   status: 'failed';
   error: StreamErrorInfo;
 } & { [K in FailedNull]: null };

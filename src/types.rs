@@ -255,6 +255,15 @@ pub struct Report {
     /// TypeScript: `ReadBy | null`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub read: Option<ReadBy>,
+    /// What the answer's start (`startTime`) is: `by` is `request` (its own request, or an HTTP
+    /// request the page sent after the user's submit that carried the question: `url`), `frame`
+    /// (a socket frame that carried it: `url` is the socket's), `submit` (the user's Enter, click or
+    /// form submit, where nothing sent carried the question's text), `post` (the page's last POST,
+    /// where no submit was seen), `sent` (the socket's last frame out), `resource-timing` or
+    /// `headers` (what stood in for a request not seen), or `unknown`. Always there in the browser.
+    /// In TypeScript: `StartBy | null`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<StartBy>,
     /// The stream's timeline, saved to be analysed again by a newer tokenpaint
     /// (`tokenpaint/analyse`, docs/timeline.md); only with `saveTimeline: true`. Its form and
     /// version here; its other fields are the saved form's, read as a whole by the analysis. In
@@ -763,6 +772,24 @@ pub struct ReadBy {
     /// each carried.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seen: Option<Vec<SeenStream>>,
+    /// How an answer read in the shell (an app's reader, or learned) ended: one of `marker` (an
+    /// end marker at any depth of its events), `whole` (a whole message after its deltas equal to
+    /// its text), `quiet` (nothing more came and its element did not change for `quietMs`: its end
+    /// is its last event's arrival) or `closed` (the stream or socket closed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end: Option<String>,
+}
+
+/// What an answer's start is.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct StartBy {
+    /// One of `request`, `frame`, `submit`, `post`, `sent`, `resource-timing`, `headers` or
+    /// `unknown` (see [`Report::start`]).
+    pub by: String,
+    /// The request's or the socket's URL, where a request or a frame carried the question.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
 }
 
 /// A stream or socket that was open while an answer nobody could read grew on the page.

@@ -410,7 +410,9 @@ export class DomWatch {
     // Its earlier texts: the page's texts that began as the answer does, whichever element
     // showed them; else the changes of the element the learner saw it in.
     const teacher = this.#learning.teacher;
-    const history = this.#lead.length >= 8 ? teacher.answerHistory(this.#lead) : [];
+    // Since its start: an earlier answer on the page may have begun alike.
+    const since = Number.isFinite(s.start) ? s.start : -Infinity;
+    const history = this.#lead.length >= 8 ? teacher.answerHistory(this.#lead, since) : [];
     return /** @type {Array<[number, string]>} */ (history.length ? history : teacher.historyOf(el));
   }
 

@@ -7,9 +7,9 @@
 // - `Teacher`: the DOM watch's side, the text around each change while something learns or the
 //   user has just asked, and the answers that grow on the page with no stream to carry them;
 // - `unreadReport`: the report of such an answer.
-// What the learner does with what the app received runs in a task of its own, after the app's
-// own handlers: the app never waits for it. A page that profiles its own streams (`profiler.fetch`,
-// `track`) never loads this chunk.
+// What the learner reads, it reads as the app gets it (so that an answer's arrivals are known
+// before the page shows them), and never more than CAPS.event of one event. A page that profiles
+// its own streams (`profiler.fetch`, `track`) never loads this chunk.
 
 import { Learner, normal } from '../transports/learn.js';
 import { answers, asks, lastAsk } from '../transports/answers.js';
@@ -26,36 +26,6 @@ import { framer, load } from './wasm.js';
 
 // Bytes kept for a guessed stream until the module (its framer) has loaded.
 const PENDING_BYTES = 4 * 1024 * 1024;
-
-/**
- * Runs what it is given in a task of its own, in order: after the handlers of the app that
- * received the data (a socket's `message` listeners run after tokenpaint's, which was added
- * first). Returns `later(fn)`.
- */
-function tasks() {
-  /** @type {Array<() => void>} */
-  let queue = [];
-  let scheduled = false;
-  const flush = () => {
-    scheduled = false;
-    const q = queue;
-    queue = [];
-    for (const fn of q) {
-      try {
-        fn();
-      } catch {
-        /* tokenpaint's problem, never the page's */
-      }
-    }
-  };
-  return (/** @type {() => void} */ fn) => {
-    queue.push(fn);
-    if (scheduled) return;
-    scheduled = true;
-    const timer = /** @type {any} */ (setTimeout(flush, 0));
-    if (timer && typeof timer.unref === 'function') timer.unref();
-  };
-}
 
 /**
  * The shell's own reading of a stream the profiler only guessed is an answer (instrument() with
@@ -91,20 +61,22 @@ export class Sidecar {
     this.events = 0;
     /** @type {number | null} */
     this.firstAt = null;
-    this.later = tasks();
     hub.learners.add(this);
   }
 
   /**
-   * A chunk of the body, read at `t` (a copy is taken: the app may reuse its buffer).
+   * A chunk of the body, read at `t`.
    * @param {Uint8Array} bytes
    * @param {number} t
    */
   chunk(bytes, t) {
     if (this.off) return;
     if (this.firstAt === null) this.firstAt = t;
-    const copy = bytes.slice();
-    this.later(() => this.take(copy, t));
+    try {
+      this.take(bytes, t);
+    } catch {
+      this.stop();
+    }
   }
 
   /**
@@ -117,8 +89,9 @@ export class Sidecar {
     if (!this.framer) {
       // The module has not loaded yet: the bytes wait for it (a stream that began at once).
       if (!this.pending || (this.pendingBytes += bytes.byteLength) > PENDING_BYTES) return this.stop();
-      if (this.pending.length === 0) load().then(() => this.later(() => this.drain()), () => this.stop());
-      this.pending.push([bytes, t]);
+      if (this.pending.length === 0) load().then(() => this.drain(), () => this.stop());
+      // A copy: the app may reuse its buffer meanwhile.
+      this.pending.push([bytes.slice(), t]);
       return;
     }
     this.drain();
@@ -217,14 +190,15 @@ export class Sidecar {
    */
   end(kind, t, message) {
     if (this.off) return;
-    this.later(() => {
-      if (this.off) return;
+    try {
       this.drain();
       if (this.framer) for (const [name, data] of this.framer.finish()) this.event(t, data, name);
       if (this.list) this.list.closeAll(kind, t, message);
       else this.hub.learning.unlearned(this.describe(), t);
-      this.stop();
-    });
+    } catch {
+      /* the report goes without */
+    }
+    this.stop();
   }
 
   stop() {
@@ -327,7 +301,6 @@ function outputText(output) {
 export function socketLearner(p, o) {
   const l = new Learner();
   const apps = p.options.appReaders !== false;
-  const later = tasks();
   // How the learned answers are read: the path changes if the learner learns another one.
   const read = { by: 'learned', path: '' };
   /** @type {Answers | null} */
@@ -337,12 +310,11 @@ export function socketLearner(p, o) {
   let transport = '';
   let events = 0;
   // An answer over (its end, or quiet): the learner learns the next one anew.
-  const onEnd = (/** @type {string} */ id) =>
-    later(() => {
-      // Unless it learned so itself, or the next answer has begun meanwhile.
-      if (l.answer && String(l.answer.id ?? '') === id) l.ended();
-      teach();
-    });
+  const onEnd = (/** @type {string} */ id) => {
+    // Unless it learned so itself, or the next answer has begun meanwhile.
+    if (l.answer && String(l.answer.id ?? '') === id) l.ended();
+    teach();
+  };
   const list = () => (learned ||= answers(p, { ...o, format: 'learned', read, quietMs: p.options.quietMs, onEnd }));
   /** @param {Item[]} items */
   const hand = (items) => {
@@ -393,16 +365,14 @@ export function socketLearner(p, o) {
   };
   return {
     /**
-     * An event (a Socket.IO event's name and payload, or a message and ''), read after the
-     * app's own handlers.
+     * An event (a Socket.IO event's name and payload, or a message and '').
      * @param {number} t
      * @param {unknown} data
      * @param {string} name
      * @param {string} via
      */
     event(t, data, name, via) {
-      const copy = data instanceof Uint8Array ? data.slice() : data;
-      later(() => take(t, copy, name, via));
+      take(t, data, name, via);
     },
     /**
      * @param {number} kind
@@ -410,12 +380,10 @@ export function socketLearner(p, o) {
      * @param {string} message
      */
     closeAll(kind, t, message) {
-      later(() => {
-        p.learners.delete(teacher);
-        if (!learned && !reader && events) p.learning.unlearned(teacher.describe(), t);
-        if (learned) learned.closeAll(kind, t, message);
-        if (reader) reader.closeAll(kind, t, message);
-      });
+      p.learners.delete(teacher);
+      if (!learned && !reader && events) p.learning.unlearned(teacher.describe(), t);
+      if (learned) learned.closeAll(kind, t, message);
+      if (reader) reader.closeAll(kind, t, message);
     },
   };
 }
@@ -516,18 +484,27 @@ export class Teacher {
   }
 
   /**
-   * The page's texts of an answer that begins with `lead` (letters and digits), oldest first:
-   * at each change, the longest text of an element that begins so (the answer with what follows
-   * it inside its message), whichever element it was.
+   * The page's texts of an answer that begins with `lead` (letters and digits) since `since`,
+   * oldest first: at each change, the longest text of an element that begins so (the answer with
+   * what follows it inside its message), whichever element it was.
    * @param {string} lead
+   * @param {number} since
    * @returns {Array<[number, string]>}
    */
-  answerHistory(lead) {
+  answerHistory(lead, since) {
     /** @type {Array<[number, string, boolean]>} */
     const out = [];
+    const head = lead.slice(0, 8);
     for (const [t, , text] of this.history) {
+      if (t < since) continue;
       const n = normal(text);
-      const at = n.lastIndexOf(lead);
+      // Its text begins the answer (as far as it goes), or holds its beginning further on.
+      let at = n && (n.startsWith(lead) || lead.startsWith(n)) ? 0 : -1;
+      if (at < 0) {
+        const k = n.lastIndexOf(head);
+        const rest = k > 0 ? n.slice(k) : '';
+        if (rest && (rest.startsWith(lead) || lead.startsWith(rest))) at = k;
+      }
       if (at < 0) continue;
       // An element that shows more before the answer (a change that added the whole message,
       // the question above it): its text from the answer on.

@@ -40,14 +40,12 @@ export function visibleText(html) {
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 /**
- * The bytes of a base64 string long enough to hold a message (24 characters or more), or null.
+ * The bytes of a base64 string long enough to hold a message (12 characters or more), or null.
  * @param {string} s
  * @returns {Uint8Array | null}
  */
 export function base64Bytes(s) {
-  if (s.length < 24 || s.length % 4 !== 0 || s.length > 8 * 1024 * 1024 || !BASE64.test(s)) return null;
-  // All letters (a word, an identifier) is no encoding.
-  if (/^[A-Za-z]+$/.test(s)) return null;
+  if (s.length < 12 || s.length % 4 !== 0 || s.length > 8 * 1024 * 1024 || !BASE64.test(s)) return null;
   try {
     const bin = atob(s);
     const out = new Uint8Array(bin.length);

@@ -167,7 +167,9 @@ function leaves(value, path, out, meta, state, depth) {
   }
   if (depth === 0 && typeof value.msg === 'string') meta.msg = value.msg;
   for (const k of Object.keys(value)) {
-    if (KINDS.includes(k) || IDS.includes(k)) continue;
+    // A kind or an id named as a string is in the path or the meta; anything else under such a
+    // key (an `event` object) is read as any value.
+    if ((KINDS.includes(k) || IDS.includes(k)) && (typeof value[k] === 'string' || typeof value[k] === 'number')) continue;
     if (value[k] === true && FINAL.has(k)) meta.done = true;
     leaves(value[k], `${here}/${k}`, out, meta, state, depth + 1);
   }
@@ -309,6 +311,9 @@ export class Learner {
     /** @type {string | null} */
     this.first = null;
     this.same = true;
+    // The user's question, in letters and digits, where the shell knows it (asks.js): a value
+    // equal to it (a chat's title) is never the answer's first words.
+    this.question = '';
     // The answer being read: its id, its text so far and that text in letters and digits.
     /** @type {{ id: string | null, text: string, n: string } | null} */
     this.answer = null;
@@ -494,7 +499,9 @@ export class Learner {
       for (const c of p.chains) {
         if (c.grew < MIN_EVENTS - 1) continue;
         const n = shownPrefix(c.n, page);
-        if (n >= MIN_MATCH && (!best || n > best.n)) best = { path, mode: 'snapshot', n, read: c.n };
+        // A tie with the same path's deltas goes to the snapshots: values that each extend the
+        // one before are snapshots (an answer that repeats its words joins as deltas too).
+        if (n >= MIN_MATCH && (!best || n > best.n || (n === best.n && best.path === path))) best = { path, mode: 'snapshot', n, read: c.n };
       }
     }
     if (!best) return false;
@@ -514,10 +521,15 @@ export class Learner {
    */
   firstSnapshot(path, chain) {
     const at = this.kept.findIndex(([, ev]) => ev.values.some(([p, v]) => p === path && normal(v)));
+    if (at < 0) return null;
+    // The path's own first snapshot: an earlier one is a start of it.
+    const own = this.kept[at][1].values.find(([p, v]) => p === path && normal(v));
+    const first = normal(/** @type {[string, string]} */ (own)[1]);
+    // The nearest such event: its first words may be few (two letters or more).
     for (let i = at - 1; i >= 0 && i >= at - 8; i--) {
       for (const [p, v] of this.kept[i][1].values) {
         const n = normal(v);
-        if (p !== path && n.length >= MIN_MATCH && chain.startsWith(n)) return p;
+        if (p !== path && n.length >= 2 && n.length < first.length && n !== this.question && first.startsWith(n) && chain.startsWith(n)) return p;
       }
     }
     return null;
@@ -535,14 +547,14 @@ export class Learner {
     const at = this.kept.findIndex(([, ev]) => ev.values.some(([p, v]) => p === path && v));
     if (at <= 0 || !before) return null;
     const id = this.kept[at][1].id;
-    for (let i = at - 1; i >= 0 && i >= at - 8; i--) {
+    for (let i = at - 1; i >= 0 && i >= at - 32; i--) {
       const ev = this.kept[i][1];
       if (id !== null ? ev.id !== id : i !== at - 1) continue;
       /** @type {[string, number] | null} */
       let found = null;
       for (const [p, v] of ev.values) {
         const n = normal(v);
-        if (n && p !== path && before.endsWith(n) && (!found || n.length > found[1])) found = [p, n.length];
+        if (n && p !== path && n !== this.question && before.endsWith(n) && (!found || n.length > found[1])) found = [p, n.length];
       }
       if (found) return found[0];
     }

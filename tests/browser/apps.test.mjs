@@ -96,7 +96,7 @@ for (const app of APPS) {
     const page = await open(app);
     const reports = await use(page);
     await holds(t, page, app, reports, (r, what) => {
-      assert.deepEqual(r.read, { by: 'reader', format: app.reader }, what);
+      assert.deepEqual(r.read, { by: 'reader', format: app.reader, end: 'marker' }, what);
       assert.equal(r.format, app.reader, what);
     });
     await page.close();

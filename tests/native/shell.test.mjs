@@ -215,7 +215,7 @@ test('Open WebUI 0.12.4 (recorded): its Socket.IO packets over a WebSocket, read
   const final = f.wire.filter((w) => w.kind === 'frame' && w.text.includes('"done":true'));
   const whole = socketIoEvent(final[final.length - 1].text)[1].data.data.output[0].content[0].text;
   assert.deepEqual(gist(r), { status: 'ok', transport: 'socket.io', format: 'open-webui', deltas: 40, chars: whole.length });
-  assert.deepEqual(r.read, { by: 'reader', format: 'open-webui' });
+  assert.deepEqual(r.read, { by: 'reader', format: 'open-webui', end: 'marker' });
   p.close();
 });
 
@@ -236,8 +236,9 @@ test("Gradio 6.31.0 (recorded): its queue stream over fetch, read by its reader;
           if (w.kind === 'chunk') c.enqueue(Buffer.from(w.bytes ?? Buffer.from(w.text).toString('base64'), 'base64'));
           await tick(1);
         }
-        // The heartbeat stays open: the page never closes it.
-        if (wire.some((w) => w.kind === 'end')) c.close();
+        // The heartbeat stays open: the page never closes it. The queue stream ends (the page
+        // aborted it after `close_stream`, as the recording says: here it ends).
+        if (wire.some((w) => w.kind === 'end' || w.kind === 'error')) c.close();
       },
     });
     return new Response(body, { status: res.status, headers: { 'content-type': res.type } });
@@ -258,11 +259,11 @@ test("Gradio 6.31.0 (recorded): its queue stream over fetch, read by its reader;
     const data = await read(6);
     let bytes = 0;
     for (let x = await data.read(); !x.done; x = await data.read()) bytes += x.value.byteLength;
-    const want = byId.get(6).filter((w) => w.kind === 'chunk').reduce((n, w) => n + Buffer.from(w.bytes ?? '', 'base64').length, 0);
+    const want = byId.get(6).filter((w) => w.kind === 'chunk').reduce((n, w) => n + (w.bytes ? Buffer.from(w.bytes, 'base64') : Buffer.from(w.text)).length, 0);
     assert.equal(bytes, want, 'the app read every byte');
     const r = await next('gradio');
     assert.equal(r.status, 'ok');
-    assert.deepEqual(r.read, { by: 'reader', format: 'gradio' });
+    assert.deepEqual(r.read, { by: 'reader', format: 'gradio', end: 'marker' });
     assert.ok(r.deltas >= 10 && r.chars > 20, JSON.stringify(gist(r)));
     heartbeat.cancel();
     await tick(300);

@@ -510,7 +510,7 @@ fn type_structs() -> Vec<&'static str> {
 
 /// The report's fields the shell adds to what the core writes (the core never writes them): by
 /// the module that writes each. tests/native/shell.test.mjs (report assembly) checks that it does.
-const SHELL_WRITES: [&str; 10] = [
+const SHELL_WRITES: [&str; 11] = [
     // js/browser/longframes.js `expandFrames`: the late frames' scripts, the render verdicts'.
     "LateFrame.scripts",
     "Verdict.script",
@@ -520,6 +520,7 @@ const SHELL_WRITES: [&str; 10] = [
     "Report.sampleRate",
     "Report.element",
     "Report.read",
+    "Report.start",
     "ResourceTiming.protocol",
     "ResourceTiming.serverTiming",
     "Verdict.fix",
@@ -555,6 +556,7 @@ fn every_field_the_types_declare_is_one_the_core_writes() {
             "ScriptBlame",
             "ShownIn",
             "ReadBy",
+            "StartBy",
             "SeenStream",
             "LateScript",
             "ServerTimingEntry",
@@ -646,6 +648,7 @@ fn declared_fields() -> Vec<(&'static str, Vec<&'static str>)> {
         ShownIn,
         ReadBy,
         SeenStream,
+        StartBy,
         CaughtUp,
         LatePaints,
         LateFrame,
