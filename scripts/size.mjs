@@ -99,8 +99,17 @@ export const BUDGET = 40 * 1024;
  * side against 0f5ef84: jsonwrite::write_exact, 17 correctly rounded digits in 128-bit integer
  * arithmetic, 434 B raw of wasm more than the 1e-9 ms writer it replaces), so that a saved
  * timeline analysed again gives the live report exactly, not to within its rounding.
+ * Raised to 106 KB for issue 58 (104,758 -> 108,231 B against fb2c142): never silent on apps no
+ * reader was written for. The learner's streams framed by the core's own framer, one path for
+ * bytes (src/read/events.rs and the wasm `Framer` class: 1,247 B of wasm, measured by cutting it,
+ * and its glue); the answer's start from the user's submit and the request or frame that carried
+ * the question (js/transports/asks.js, the submit listeners in instrument.js: about 1.2 KB of
+ * JS); answers that end by quiet on a socket that stays open and say how they ended (answers.js).
+ * The learner itself (HTML, base64, protobuf, MessagePack and CBOR decoders, ends at any depth)
+ * is in the lazy learning chunk (22.4 KB minified, loaded only where instrument() guesses).
+ * Issue 60 brings the whole down.
  */
-export const CEILING = 102.5 * 1024;
+export const CEILING = 106 * 1024;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => readFileSync(path.join(root, p));

@@ -163,15 +163,7 @@ export function answers(p, o) {
       // An end of an answer that is not open (ended already, or never begun) opens none.
       if (!open.has(id) && typeof r.delta !== 'string' && typeof r.text !== 'string') return;
       const a = open.get(id) || start(id, t, true, transport);
-      let delta = typeof r.delta === 'string' ? r.delta : '';
-      if (typeof r.text === 'string') {
-        // A snapshot: what follows the part it shares with the last one is new.
-        let same = 0;
-        const max = Math.min(a.text.length, r.text.length);
-        while (same < max && a.text.charCodeAt(same) === r.text.charCodeAt(same)) same++;
-        delta = r.text.slice(same);
-        a.text = r.text;
-      } else a.text += delta;
+      const delta = newPart(a, r);
       if (a.f && delta) a.f.chunk(bytesOf(a.synth ? chunkOf(delta) : delta), t);
       const usage = a.synth && usageOf(r.usage);
       if (a.f && usage) a.f.chunk(bytesOf(`data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [], usage })}\n\n`), t);
@@ -218,6 +210,25 @@ export function answers(p, o) {
       }
     },
   };
+}
+
+/**
+ * What item `r` adds to answer `a` (whose text it brings up to date): its delta, or what follows
+ * the part a snapshot shares with the last one.
+ * @param {Open} a
+ * @param {Item} r
+ */
+function newPart(a, r) {
+  if (typeof r.text !== 'string') {
+    const delta = typeof r.delta === 'string' ? r.delta : '';
+    a.text += delta;
+    return delta;
+  }
+  let same = 0;
+  const max = Math.min(a.text.length, r.text.length);
+  while (same < max && a.text.charCodeAt(same) === r.text.charCodeAt(same)) same++;
+  a.text = r.text;
+  return r.text.slice(same);
 }
 
 /**

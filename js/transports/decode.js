@@ -155,134 +155,112 @@ const utf8 = new TextDecoder();
  */
 export function messagePack(bytes) {
   const b0 = bytes[0];
-  const container = (b0 >= 0x80 && b0 <= 0x9f) || (b0 >= 0xdc && b0 <= 0xdf);
-  if (!container) return undefined;
-  let i = 0;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const need = (/** @type {number} */ n) => {
-    if (i + n > bytes.length) throw new RangeError('short');
-  };
-  const str = (/** @type {number} */ n) => {
-    need(n);
-    const s = utf8.decode(bytes.subarray(i, i + n));
-    i += n;
-    return s;
-  };
-  const uint = (/** @type {number} */ n) => {
-    need(n);
-    const v = n === 1 ? view.getUint8(i) : n === 2 ? view.getUint16(i) : n === 4 ? view.getUint32(i) : Number(view.getBigUint64(i));
-    i += n;
-    return v;
-  };
-  /** @returns {unknown} */
-  const read = (/** @type {number} */ depth) => {
+  if (!((b0 >= 0x80 && b0 <= 0x9f) || (b0 >= 0xdc && b0 <= 0xdf))) return undefined;
+  try {
+    const r = new MsgPack(bytes);
+    const v = r.value(0);
+    return r.i === bytes.length ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// A MessagePack reader over `bytes` (msgpack.org's spec); each method throws where the bytes end
+// too soon or say something no value is.
+class MsgPack {
+  /** @param {Uint8Array} bytes */
+  constructor(bytes) {
+    this.bytes = bytes;
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.i = 0;
+  }
+
+  /** @param {number} n */
+  need(n) {
+    if (this.i + n > this.bytes.length) throw new RangeError('short');
+    const at = this.i;
+    this.i += n;
+    return at;
+  }
+
+  /** @param {number} n */
+  str(n) {
+    const at = this.need(n);
+    return utf8.decode(this.bytes.subarray(at, at + n));
+  }
+
+  /** @param {number} n */
+  uint(n) {
+    const at = this.need(n);
+    const v = this.view;
+    return n === 1 ? v.getUint8(at) : n === 2 ? v.getUint16(at) : n === 4 ? v.getUint32(at) : Number(v.getBigUint64(at));
+  }
+
+  /**
+   * @param {number} depth
+   * @returns {unknown}
+   */
+  value(depth) {
     if (depth > DEPTH) throw new RangeError('deep');
-    need(1);
-    const b = bytes[i++];
+    const b = this.bytes[this.need(1)];
     if (b <= 0x7f) return b;
     if (b >= 0xe0) return b - 256;
-    if (b >= 0xa0 && b <= 0xbf) return str(b & 0x1f);
-    if (b >= 0x90 && b <= 0x9f) return list(b & 0x0f, depth);
-    if (b >= 0x80 && b <= 0x8f) return map(b & 0x0f, depth);
-    switch (b) {
-      case 0xc0:
-        return null;
-      case 0xc2:
-        return false;
-      case 0xc3:
-        return true;
-      case 0xc4:
-      case 0xc5:
-      case 0xc6: {
-        const n = uint(b === 0xc4 ? 1 : b === 0xc5 ? 2 : 4);
-        need(n);
-        i += n;
-        return null;
-      }
-      case 0xca:
-        need(4);
-        i += 4;
-        return view.getFloat32(i - 4);
-      case 0xcb:
-        need(8);
-        i += 8;
-        return view.getFloat64(i - 8);
-      case 0xcc:
-        return uint(1);
-      case 0xcd:
-        return uint(2);
-      case 0xce:
-        return uint(4);
-      case 0xcf:
-        return uint(8);
-      case 0xd0:
-        need(1);
-        return view.getInt8(i++);
-      case 0xd1:
-        need(2);
-        i += 2;
-        return view.getInt16(i - 2);
-      case 0xd2:
-        need(4);
-        i += 4;
-        return view.getInt32(i - 4);
-      case 0xd3:
-        need(8);
-        i += 8;
-        return Number(view.getBigInt64(i - 8));
-      case 0xd9:
-        return str(uint(1));
-      case 0xda:
-        return str(uint(2));
-      case 0xdb:
-        return str(uint(4));
-      case 0xdc:
-        return list(uint(2), depth);
-      case 0xdd:
-        return list(uint(4), depth);
-      case 0xde:
-        return map(uint(2), depth);
-      case 0xdf:
-        return map(uint(4), depth);
-      default: {
-        // Extensions (fixext, ext): skipped as opaque.
-        const fix = { 0xd4: 1, 0xd5: 2, 0xd6: 4, 0xd7: 8, 0xd8: 16 }[/** @type {0xd4} */ (b)];
-        if (fix) {
-          need(fix + 1);
-          i += fix + 1;
-          return null;
-        }
-        if (b >= 0xc7 && b <= 0xc9) {
-          const n = uint(b === 0xc7 ? 1 : b === 0xc8 ? 2 : 4);
-          need(n + 1);
-          i += n + 1;
-          return null;
-        }
-        throw new RangeError('bad byte');
-      }
-    }
-  };
-  const list = (/** @type {number} */ n, /** @type {number} */ depth) => {
-    if (n > bytes.length - i) throw new RangeError('long');
+    if (b >= 0xa0 && b <= 0xbf) return this.str(b & 0x1f);
+    if (b >= 0x90 && b <= 0x9f) return this.list(b & 0x0f, depth);
+    if (b >= 0x80 && b <= 0x8f) return this.map(b & 0x0f, depth);
+    if (b === 0xc0) return null;
+    if (b === 0xc2 || b === 0xc3) return b === 0xc3;
+    if (b >= 0xcc && b <= 0xcf) return this.uint(1 << (b - 0xcc));
+    if (b >= 0xd0 && b <= 0xd3) return this.int(1 << (b - 0xd0));
+    if (b === 0xca) return this.view.getFloat32(this.need(4));
+    if (b === 0xcb) return this.view.getFloat64(this.need(8));
+    if (b >= 0xd9 && b <= 0xdb) return this.str(this.uint(1 << (b - 0xd9)));
+    if (b === 0xdc || b === 0xdd) return this.list(this.uint(b === 0xdc ? 2 : 4), depth);
+    if (b === 0xde || b === 0xdf) return this.map(this.uint(b === 0xde ? 2 : 4), depth);
+    return this.opaque(b);
+  }
+
+  /** @param {number} n */
+  int(n) {
+    const at = this.need(n);
+    const v = this.view;
+    return n === 1 ? v.getInt8(at) : n === 2 ? v.getInt16(at) : n === 4 ? v.getInt32(at) : Number(v.getBigInt64(at));
+  }
+
+  // Binary data and extensions: skipped, read as null.
+  /** @param {number} b */
+  opaque(b) {
+    if (b >= 0xc4 && b <= 0xc6) this.need(this.uint(1 << (b - 0xc4)));
+    else if (b >= 0xd4 && b <= 0xd8) this.need((1 << (b - 0xd4)) + 1);
+    else if (b >= 0xc7 && b <= 0xc9) this.need(this.uint(1 << (b - 0xc7)) + 1);
+    else throw new RangeError('bad byte');
+    return null;
+  }
+
+  /**
+   * @param {number} n
+   * @param {number} depth
+   */
+  list(n, depth) {
+    if (n > this.bytes.length - this.i) throw new RangeError('long');
     const a = [];
-    for (let k = 0; k < n; k++) a.push(read(depth + 1));
+    for (let k = 0; k < n; k++) a.push(this.value(depth + 1));
     return a;
-  };
-  const map = (/** @type {number} */ n, /** @type {number} */ depth) => {
-    if (n * 2 > bytes.length - i) throw new RangeError('long');
+  }
+
+  /**
+   * @param {number} n
+   * @param {number} depth
+   */
+  map(n, depth) {
+    if (n * 2 > this.bytes.length - this.i) throw new RangeError('long');
     /** @type {Record<string, unknown>} */
     const o = {};
     for (let k = 0; k < n; k++) {
-      const key = read(depth + 1);
-      o[String(key)] = read(depth + 1);
+      const key = this.value(depth + 1);
+      o[String(key)] = this.value(depth + 1);
     }
     return o;
-  };
-  try {
-    const v = read(0);
-    return i === bytes.length ? v : undefined;
-  } catch {
-    return undefined;
   }
 }
 

@@ -83,6 +83,30 @@ function methodOf(input, init) {
 }
 
 /**
+ * A request the page sends, for the answer's start (asks.js): its body, read at once where it can
+ * be (a Request's own body from a copy of it, later).
+ * @param {RequestInfo | URL} input
+ * @param {RequestInit | undefined} init
+ * @param {string} url
+ */
+function fetched(input, init, url) {
+  try {
+    const t = performance.now();
+    const method = methodOf(input, init);
+    if (ASKS.has(method)) asked(t);
+    if (method === 'GET' || method === 'HEAD') return;
+    const o = asks.out(t, url, false, null);
+    const later = (/** @type {string | Uint8Array} */ d) => (o.data = d);
+    o.data = bodyData(init && init.body, later);
+    if (o.data === null && !(init && init.body) && typeof Request === 'function' && input instanceof Request && input.body) {
+      input.clone().arrayBuffer().then((b) => later(new Uint8Array(b, 0, Math.min(b.byteLength, 65536))), () => {});
+    }
+  } catch {
+    /* the start falls back */
+  }
+}
+
+/**
  * A constructor that makes the original's instances, tapped when their URL matches.
  * @param {any} Original the page's EventSource or WebSocket
  * @param {(made: any, url: string) => unknown} tap
@@ -129,24 +153,6 @@ export function instrument(p, o = {}, profiledFetch) {
     saved.push([holder, key, holder[key], value]);
     holder[key] = value;
   };
-  // What the page sends, for the answer's start (asks.js): a request's body, read at once where
-  // it can be (a Request's own body from a copy of it, later).
-  const sent = (/** @type {RequestInfo | URL} */ input, /** @type {RequestInit | undefined} */ init, /** @type {string} */ url) => {
-    try {
-      const t = performance.now();
-      const method = methodOf(input, init);
-      if (ASKS.has(method)) asked(t);
-      if (method === 'GET' || method === 'HEAD') return;
-      const o = asks.out(t, url, false, null);
-      const later = (/** @type {string | Uint8Array} */ d) => (o.data = d);
-      o.data = bodyData(init && init.body, later);
-      if (o.data === null && !(init && init.body) && typeof Request === 'function' && input instanceof Request && input.body) {
-        input.clone().arrayBuffer().then((b) => later(new Uint8Array(b, 0, Math.min(b.byteLength, 65536))), () => {});
-      }
-    } catch {
-      /* the start falls back */
-    }
-  };
   const patchFetch = (/** @type {typeof fetch} */ original) =>
     /**
      * @this {any}
@@ -160,7 +166,7 @@ export function instrument(p, o = {}, profiledFetch) {
       } catch {
         /* not a URL tokenpaint can read */
       }
-      if (active) sent(input, init, url);
+      if (active) fetched(input, init, url);
       if (!url || !matches(url)) return original.call(this, input, init);
       return profiledFetch(input, init, o.label !== undefined ? String(o.label) : p.options.label, original, { guess: guessing(o) });
     };
@@ -252,6 +258,13 @@ function valueOf(el) {
   const v = /** @type {HTMLInputElement} */ (el).value;
   return typeof v === 'string' ? v : el.textContent || '';
 }
+// When the user acted: the event's own time (the Event Timing interaction's start), where the
+// engine gives it on the page's clock (jsdom gives the epoch).
+/** @param {Event} e */
+function when(e) {
+  const now = performance.now();
+  return e.timeStamp > 0 && e.timeStamp <= now ? e.timeStamp : now;
+}
 /** @param {Event} e */
 function origin(e) {
   const path = typeof e.composedPath === 'function' ? e.composedPath() : [];
@@ -275,17 +288,17 @@ function listenSubmits() {
       (/** @type {KeyboardEvent} */ e) => {
         if (e.key !== 'Enter' || e.shiftKey || e.isComposing) return;
         const el = origin(e);
-        if (field(el)) asks.submit(e.timeStamp, valueOf(el));
+        if (field(el)) asks.submit(when(e), valueOf(el));
       },
     ],
     [
       'click',
       (/** @type {MouseEvent} */ e) => {
         const el = origin(e);
-        if (el && typeof el.closest === 'function' && el.closest('button, [role="button"], input[type="submit"], input[type="button"], a')) asks.submit(e.timeStamp, valueOf(last));
+        if (el && typeof el.closest === 'function' && el.closest('button, [role="button"], input[type="submit"], input[type="button"], a')) asks.submit(when(e), valueOf(last));
       },
     ],
-    ['submit', (/** @type {Event} */ e) => asks.submit(e.timeStamp, valueOf(last))],
+    ['submit', (/** @type {Event} */ e) => asks.submit(when(e), valueOf(last))],
   ]);
   const guarded = listeners.map(([type, fn]) => /** @type {[string, (e: Event) => void]} */ ([type, (e) => {
     try {

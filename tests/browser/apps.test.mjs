@@ -136,3 +136,23 @@ test("an answer no stream carries in a readable form: one report that says so, w
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test("an answer that grows after the user's Enter with no stream or socket that could carry it: a read.by 'none' report within 5 s of the page's last change", async (t) => {
+  const page = await open({ path: '/tests/pages/apps/unreadable.html#local' });
+  await page.locator('#prompt').press('Enter');
+  for (const until = Date.now() + 10000; page.reports().length < 1 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
+  const arrived = await page.evaluate(() => performance.now());
+  const last = await page.evaluate(() => window.lastChange);
+  await new Promise((r) => setTimeout(r, 500));
+  const reports = page.reports();
+  t.diagnostic(JSON.stringify(reports.map((r) => ({ status: r.status, read: r.read, start: r.start }))) + ` ${(arrived - last).toFixed(0)} ms after the last change`);
+  assert.equal(reports.length, 1, 'one report, for the answer');
+  const [r] = reports;
+  assert.equal(r.read.by, 'none');
+  assert.deepEqual(r.read.seen, []);
+  assert.match(r.read.why, /saw no stream or socket that could carry it/);
+  assert.equal(r.diagnosis[0].verdict, 'insufficient-evidence');
+  assert.ok(arrived - last <= 5000, `${arrived - last} ms after the page's last change`);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -31,3 +31,22 @@ window.send = async () => {
   return p.textContent;
 };
 window.appReady = true;
+
+// With `#local`: the answer comes by no stream at all (made in the page, as a worker or an
+// extension's message might bring it), after the user's Enter in the prompt.
+document.getElementById('prompt').addEventListener('keydown', (e) => {
+  if (e.key !== 'Enter' || location.hash !== '#local') return;
+  e.preventDefault();
+  const a = document.createElement('div');
+  a.className = 'answer';
+  const p = document.createElement('p');
+  a.append(p);
+  chat.append(a);
+  const words = 'The answer grows here word by word with no stream that carries it'.split(' ');
+  let i = 0;
+  const timer = setInterval(() => {
+    p.textContent += (i ? ' ' : '') + words[i++];
+    window.lastChange = performance.now();
+    if (i === words.length) clearInterval(timer);
+  }, 25);
+});

@@ -1,0 +1,163 @@
+// Never silent (issue 58), through the whole shell: generated protocols (tests/support/protocols.mjs)
+// played into a page (jsdom) profiled as the extension and the injected script profile one
+// (`instrument({ guess: true })`, `observe()` of the whole document), with the real core. The user
+// types the question and presses Enter; the page sends the ask among layout and heartbeat frames;
+// the app's socket (or stream) carries the answer among side traffic, and the page shows it as the
+// app renders it (appended, or replaced whole, as text or HTML). Wherever the answer grows on the
+// page, one report arrives, for it: learned, its text the answer, its start the request or frame
+// that carried the question (or the submit), its end the protocol's own (or quiet, on a socket
+// that stays open). A socket that carries only side traffic, with nothing growing on the page,
+// makes no report. An answer that grows with no stream that could carry it gets `read.by: 'none'`.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { JSDOM } from 'jsdom';
+import { rng, protocol, framesOf } from '../support/protocols.mjs';
+import { messagePack, cbor, base64 } from '../support/encode.mjs';
+import { normal } from '../../js/transports/learn.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CASES = Number(process.env.SILENT_CASES) || 40;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+let Profiler;
+let window;
+
+class FakeWebSocket extends EventTarget {
+  constructor(url) {
+    super();
+    this.url = url;
+    this.readyState = 1;
+  }
+  send() {}
+}
+
+before(async () => {
+  ({ window } = new JSDOM('<!doctype html><html><head></head><body></body></html>', { pretendToBeVisual: true }));
+  for (const k of ['document', 'MutationObserver', 'Node', 'Element', 'HTMLElement', 'ShadowRoot', 'NodeFilter', 'requestAnimationFrame', 'cancelAnimationFrame', 'getComputedStyle', 'KeyboardEvent']) globalThis[k] = window[k];
+  globalThis.addEventListener = window.addEventListener.bind(window);
+  globalThis.removeEventListener = window.removeEventListener.bind(window);
+  globalThis.WebSocket = FakeWebSocket;
+  const index = await import('../../js/index.js');
+  await index.default(readFileSync(path.join(root, 'pkg/tokenpaint_core_bg.wasm')));
+  Profiler = index.Profiler;
+});
+
+/** The page: a conversation, the prompt, and the answer as the app shows it. */
+function page(question) {
+  const doc = window.document;
+  doc.body.innerHTML = '<main id="chat"><div class="msg user"></div><div class="msg bot"><span class="name">Assistant</span><div class="md"></div></div></main><footer><input id="prompt" type="text"></footer>';
+  doc.querySelector('.user').textContent = question;
+  return { input: doc.getElementById('prompt'), answer: doc.querySelector('.md') };
+}
+
+/** The frames or body chunks that carry each event, as the protocol's transport carries them. */
+function wire(p, value, name) {
+  if (p.carry === 'socketio') return `42${JSON.stringify([name || 'message', value])}`;
+  if (typeof value === 'string' || value instanceof Uint8Array) return value instanceof Uint8Array ? value.buffer.slice(value.byteOffset, value.byteOffset + value.byteLength) : value;
+  if (p.carry === 'binary-json') return new TextEncoder().encode(JSON.stringify(value)).buffer;
+  if (p.carry === 'msgpack') return messagePack(value).buffer;
+  if (p.carry === 'cbor') return cbor(value).buffer;
+  return JSON.stringify(value);
+}
+
+/** Plays one protocol; returns the reports it made. */
+async function play(p, { answer = true } = {}) {
+  // The network: a fetch that answers the ask in JSON, and streams the answer's events.
+  let push = null;
+  let close = null;
+  const saved = globalThis.fetch;
+  globalThis.fetch = async (url, init) => {
+    if (init && init.method === 'POST') return new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } });
+    const body = new ReadableStream({
+      start(c) {
+        push = (s) => c.enqueue(new TextEncoder().encode(s));
+        close = () => c.close();
+      },
+    });
+    return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+  };
+  const prof = new Profiler({ settleMs: 30, quietMs: 150, includeText: true, maxSettleMs: 2000 });
+  const reports = [];
+  prof.onReport((r) => reports.push(r));
+  const undo = prof.instrument({ guess: true });
+  prof.observe();
+  await sleep(20);
+  const { input, answer: el } = page(p.question);
+  const sse = p.carry === 'sse' || p.carry === 'base64-sse';
+  // The app's socket, or its stream (a fetch it reads as server-sent events).
+  const ws = new globalThis.WebSocket('ws://app/socket');
+  try {
+    let reader = null;
+    if (sse) {
+      const res = await fetch('http://app/stream');
+      reader = res.body.getReader();
+      (async () => {
+        for (;;) if ((await reader.read()).done) return;
+      })().catch(() => {});
+    }
+    // The user asks: the page sends its frames, the ask among them.
+    let sent = 0;
+    for (const o of p.outs) {
+      if (o.t > p.submitAt && !sent++) {
+        input.value = p.question;
+        input.dispatchEvent(new window.KeyboardEvent('keydown', { key: 'Enter', bubbles: true, composed: true }));
+      }
+      await sleep(1);
+      if (o.frame) ws.send(o.data);
+      else await fetch('http://app/ask', { method: 'POST', body: o.data });
+    }
+    let shown = '';
+    for (const e of answer ? p.events : p.events.filter((x) => x.answer === null)) {
+      await sleep(1 + (e.answer !== null ? 2 : 0));
+      if (sse) push(`${e.name ? `event: ${e.name}\n` : ''}data: ${p.carry === 'base64-sse' ? base64(e.value) : framesOf(e.value)}\n\n`);
+      else ws.dispatchEvent(new MessageEvent('message', { data: wire(p, e.value, e.name) }));
+      if (e.answer === null) continue;
+      // The app's handler shows it: appended, or the answer so far whole.
+      shown += e.answer;
+      const text = p.shownOf(shown);
+      if (p.markup === 'html' && p.mode === 'snapshot') el.innerHTML = `<p>${text.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</p>`;
+      else if (p.mode === 'delta' || p.mode === 'splice' || p.mode === 'whole-first') el.append(p.shownOf(e.answer));
+      else el.textContent = text;
+    }
+    // The stream of a protocol with an end closes after it; a socket stays open.
+    if (sse && p.end !== 'none' && close) close();
+    for (const until = Date.now() + 3000; Date.now() < until && (answer ? reports.length < 1 : true); ) await sleep(25);
+    await sleep(answer ? 200 : 600);
+    return reports;
+  } finally {
+    undo();
+    globalThis.fetch = saved;
+    prof.close();
+  }
+}
+
+test(`never silent, over ${CASES} generated protocols through the whole shell: wherever the answer grows on the page one report arrives, learned, with its start and its end`, async (t) => {
+  const got = [];
+  for (let seed = 1; seed <= CASES; seed++) {
+    const r = rng(seed);
+    const p = protocol(r);
+    const what = `seed ${seed} (${p.carry}, ${p.mode}, ${p.markup}, end ${p.end}, ask ${p.ask})`;
+    const reports = await play(p);
+    assert.equal(reports.length, 1, `${what}: one report, got ${JSON.stringify(reports.map((x) => x.read))}`);
+    const [x] = reports;
+    assert.equal(x.read.by, 'learned', `${what}: ${JSON.stringify(x.read)}`);
+    assert.equal(x.status, 'ok', `${what}: ${JSON.stringify(x.error)}`);
+    assert.equal(normal(x.text), normal(p.text), `${what}: the answer's text`);
+    const end = { marker: 'marker', deep: 'marker', flag: 'marker', whole: 'whole', none: 'quiet' }[p.end];
+    assert.equal(x.read.end, end, what);
+    assert.equal(x.start.by, p.ask, `${what}: start ${JSON.stringify(x.start)}`);
+    got.push(`${p.carry}/${p.mode}/${x.read.end}/${x.start.by}`);
+  }
+  t.diagnostic(`${got.length} of ${CASES}: ${[...new Set(got)].length} shapes`);
+});
+
+test('no side traffic: a socket that carries only heartbeats, status, presence, layout, tools and echoes, with nothing growing on the page, makes no report', async () => {
+  for (let seed = 1; seed <= 8; seed++) {
+    const p = protocol(rng(seed));
+    if (p.carry === 'sse' || p.carry === 'base64-sse') continue;
+    const reports = await play(p, { answer: false });
+    assert.deepEqual(reports, [], `seed ${seed}`);
+  }
+});
