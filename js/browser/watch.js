@@ -306,6 +306,9 @@ export class DomWatch {
   #onMutations(records, root, only, at) {
     try {
       const t = at === undefined ? performance.now() : at;
+      // What the learners have yet to read of what the app received comes in first: the page
+      // shows what arrived before it.
+      if (this.#learning && this.#learning.pending.size) this.#learning.flush();
       // Elements added here may bring open shadow roots (a chat component's own tree).
       const shadow = this.#shadows.get(/** @type {ShadowRoot} */ (root));
       const owner = this.roots.has(/** @type {Root} */ (root)) ? /** @type {Root} */ (root) : shadow ? shadow.owner : null;
@@ -410,8 +413,9 @@ export class DomWatch {
     // Its earlier texts: the page's texts that began as the answer does, whichever element
     // showed them; else the changes of the element the learner saw it in.
     const teacher = this.#learning.teacher;
-    // Since its start: an earlier answer on the page may have begun alike.
-    const since = Number.isFinite(s.start) ? s.start : -Infinity;
+    // Since its first arrival (its headers came with it): an earlier answer, or the question,
+    // may have begun alike.
+    const since = Math.max(Number.isFinite(s.start) ? s.start : -Infinity, s.headersAt);
     const history = this.#lead.length >= 8 ? teacher.answerHistory(this.#lead, since) : [];
     return /** @type {Array<[number, string]>} */ (history.length ? history : teacher.historyOf(el));
   }

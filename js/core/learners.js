@@ -37,6 +37,14 @@ export class Learning {
     // 16): the streams a report of an answer nobody could read names.
     /** @type {Array<{ url: string, transport: string, events: number, endedAt: number }>} */
     this.unreadable = [];
+    // What the learners have yet to read (learning.js `tasks`): run when the page changes.
+    /** @type {Set<() => void>} */
+    this.pending = new Set();
+  }
+
+  /** Runs what the learners have yet to read (the page changed: their arrivals come first). */
+  flush() {
+    for (const f of [...this.pending]) f();
   }
 
   load() {

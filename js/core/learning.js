@@ -7,9 +7,9 @@
 // - `Teacher`: the DOM watch's side, the text around each change while something learns or the
 //   user has just asked, and the answers that grow on the page with no stream to carry them;
 // - `unreadReport`: the report of such an answer.
-// What the learner reads, it reads as the app gets it (so that an answer's arrivals are known
-// before the page shows them), and never more than CAPS.event of one event. A page that profiles
-// its own streams (`profiler.fetch`, `track`) never loads this chunk.
+// What the learner reads, it reads after the app's own handlers (a task of its own, or when the
+// page next changes, whichever comes first), never more than CAPS.event of one event. A page
+// that profiles its own streams (`profiler.fetch`, `track`) never loads this chunk.
 
 import { Learner, normal } from '../transports/learn.js';
 import { answers, asks, lastAsk } from '../transports/answers.js';
@@ -26,6 +26,40 @@ import { framer, load } from './wasm.js';
 
 // Bytes kept for a guessed stream until the module (its framer) has loaded.
 const PENDING_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Runs what it is given in a task of its own, in order, after the handlers of the app that
+ * received the data (a socket's `message` listeners run after tokenpaint's, which was added
+ * first): the app never waits for the learner. The DOM watch runs what waits first when the page
+ * changes (`Learning.flush`), so that an answer's arrivals are known before its text is read.
+ * Returns `later(fn)`.
+ * @param {Hub} hub
+ */
+function tasks(hub) {
+  /** @type {Array<() => void>} */
+  let queue = [];
+  let scheduled = false;
+  const flush = () => {
+    hub.learning.pending.delete(flush);
+    scheduled = false;
+    const q = queue;
+    queue = [];
+    for (const fn of q) {
+      try {
+        fn();
+      } catch {
+        /* tokenpaint's problem, never the page's */
+      }
+    }
+  };
+  return (/** @type {() => void} */ fn) => {
+    queue.push(fn);
+    if (scheduled) return;
+    scheduled = true;
+    hub.learning.pending.add(flush);
+    setTimeout(() => scheduled && flush(), 0);
+  };
+}
 
 /**
  * The shell's own reading of a stream the profiler only guessed is an answer (instrument() with
@@ -61,6 +95,7 @@ export class Sidecar {
     this.events = 0;
     /** @type {number | null} */
     this.firstAt = null;
+    this.later = tasks(hub);
     hub.learners.add(this);
   }
 
@@ -72,11 +107,15 @@ export class Sidecar {
   chunk(bytes, t) {
     if (this.off) return;
     if (this.firstAt === null) this.firstAt = t;
-    try {
-      this.take(bytes, t);
-    } catch {
-      this.stop();
-    }
+    // A copy: the app may reuse its buffer before the learner reads it.
+    const copy = bytes.slice();
+    this.later(() => {
+      try {
+        this.take(copy, t);
+      } catch {
+        this.stop();
+      }
+    });
   }
 
   /**
@@ -89,9 +128,8 @@ export class Sidecar {
     if (!this.framer) {
       // The module has not loaded yet: the bytes wait for it (a stream that began at once).
       if (!this.pending || (this.pendingBytes += bytes.byteLength) > PENDING_BYTES) return this.stop();
-      if (this.pending.length === 0) load().then(() => this.drain(), () => this.stop());
-      // A copy: the app may reuse its buffer meanwhile.
-      this.pending.push([bytes.slice(), t]);
+      if (this.pending.length === 0) load().then(() => this.later(() => this.drain()), () => this.stop());
+      this.pending.push([bytes, t]);
       return;
     }
     this.drain();
@@ -190,15 +228,18 @@ export class Sidecar {
    */
   end(kind, t, message) {
     if (this.off) return;
-    try {
-      this.drain();
-      if (this.framer) for (const [name, data] of this.framer.finish()) this.event(t, data, name);
-      if (this.list) this.list.closeAll(kind, t, message);
-      else this.hub.learning.unlearned(this.describe(), t);
-    } catch {
-      /* the report goes without */
-    }
-    this.stop();
+    this.later(() => {
+      if (this.off) return;
+      try {
+        this.drain();
+        if (this.framer) for (const [name, data] of this.framer.finish()) this.event(t, data, name);
+        if (this.list) this.list.closeAll(kind, t, message);
+        else this.hub.learning.unlearned(this.describe(), t);
+      } catch {
+        /* the report goes without */
+      }
+      this.stop();
+    });
   }
 
   stop() {
@@ -301,6 +342,7 @@ function outputText(output) {
 export function socketLearner(p, o) {
   const l = new Learner();
   const apps = p.options.appReaders !== false;
+  const later = tasks(p);
   // How the learned answers are read: the path changes if the learner learns another one.
   const read = { by: 'learned', path: '' };
   /** @type {Answers | null} */
@@ -365,14 +407,16 @@ export function socketLearner(p, o) {
   };
   return {
     /**
-     * An event (a Socket.IO event's name and payload, or a message and '').
+     * An event (a Socket.IO event's name and payload, or a message and ''), read after the
+     * app's own handlers.
      * @param {number} t
      * @param {unknown} data
      * @param {string} name
      * @param {string} via
      */
     event(t, data, name, via) {
-      take(t, data, name, via);
+      const copy = data instanceof Uint8Array ? data.slice() : data;
+      later(() => take(t, copy, name, via));
     },
     /**
      * @param {number} kind
@@ -380,10 +424,12 @@ export function socketLearner(p, o) {
      * @param {string} message
      */
     closeAll(kind, t, message) {
-      p.learners.delete(teacher);
-      if (!learned && !reader && events) p.learning.unlearned(teacher.describe(), t);
-      if (learned) learned.closeAll(kind, t, message);
-      if (reader) reader.closeAll(kind, t, message);
+      later(() => {
+        p.learners.delete(teacher);
+        if (!learned && !reader && events) p.learning.unlearned(teacher.describe(), t);
+        if (learned) learned.closeAll(kind, t, message);
+        if (reader) reader.closeAll(kind, t, message);
+      });
     },
   };
 }
@@ -498,13 +544,15 @@ export class Teacher {
     for (const [t, , text] of this.history) {
       if (t < since) continue;
       const n = normal(text);
-      // Its text begins the answer (as far as it goes), or holds its beginning further on.
+      // Its text begins the answer (as far as it goes), or holds its beginning further on, or
+      // ends with the answer's first letters (a label before the first word, in one element).
       let at = n && (n.startsWith(lead) || lead.startsWith(n)) ? 0 : -1;
       if (at < 0) {
         const k = n.lastIndexOf(head);
         const rest = k > 0 ? n.slice(k) : '';
         if (rest && (rest.startsWith(lead) || lead.startsWith(rest))) at = k;
       }
+      for (let k = Math.max(1, n.length - lead.length); at < 0 && k <= n.length - 2; k++) if (lead.startsWith(n.slice(k))) at = k;
       if (at < 0) continue;
       // An element that shows more before the answer (a change that added the whole message,
       // the question above it): its text from the answer on.

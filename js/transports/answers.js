@@ -237,7 +237,10 @@ function newPart(a, r) {
  * @returns {{ id: string | null, end?: boolean, done?: boolean } | null}
  */
 function openaiMessage(text) {
-  if (text.trim() === '[DONE]') return { id: null, end: true };
+  // A chunk is small: a long message is none, and is not scanned (the app waits for tokenpaint's
+  // listener, which runs first).
+  if (text.length > 65536) return null;
+  if (text.length < 16 && text.trim() === '[DONE]') return { id: null, end: true };
   if (text.indexOf('"choices"') < 0) return null;
   const m = /"id"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(text);
   return { id: m ? m[1] : '', done: /"finish_reason"\s*:\s*"/.test(text) };

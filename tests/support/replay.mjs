@@ -10,6 +10,9 @@ import { truthOf } from './truth.mjs';
 // times differ by the scheduling of the mark's task (the tests' usual slack).
 export const SLACK = 10;
 
+/** The verdicts that say something between the server and the page held the stream back. */
+export const BUFFERING = ['intermediary-buffered', 'server-buffered', 'provider-bursts'];
+
 // Each app's wire in one line, and how its answer ends there (read from its recording).
 export const RECORDINGS = [
   { app: 'chainlit', file: 'chainlit-2.12.0.json', end: 'whole', by: 'frame', wire: 'Socket.IO over a WebSocket: `client_message` out; `stream_start` with the first token, `stream_token` per token, `new_message` whole, `task_end`' },
@@ -75,7 +78,10 @@ export function holds(t, r, got, read) {
   const perceived = x.ttftPerceived && x.ttftPerceived.painted;
   assert.ok(perceived >= own.firstText - SLACK && perceived <= own.firstPaint + 2 * FRAME + SLACK, `${r.app}: perceived TTFT ${perceived} against the page's first text ${own.firstText} and its paint ${own.firstPaint}`);
   assert.ok(Math.abs(x.lag.p50 - own.lagP50) <= 2 * FRAME + SLACK, `${r.app}: lag p50 ${x.lag.p50} against the page's ${own.lagP50}`);
-  assert.ok(!x.diagnosis.some((d) => /buffer/.test(d.verdict)), `${r.app}: ${x.diagnosis.map((d) => d.verdict)}`);
+  // The streams are direct and steady: nothing between the app's server and the page holds them
+  // back. (What the page does with them is the page's: Solara's live page, slowed by the
+  // recorders, shows the answer only once it is whole, and says so.)
+  assert.ok(!x.diagnosis.some((d) => BUFFERING.includes(d.verdict)), `${r.app}: ${x.diagnosis.map((d) => d.verdict)}`);
   assert.equal(x.element && x.element.how, 'document');
   assert.deepEqual(errors, [], `${r.app}: page errors`);
 }
