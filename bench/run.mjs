@@ -15,6 +15,7 @@ import { runLongTasks } from './longtasks.mjs';
 import { runConversation } from './conversation.mjs';
 import { runReact } from './react.mjs';
 import { runCallbacks } from './callbacks.mjs';
+import { runLearning } from './learning.mjs';
 import { sizes, BUDGET, STUB_BUDGET, CRITICAL_BUDGET } from '../scripts/size.mjs';
 import { namedBuild, top } from '../scripts/wasmtop.mjs';
 import { floor } from '../scripts/floor.mjs';
@@ -65,6 +66,9 @@ const re = await runReact({ rounds: Math.max(rounds, 3), profileRounds: Math.max
 console.log(re);
 const cb = await runCallbacks({ rounds: Math.max(rounds, 3) });
 console.log(cb);
+
+console.log('\n== learning an app the page shows, against its reader (recorded apps, replayed)');
+const lrn = await runLearning({ rounds: Math.max(rounds, 5) });
 
 const sz = sizes();
 const fl = await floor();
@@ -280,6 +284,19 @@ stack; the sizes alternate within each round. Median of ${conv.rounds} rounds.
 ${conv.rows.map((r) => `| ${r.earlier} | ${r.chars.toLocaleString('en')} | ${f1(r.msPerThousand)} | ${r.rounds.map(f1).join(', ')} | ${r.matched}% |`).join('\n')}
 
 Cost per token, largest vs smallest median: **${f2(conv.growth)}×**.
+
+## Learning an app's protocol
+
+What learning costs the page (issue 58): the same recorded app (\`tests/recordings/\`, replayed
+through real transports by \`scripts/replay-server.mjs\`) read by its reader and learned from the
+page (\`appReaders: false\`), side by side in each round, with the injected script as the extension
+runs it. tokenpaint's own main-thread time is the CPU profile's samples with a frame of its script
+or its wasm on the stack, from the question's Enter to the report (\`bench/learning.mjs\`). Median
+of ${lrn[0] ? Math.max(rounds, 5) : 0} rounds.
+
+| app | tokens | with its reader, ms | learned, ms | learned / reader |
+|---|---:|---:|---:|---:|
+${lrn.map((r) => `| ${r.app} | ${r.tokens} | ${f1(r.reader)} | ${f1(r.learned)} | ${f2(r.ratio)}× |`).join('\n')}
 
 ## Size
 

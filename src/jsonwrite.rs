@@ -186,7 +186,8 @@ fn hex(n: u8) -> char {
     char::from(b"0123456789abcdef"[usize::from(n & 15)])
 }
 
-fn write_u64(out: &mut String, mut v: u64) {
+/// Writes `v` in decimal digits.
+pub(crate) fn write_u64(out: &mut String, mut v: u64) {
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     loop {

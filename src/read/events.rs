@@ -113,25 +113,9 @@ impl EventFramer {
 
 fn push(out: &mut String, name: &str, data: &str) {
     for s in [name, data] {
-        number(out, s.encode_utf16().count());
+        crate::jsonwrite::write_u64(out, s.encode_utf16().count() as u64);
         out.push(':');
         out.push_str(s);
-    }
-}
-
-fn number(out: &mut String, mut n: usize) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in &digits[i..] {
-        out.push(char::from(d));
     }
 }
 
