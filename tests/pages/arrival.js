@@ -1,6 +1,7 @@
 // The opt-in arrival clock (issue 30): the app registers tokenpaint's service worker, which
 // stamps each chunk off the main thread; a busy loop on the page delays its reads. The page
-// records its own truth: when its busy loop ran, and the bytes it received.
+// records its own truth: when its busy loop ran, the bytes it received and when it read each
+// delta.
 import init, { Profiler } from '/js/index.js';
 
 await init();
@@ -38,8 +39,11 @@ window.runArrival = async ({ query, clock, busyAt = 0, busyMs = 0 }) => {
   const decoder = new TextDecoder();
   let raw = '';
   let buf = '';
+  // The page's own truth of when it read each delta (the read that handed it its bytes).
+  const reads = [];
   for (;;) {
     const { value, done } = await reader.read();
+    const at = performance.now();
     if (done) break;
     const text = decoder.decode(value, { stream: true });
     raw += text;
@@ -49,12 +53,15 @@ window.runArrival = async ({ query, clock, busyAt = 0, busyMs = 0 }) => {
     for (const line of lines) {
       if (!line.startsWith('data: {')) continue;
       const piece = JSON.parse(line.slice(6)).choices?.[0]?.delta?.content;
-      if (piece) out.append(piece);
+      if (piece) {
+        out.append(piece);
+        reads.push(at);
+      }
     }
   }
   const r = await report;
   profiler.disconnect();
-  return { report: r, raw, stamped: Boolean(stamped), busy: busy.length ? [busy[0] - r.startTime, busy[1] - r.startTime] : null };
+  return { report: r, raw, stamped: Boolean(stamped), reads: reads.map((t) => t - r.startTime), busy: busy.length ? [busy[0] - r.startTime, busy[1] - r.startTime] : null };
 };
 
 window.arrivalReady = true;
