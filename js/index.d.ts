@@ -28,10 +28,9 @@ export type Format =
 
 export type { ProfilerOptions } from './options.js';
 
-export type RatedMetric = 'ttft' | 'ttftPerceived' | 'e2ePerceived' | 'tpot' | 'lag';
-export type SummaryMetric =
-  | 'ttft' | 'ttftPerceived' | 'e2e' | 'e2ePerceived' | 'tpot' | 'itl' | 'lag'
-  | 'queue' | 'prefill' | 'network' | 'decode' | 'intermediary' | 'client';
+// Generated from the core's own lists (scripts/schema.mjs): never written by hand.
+export type { RatedMetric, SummaryMetric, SloMetric } from './report.js';
+import type { RatedMetric } from './report.js';
 export type Rating = 'good' | 'needs-improvement' | 'poor';
 
 /** Default rating thresholds: `[good up to, poor above]` in ms. */

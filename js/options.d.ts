@@ -1,5 +1,6 @@
 // Generated from src/options.json by scripts/options.mjs: do not edit.
-import type { Format, RatedMetric, SummaryMetric } from './index.js';
+import type { Format } from './index.js';
+import type { RatedMetric, SloMetric } from './report.js';
 
 /** The options of `new Profiler(options)` (docs/options.md). */
 export interface ProfilerOptions {
@@ -52,7 +53,7 @@ export interface ProfilerOptions {
   /** A label for every stream of this profiler (see `labeled()` for one per fetch) (default: ''). */
   label?: string;
   /** Targets, e.g. `{ ttftPerceived: { p95: 1000 }, tpot: { p50: 50 } }`: the summary says which hold and the goodput (default: none). */
-  slo?: Partial<Record<SummaryMetric, Record<string, number>>>;
+  slo?: Partial<Record<SloMetric, Record<string, number>>>;
   /** `[good up to, poor above]` in ms per metric, for ratings (default: THRESHOLDS). */
   thresholds?: Partial<Record<RatedMetric, [number, number]>>;
   /** The share of page loads profiled, 0 to 1, drawn once per page load: an unsampled profiler loads no wasm, observes nothing and hands back responses untouched. Reports and summaries carry it (see [production.md](production.md)) (default: 1). */

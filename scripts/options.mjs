@@ -58,7 +58,8 @@ export function types(decl) {
     return `  /** ${doc.replace(/\*\//g, '*\\/')} */\n  ${o.name}?: ${o.type};`;
   });
   return `// Generated from src/options.json by scripts/options.mjs: do not edit.
-import type { Format, RatedMetric, SummaryMetric } from './index.js';
+import type { Format } from './index.js';
+import type { RatedMetric, SloMetric } from './report.js';
 
 /** The options of \`new Profiler(options)\` (docs/options.md). */
 export interface ProfilerOptions {

@@ -710,7 +710,8 @@ pub struct Gain {
     /// Perceived E2E sooner (ms).
     pub e2e_perceived: f64,
     /// How the estimate is made: one of `paint-on-arrival`, `paint-on-arrival-server-pace`,
-    /// `no-hold`, `stall-at-pace`, `no-queue`, `sent-at-once` or `at-threshold`.
+    /// `paint-on-arrival-stream-pace`, `no-hold`, `stall-at-pace`, `no-queue`, `sent-at-once`,
+    /// `without-earlier-text` or `at-threshold`.
     pub basis: String,
 }
 
@@ -958,7 +959,7 @@ pub struct StreamCounts {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct SloResult {
-    /// The metric. In TypeScript: `SummaryMetric`.
+    /// The metric. In TypeScript: `SloMetric`.
     pub metric: String,
     /// The quantile (0.95 for p95).
     pub quantile: f64,

@@ -5,8 +5,28 @@
 
 const MAX = 1000;
 
-/** An interaction's entry as the core takes it: `[start, input delay, duration]`. */
-const triplet = (/** @type {PerformanceEventTiming} */ e) => [e.startTime, Math.max(0, e.processingStart - e.startTime), e.duration];
+/** An entry as kept: `[interactionId, start, input delay, duration]`. */
+const entry = (/** @type {PerformanceEventTiming} */ e) => [e.interactionId, e.startTime, Math.max(0, e.processingStart - e.startTime), e.duration];
+
+/**
+ * Interactions as the core takes them, `[start, input delay, duration]` each: a key press gives
+ * the browser's keydown, keypress and keyup entries under one interactionId, and is one
+ * interaction: its start and input delay are its first entry's, its duration its longest (as
+ * the browser's own INP takes it).
+ * @param {number[][]} entries `[interactionId, start, delay, duration]`, in the browser's order
+ * @returns {number[][]}
+ */
+export function interactions(entries) {
+  /** @type {Map<number, number[]>} */
+  const by = new Map();
+  for (const [id, start, delay, duration] of entries) {
+    const seen = by.get(id);
+    if (!seen) by.set(id, [start, delay, duration]);
+    else if (start < seen[0]) by.set(id, [start, delay, Math.max(duration, seen[2])]);
+    else seen[2] = Math.max(seen[2], duration);
+  }
+  return [...by.values()];
+}
 
 export class InputTiming {
   /** @type {number[][]} */
@@ -28,7 +48,7 @@ export class InputTiming {
       this.#observer = new PerformanceObserver((list) => {
         for (const e of list.getEntries()) {
           if (!(/** @type {PerformanceEventTiming} */ (e).interactionId)) continue;
-          this.#entries.push(triplet(/** @type {PerformanceEventTiming} */ (e)));
+          this.#entries.push(entry(/** @type {PerformanceEventTiming} */ (e)));
           if (this.#entries.length > MAX) this.#entries.shift();
         }
       });
@@ -49,11 +69,11 @@ export class InputTiming {
   }
 
   /** The interactions from `since` on, as `[start, delay, duration]` triplets (with those the
-   * browser has not delivered yet).
+   * browser has not delivered yet), one per interaction.
    * @param {number} since
    */
   since(since) {
-    if (this.#observer) for (const e of this.#observer.takeRecords()) if (/** @type {PerformanceEventTiming} */ (e).interactionId) this.#entries.push(triplet(/** @type {PerformanceEventTiming} */ (e)));
-    return this.#entries.filter((e) => e[0] >= since).flat();
+    if (this.#observer) for (const e of this.#observer.takeRecords()) if (/** @type {PerformanceEventTiming} */ (e).interactionId) this.#entries.push(entry(/** @type {PerformanceEventTiming} */ (e)));
+    return interactions(this.#entries.filter((e) => e[1] >= since)).flat();
   }
 }

@@ -42,7 +42,8 @@ pub struct Gain {
     pub e2e: f64,
     /// How: `paint-on-arrival` (the page paints each delta in the frame after it arrives),
     /// `paint-on-arrival-server-pace` (and the page reads at the server's pace, where it read
-    /// late), `no-hold` (nothing between server and page holds tokens), `stall-at-pace` (the
+    /// late), `paint-on-arrival-stream-pace` (or, without the server's decode, at the pace the
+    /// arrivals kept before the page fell behind), `no-hold` (nothing between server and page holds tokens), `stall-at-pace` (the
     /// stalled step takes the stream's usual step), `no-queue` (no wait for a slot),
     /// `sent-at-once` (no wait in the browser), `without-earlier-text` (the page does not
     /// re-render the earlier conversation with each delta), or `at-threshold` (the phase at the
@@ -153,6 +154,9 @@ pub struct Facts {
     /// The page read the stream late: its own clock stamped the arrivals and its main thread
     /// was seen blocked.
     pub read_late: bool,
+    /// The span from the first delta to the last at the pace the arrivals kept before the page
+    /// was first blocked (ms), when enough were read on time.
+    pub stream_pace: Option<f64>,
 }
 
 impl Facts {
@@ -413,8 +417,15 @@ const FRAME: f64 = 1000.0 / 60.0;
 fn paint_gain(f: &Facts) -> (f64, f64, &'static str) {
     let ttft = f.ttft.unwrap_or(f64::NAN);
     let e2e = f.e2e.unwrap_or(f64::NAN);
-    let (last, basis) = match f.server_decode.filter(|_| f.read_late) {
-        Some(d) if ttft + d < e2e => (ttft + d, "paint-on-arrival-server-pace"),
+    // The server's decode, else the stream's own pace before the page fell behind (issue 59:
+    // a busy page read the end 1.2 s late, and the estimate took that late read as the end).
+    let pace = match (f.server_decode, f.stream_pace) {
+        (Some(d), _) => Some((d, "paint-on-arrival-server-pace")),
+        (None, Some(d)) => Some((d, "paint-on-arrival-stream-pace")),
+        _ => None,
+    };
+    let (last, basis) = match pace.filter(|_| f.read_late) {
+        Some((d, basis)) if ttft + d < e2e => (ttft + d, basis),
         _ => (e2e, "paint-on-arrival"),
     };
     let shown = |t: Option<f64>| t.unwrap_or(f64::NAN) - FRAME;
@@ -1214,6 +1225,15 @@ mod tests {
         let (_, e2e, basis) = first_gain(&f, None).expect("a gain");
         assert_eq!(basis, "paint-on-arrival-server-pace");
         assert!((e2e - (1180.0 - 950.0 - FRAME)).abs() < 1e-9, "{e2e}");
+        // No server decode: the arrivals' own pace before the page fell behind (issue 59).
+        f.server_decode = None;
+        f.stream_pace = Some(700.0);
+        let (_, e2e, basis) = first_gain(&f, None).expect("a gain");
+        assert_eq!(basis, "paint-on-arrival-stream-pace");
+        assert!((e2e - (1180.0 - 950.0 - FRAME)).abs() < 1e-9, "{e2e}");
+        f.stream_pace = None;
+        assert_eq!(first_gain(&f, None).unwrap().2, "paint-on-arrival");
+        f.server_decode = Some(700.0);
         // Nothing painted: no estimate.
         f.shown = (None, None);
         assert_eq!(diagnose(&f, None)[0].gain, None);

@@ -541,5 +541,67 @@ fn facts(
         }),
         read_late: f.arrivals.clock == "page-read"
             && f.arrivals.blocked_ms.is_some_and(|b| b > 0.0),
+        stream_pace: stream_pace(&tl.records, blocked),
+    }
+}
+
+/// The answer's span from its first delta to its last at the pace its arrivals kept before the
+/// page's main thread was first blocked (ms): where the busy page then read late, its reads no
+/// longer say when the bytes came, the pace before does. The median time per delta over those
+/// read on time, times the gaps in all; `None` with fewer than four read on time.
+pub(crate) fn stream_pace(
+    records: &[crate::timeline::session::DeltaRecord],
+    blocked: &crate::timeline::blocked::Blocked,
+) -> Option<f64> {
+    let first = records.first()?.arrived;
+    let fell_behind = blocked
+        .intervals()
+        .iter()
+        .find(|b| b.1 > first)
+        .map_or(f64::INFINITY, |b| b.0);
+    let n: u64 = records.iter().map(|r| u64::from(r.count)).sum();
+    let mut steps: Vec<f64> = records
+        .windows(2)
+        .take_while(|w| w[1].arrived < fell_behind)
+        .map(|w| (w[1].arrived - w[0].arrived) / f64::from(w[1].count.max(1)))
+        .filter(|g| g.is_finite() && *g >= 0.0)
+        .collect();
+    if steps.len() < 3 || n < 2 {
+        return None;
+    }
+    steps.sort_by(f64::total_cmp);
+    Some(steps[steps.len() / 2] * (n - 1) as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::timeline::blocked::Blocked;
+    use crate::timeline::session::DeltaRecord;
+
+    #[test]
+    fn the_stream_pace_is_the_pace_read_on_time_before_the_page_fell_behind() {
+        // 100 deltas 10 ms apart from 200 ms; the page blocked from 400 ms on, reading the rest
+        // bunched and late.
+        let recs: Vec<DeltaRecord> = (0..100)
+            .map(|i| {
+                let t = 200.0 + 10.0 * f64::from(i);
+                let read = if t < 400.0 {
+                    t
+                } else {
+                    t + 600.0 + f64::from(i) * 5.0
+                };
+                DeltaRecord::arrived(read, 1, 1, 0)
+            })
+            .collect();
+        let mut b = Blocked::default();
+        b.push(400.0, 1000.0);
+        let pace = stream_pace(&recs, &b).unwrap();
+        assert!((pace - 990.0).abs() < 1e-9, "{pace}");
+        // Blocked from the first delta on: too few read on time.
+        let mut early = Blocked::default();
+        early.push(0.0, 100.0);
+        early.push(220.0, 1000.0);
+        assert_eq!(stream_pace(&recs, &early), None);
     }
 }
