@@ -530,14 +530,25 @@ pub fn derived_queue(wire: &Wire, prefill: Option<f64>, before: f64) -> Option<(
         .filter(|h| h.is_finite() && *h >= 0.0)?
         .min(before);
     let after = before - h - p;
-    if after > AFTER_HEADERS_MS.max(AFTER_HEADERS_SHARE * p) {
+    let network = wire.network.filter(|n| n.is_finite()).unwrap_or(0.0);
+    let waited = (h - network).max(0.0);
+    let late = after > AFTER_HEADERS_MS.max(AFTER_HEADERS_SHARE * p);
+    // The headers at once and the wait after them: only where that wait is the longer one. A
+    // server that took its headers as long (llama-server, its headers when a slot takes the
+    // request) and then sent its first token late under load (issue 59: 62-65 ms after them,
+    // its HTTP thread sharing the cores) waited before them.
+    if late && after > waited {
         return Some((after, QueueBasis::WaitAfterHeaders));
     }
-    let network = wire.network.filter(|n| n.is_finite()).unwrap_or(0.0);
     // Never more than the prefill leaves: the headers' trip and the first token's differ. What
-    // the prefill leaves of the time after the headers (the first token's own trip and read, or
-    // a wait under the threshold) stays with the network.
-    let queue = (h - network).max(0.0).min((before - p).max(0.0));
+    // the prefill leaves of the time after the headers stays with the network when it is under
+    // the threshold (the first token's own trip and read); over it, the server was late to send
+    // its first token, and that is the server's wait too, not the network's.
+    let queue = if late {
+        (before - p - network).max(0.0)
+    } else {
+        waited.min((before - p).max(0.0))
+    };
     Some((queue, QueueBasis::HeadersAtWorkStart))
 }
 
@@ -1231,6 +1242,38 @@ mod tests {
         let b = queued(0.0, 4.0, Some(0.5));
         assert!(ms(&b, "queue").unwrap() <= 5.0, "{:?}", b.phases);
         assert!((ms(&b, "network").unwrap() - 2.0).abs() <= 5.0);
+    }
+
+    #[test]
+    fn a_slot_wait_stays_the_queue_when_the_first_token_comes_late_after_the_headers() {
+        // llama-server under CPU load (issue 59): a slot took the request after 2,527 ms (its
+        // headers then), and its first token left 60 ms after its 300 ms prefill ended (its HTTP
+        // thread shares the cores with decoding). Not a wait after the headers; and not network
+        // on localhost.
+        let t = stream(2527.0 + 60.0, 300.0, 2.0, |_, e| e);
+        let timings = ServerTimings {
+            prefill_ms: Some(300.0),
+            decode_ms: Some(980.0),
+            ..ServerTimings::default()
+        };
+        let wire = Wire {
+            headers: Some(2527.0 + 2.0),
+            network: Some(0.5),
+        };
+        let b = breakdown(&t, 0.0, &timings, None, 0, &Blocked::default(), &wire).unwrap();
+        assert_eq!(b.queue_basis, Some(QueueBasis::HeadersAtWorkStart), "{b:?}");
+        let q = ms(&b, "queue").unwrap();
+        assert!(q >= 2527.0 && q <= 2527.0 * 1.05, "queue {q}: {b:?}");
+        assert!(ms(&b, "network").unwrap() <= 30.0, "{b:?}");
+        // Alone under the same load: the late first token is still the server's, not network.
+        let t = stream(60.0, 300.0, 2.0, |_, e| e);
+        let wire = Wire {
+            headers: Some(2.0),
+            network: Some(0.5),
+        };
+        let b = breakdown(&t, 0.0, &timings, None, 0, &Blocked::default(), &wire).unwrap();
+        assert!(ms(&b, "network").unwrap() <= 30.0, "{b:?}");
+        assert!(ms(&b, "queue").unwrap() <= 65.0, "{b:?}");
     }
 
     #[test]
