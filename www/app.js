@@ -120,6 +120,10 @@ $('ask').addEventListener('submit', async (ev) => {
   try {
     const load = SCENARIOS[scenario].load;
     const turns = SCENARIOS[scenario].turns;
+    // A named scenario starts on an empty chat, so that it shows its own failure mode whatever
+    // was sent before (earlier answers kept on the page weigh on every re-render: issue 59);
+    // free mode keeps the conversation, as a chat app does. Reports stay in the list.
+    if (scenario !== 'free') messages.replaceChildren();
     if (load) await runLoad(load.n, load.c, true);
     else if (turns) await converse(turns, $('prompt').value);
     else await ask($('prompt').value);
@@ -652,7 +656,13 @@ function showDiagnosis(list, verdicts) {
       if (v.gain) {
         g.dataset.ttft = String(v.gain.ttftPerceived);
         g.dataset.e2e = String(v.gain.e2ePerceived);
-        g.textContent = `Fixed, the user would see the first text ${ms(v.gain.ttftPerceived)} sooner and the whole answer ${ms(v.gain.e2ePerceived)} sooner (an estimate: ${GAIN_BASIS[v.gain.basis] || v.gain.basis}).`;
+        const basis = GAIN_BASIS[v.gain.basis] || v.gain.basis;
+        // No zeros shown as a gain (issue 59): a hold that moves neither the first text nor the
+        // end (the server's layer releasing at its end what it held) is said so.
+        const none = !(v.gain.ttftPerceived >= 0.05) && !(v.gain.e2ePerceived >= 0.05);
+        g.textContent = none
+          ? `Fixed, neither the first text nor the end of the answer would come sooner (an estimate: ${basis}): the text in between would show as it comes.`
+          : `Fixed, the user would see the first text ${ms(v.gain.ttftPerceived)} sooner and the whole answer ${ms(v.gain.e2ePerceived)} sooner (an estimate: ${basis}).`;
       } else g.remove();
       li.querySelector('.evidence').textContent = ev;
       return li;
@@ -684,13 +694,17 @@ function drawWaterfall(r) {
   }
   el.append(bar, legend);
   // Buffering delays the first tokens, not the last: the E2E bar cannot show it, so say it.
+  // Only what was measured: a bunched pattern with no hold is the page reading late (its main
+  // thread busy), or nothing to say (issue 59: "held … 0.0 ms, 0.0 ms on average").
   const i = r.intermediary;
-  if (i && i.pattern !== 'steady') {
-    const note = document.createElement('p');
-    note.className = 'held';
+  const note = document.createElement('p');
+  note.className = 'held';
+  if (i && i.pattern !== 'steady' && (i.heldFirstMs > 0 || i.heldMeanMs > 0)) {
     note.textContent = `An intermediary held tokens (${i.pattern}): the first one ${ms(i.heldFirstMs)}, ${ms(i.heldMeanMs)} on average. That is time to first token the user waited for, even though the end of the answer was not late.`;
-    el.append(note);
+  } else if (i && i.pattern !== 'steady' && i.lateReadMs > 0) {
+    note.textContent = `The page read the tokens late (${i.pattern}): ${ms(i.lateReadMs)} on average after they reached the browser, its main thread busy. That is the page's time, not an intermediary's.`;
   }
+  if (note.textContent) el.append(note);
 }
 
 // The first token's path, to the moment it was painted, as the report splits it

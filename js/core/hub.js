@@ -307,13 +307,38 @@ export class Hub {
         this.#deliverProgress(after);
       }
     }
-    for (const s of this.streams) {
-      if (s.ended) {
-        for (const e of [...this.streams]) if (e.ended) e.checkSettled();
-        break;
-      }
+    // Ended streams settle one per task: sixteen answers ending in one frame (a sweep's level)
+    // made this callback one task of 700 ms (issue 59). The first here, the rest each in a task
+    // of its own.
+    let first = true;
+    for (const s of [...this.streams]) {
+      if (!s.ended || s.done) continue;
+      if (first) s.checkSettled();
+      else this.#settleLater(s);
+      first = false;
     }
     return changed || live ? 1 : 0;
+  }
+
+  /** @type {Set<import('./stream.js').Stream>} */
+  #settling = new Set();
+  /** @param {import('./stream.js').Stream} s */
+  #settleLater(s) {
+    if (this.#settling.has(s)) return;
+    this.#settling.add(s);
+    if (this.#settling.size > 1) return;
+    const next = () => {
+      const [e] = this.#settling;
+      if (!e) return;
+      this.#settling.delete(e);
+      try {
+        e.checkSettled();
+      } catch {
+        /* never into the page */
+      }
+      if (this.#settling.size) setTimeout(next, 0);
+    };
+    setTimeout(next, 0);
   }
 
   // Hands each open stream's figures so far to the progress subscribers.

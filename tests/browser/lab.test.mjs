@@ -37,6 +37,17 @@ async function runScenario(page, name, { tokens } = {}) {
   });
 }
 
+/** The report's notes and verdict texts whose figures (ms) are all zero. */
+const zeroTexts = (page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('#report p, #diagnosis li')]
+      .map((e) => e.textContent)
+      .filter((t) => {
+        const n = [...t.matchAll(/(-?\d+(?:\.\d+)?) ms\b/g)].map((m) => Number(m[1]));
+        return n.length >= 1 && n.every((x) => x === 0);
+      }),
+  );
+
 const EXPECT = {
   healthy: 'healthy',
   queueing: 'queue-bound',
@@ -100,6 +111,9 @@ for (const [name, verdict] of Object.entries(EXPECT)) {
       assert.equal(tpot.pace, 'buffer');
       assert.match(tpot.text, /buffer's pace; server step \d/);
     }
+    // No note or verdict whose figures are all zero (issue 59: "held tokens: the first one
+    // 0.0 ms, 0.0 ms on average").
+    assert.deepEqual(await zeroTexts(page), [], name);
     if (name === 'empty') {
       assert.equal(r.status, 'incomplete');
       assert.equal(r.error.kind, 'empty-stream');
@@ -109,6 +123,26 @@ for (const [name, verdict] of Object.entries(EXPECT)) {
     await page.close();
   });
 }
+
+// Issue 59: a newcomer clicks one scenario after another in one lab page. Each still names its
+// own failure mode (the earlier answers no longer weigh on it: the lab clears the chat for a
+// named scenario, and says so), with no note or verdict of zeros.
+test('every scenario, clicked one after another in one lab page, names its own verdict', async (t) => {
+  const page = await env.lab();
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  const got = [];
+  for (const [name, verdict] of Object.entries(EXPECT)) {
+    if (name === 'proxy' && !env.nginx) continue;
+    const r = await runScenario(page, name);
+    got.push(`${name}: ${r.verdicts[0]}`);
+    assert.equal(r.verdicts[0], verdict, `${name} after ${got.slice(0, -1).join('; ')}: ${r.verdicts}`);
+    assert.deepEqual(await zeroTexts(page), [], name);
+  }
+  t.diagnostic(got.join('; '));
+  assert.match(await page.textContent('header p'), /empty chat/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
 
 // A heavy syntax highlighter (highlight.js, the lab's script of its own, run in a task after each
 // change of a long code answer): the page's verdict, naming that script (issue 32).

@@ -80,6 +80,8 @@ test('typing while a whole-message re-render streams: each key press waits for i
   const v = r.diagnosis.find((d) => d.verdict === 'client-input-delayed');
   t.diagnostic(JSON.stringify({ input: r.input, truth: r.inputTruth, verdicts: r.diagnosis.map((d) => d.verdict), evidence: v?.evidence }));
   assert.ok(r.input && r.input.count >= 1, JSON.stringify(r.input));
+  // Interactions, not entries (issue 59: a key's keydown, keypress and keyup were three).
+  assert.equal(r.input.count, r.inputTruthCount, `${r.input.count} interactions counted, the browser's ${r.inputTruthCount}`);
   assert.ok(Math.abs(r.input.durationMaxMs - r.inputTruth) <= FRAME, `longest interaction ${r.input.durationMaxMs} vs the browser's ${r.inputTruth}`);
   assert.ok(v, r.diagnosis.map((d) => d.verdict).join());
   assert.equal(v.place, 'page');
@@ -91,6 +93,7 @@ test('typing while an appending page streams: answered at once, no input verdict
   t.diagnostic(JSON.stringify({ input: r.input, truth: r.inputTruth, verdicts: r.diagnosis.map((d) => d.verdict) }));
   assert.ok(!r.diagnosis.some((d) => d.verdict === 'client-input-delayed'));
   if (r.input) assert.ok(Math.abs(r.input.durationMaxMs - r.inputTruth) <= FRAME);
+  if (r.input) assert.equal(r.input.count, r.inputTruthCount);
 });
 
 test('immediate rendering gives a median delivery lag under one frame + 2 ms', async (t) => {

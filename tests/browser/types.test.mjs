@@ -84,3 +84,32 @@ test("the docs' report table (docs/report.md) names exactly the fields reports h
   assert.deepEqual([...keys].filter((k) => !named.has(k)), [], 'report fields the table lacks');
   assert.deepEqual([...named].filter((k) => !keys.has(k)), [], 'table names that no report has');
 });
+
+// Issue 59: `SummaryMetric` was a hand-written union that lacked `freeze`, `droppedFrames` and
+// `inputDuration`, on which the core takes targets. Every metric a summary has (each one's
+// percentiles) is given a target here; the targets the core judged, and the options that set
+// them, must type.
+test('a target on every metric the core judges types as the generated SloMetric (tsc --strict)', async (t) => {
+  const { summary, options } = await page.evaluate(async () => {
+    const { summary: first } = await window.everyStatus();
+    const metrics = Object.keys(first).filter((k) => first[k] && typeof first[k] === 'object' && 'p50' in first[k]);
+    const slo = Object.fromEntries(metrics.map((m) => [m, { p95: 1e9 }]));
+    const { summary } = await window.everyStatus({ slo });
+    // The options that set the targets the core judged (it takes none on a frame rate).
+    return { summary, options: { slo: Object.fromEntries(summary.slo.map((s) => [s.metric, { p95: 1e9 }])) } };
+  });
+  t.diagnostic(`targets judged: ${summary?.slo?.map((s) => s.metric).join(', ')}`);
+  assert.ok(summary.slo.some((s) => s.metric === 'freeze') && summary.slo.some((s) => s.metric === 'inputDuration'), JSON.stringify(summary.slo));
+  assert.ok(!summary.slo.some((s) => s.metric === 'fps'));
+  const index = JSON.stringify(path.join(root, 'js', 'index.js'));
+  const src = [
+    `import type { Summary, ProfilerOptions } from ${index};`,
+    `export const summary: Summary = ${JSON.stringify(summary)};`,
+    `export const options: ProfilerOptions = ${JSON.stringify(options)};`,
+    '// @ts-expect-error: a frame rate takes no target (more is better)',
+    `export const fps: ProfilerOptions = { slo: { fps: { p50: 50 } } };`,
+    '',
+  ].join('\n');
+  const out = typecheck(src);
+  assert.equal(out, '', out);
+});

@@ -481,3 +481,25 @@ test("report assembly: the catalog's words, the late frames' scripts (tokenpaint
   assert.equal(r2.format, 'learned');
   assert.deepEqual(r2.read, { by: 'learned', path: '/data/text' });
 });
+
+// Issue 59: a key press is one interaction (its keydown, keypress and keyup entries share an
+// interactionId): counted once, its start and delay its first entry's, its duration its longest.
+test('interactions are counted by interactionId, not by Event Timing entry', async () => {
+  const { interactions } = await import('../../js/browser/input.js');
+  // Six keys, three entries each, in the browser's order (keyup of one can follow the next's keydown).
+  const entries = [];
+  for (let k = 0; k < 6; k++) {
+    const id = 100 + 7 * k;
+    const t = 1000 + 40 * k;
+    entries.push([id, t, 2, 24 + k], [id, t + 1, 3, 30 + k], [id, t + 25, 1, 16]);
+  }
+  entries.push([999, 2000, 80, 120]);
+  const got = interactions(entries);
+  assert.equal(got.length, 7);
+  assert.deepEqual(got[0], [1000, 2, 30]);
+  assert.deepEqual(got[5], [1200, 2, 35]);
+  assert.deepEqual(got[6], [2000, 80, 120]);
+  // An interaction whose earlier entry comes later keeps the earlier start and its delay.
+  assert.deepEqual(interactions([[5, 20, 1, 10], [5, 10, 4, 8]]), [[10, 4, 10]]);
+  assert.deepEqual(interactions([]), []);
+});

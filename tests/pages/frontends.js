@@ -330,10 +330,10 @@ window.runFrame = async ({ src, query = 'ttft_ms=50&token_ms=20&tokens=30' }) =>
 // --- reports of every status, for the type drift test ----------------------------------------------
 
 /** One report per status the core writes, one `failed` report, and the summary. */
-window.everyStatus = async () => {
+window.everyStatus = async (options = {}) => {
   const host = document.getElementById('app');
   host.replaceChildren();
-  const profiler = new Profiler({ includeText: true, saveTimeline: true });
+  const profiler = new Profiler({ includeText: true, saveTimeline: true, ...options });
   profiler.observe(host);
   const out = [];
   const run = async (query, { render = true, abort = false } = {}) => {

@@ -38,7 +38,7 @@ window.runStream = async ({ query, render = 'immediate', delay = 0, cost = 0, vi
   // The browser's own record of the user's interactions meanwhile (the input tests' truth).
   const interactions = [];
   // Each as [start, end]: those that ended before the report was made are the ones it can hold.
-  const events = typeof PerformanceObserver === 'function' && PerformanceObserver.supportedEntryTypes.includes('event') ? new PerformanceObserver((l) => interactions.push(...l.getEntries().filter((e) => e.interactionId).map((e) => [e.startTime, e.startTime + e.duration]))) : null;
+  const events = typeof PerformanceObserver === 'function' && PerformanceObserver.supportedEntryTypes.includes('event') ? new PerformanceObserver((l) => interactions.push(...l.getEntries().filter((e) => e.interactionId).map((e) => [e.startTime, e.startTime + e.duration, e.interactionId]))) : null;
   events?.observe({ type: 'event', durationThreshold: 16 });
   const chat = document.getElementById('chat');
   const profiler = new Profiler(options);
@@ -134,10 +134,13 @@ window.runStream = async ({ query, render = 'immediate', delay = 0, cost = 0, vi
   profiler.disconnect();
   if (truth) r.truth = { commit: truth.commit - r.startTime, frame: truth.frame - r.startTime };
   if (events) {
-    for (const e of events.takeRecords()) if (e.interactionId) interactions.push([e.startTime, e.startTime + e.duration]);
+    for (const e of events.takeRecords()) if (e.interactionId) interactions.push([e.startTime, e.startTime + e.duration, e.interactionId]);
     events.disconnect();
-    const held = interactions.filter(([start, end]) => start >= r.startTime && end <= reportedAt).map(([start, end]) => end - start);
+    const kept = interactions.filter(([start, end]) => start >= r.startTime && end <= reportedAt);
+    const held = kept.map(([start, end]) => end - start);
     r.inputTruth = held.length ? Math.max(...held) : null;
+    // The browser's interactions (one per interactionId: a key's keydown, keypress and keyup).
+    r.inputTruthCount = new Set(kept.map((k) => k[2])).size;
   }
   if (painted) {
     await new Promise((res) => setTimeout(res, 50));

@@ -11,9 +11,15 @@
 //    alone: no queue verdict, queue ≤ 50 ms.
 // 2. The lab's sweep against it with two slots: the queue near zero up to the slots and growing
 //    above them, each level's phases within 10% (or 30 ms) of the server's own timings.
+// 3. `decode` (issue 59): requests A, B and C from the lab's direct page, alone: decode and prefill
+//    within 2% of the server's own `predicted_ms` and `prompt_ms`, phases adding up.
+// With CORPUS=dir, the first run's sessions are written there as corpus cases.
 // Prints a line per run and the counts; exits 1 if any check fails.
 //   LLAMA_DIR: where build-llama-server.sh put it (default /opt/tokenpaint-apps/llama).
-import { spawn } from 'node:child_process';
+import { spawn, execSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { setup } from '../support/helpers.mjs';
 
 const DIR = process.env.LLAMA_DIR || '/opt/tokenpaint-apps/llama';
@@ -82,6 +88,17 @@ async function labFor(env, url, maxTokens) {
   await page.fill('#baseUrl', `${url}/v1`);
   await page.fill('#maxTokens', String(maxTokens));
   await page.check('#useOwn');
+  // The completions' bodies as the browser's network layer got them (the truth of the server's
+  // timings, read apart from tokenpaint).
+  page.bodies = [];
+  page.on('requestfinished', async (req) => {
+    if (!/\/v1\/chat\/completions/.test(req.url())) return;
+    try {
+      page.bodies.push(await (await req.response()).text());
+    } catch {
+      page.bodies.push('');
+    }
+  });
   return page;
 }
 
@@ -111,7 +128,9 @@ async function queued(env, slots, ahead, port) {
         others.push(res.then((r) => r.text()));
         await new Promise((r) => setTimeout(r, 60));
       }
+      const n = page.bodies.length;
       const r = await pageAsk(page, `The page's question, run ${run}`);
+      const body = await lastBody(page, n);
       await Promise.all(others);
       const mine = tasks(server.log).at(-1);
       const wait = mine.started - mine.posted;
@@ -132,6 +151,13 @@ async function queued(env, slots, ahead, port) {
       if (aloneVerdicts.includes('queue-bound')) fails.push(`alone: ${aloneVerdicts}`);
       console.log(`${slots} slot(s), ${ahead} ahead, run ${run}: wait ${wait.toFixed(1)} ms, queue ${q.ms} (${q.basis}), prefill ${phaseOf(r, 'prefill').ms}, network ${net}, ${verdicts}; alone: wait ${(alone.started - alone.posted).toFixed(1)}, queue ${aq}, network ${phaseOf(a, 'network').ms}, ${aloneVerdicts}${fails.length ? `  FAIL: ${fails.join('; ')}` : ''}`);
       if (!fails.length) pass++;
+      if (run === 1 && process.env.CORPUS) {
+        const base = `llama-${slots}slot`;
+        keep([
+          { name: `${base}-queued`, about: `the lab's direct page's request behind ${ahead} others on a real llama-server with ${slots} slot(s)`, saved: r.saved, verdicts, truth: { server: { timings: timingsOf(body), wait } }, expect: { verdict: 'queue-bound' } },
+          { name: `${base}-alone`, about: `the same request alone on a real llama-server with ${slots} slot(s)`, saved: a.saved, verdicts: aloneVerdicts, truth: { server: { timings: null, wait: alone.started - alone.posted } }, expect: {} },
+        ]);
+      }
     }
   } finally {
     await page.close();
@@ -194,9 +220,96 @@ async function sweep(env, port) {
   return !fails.length;
 }
 
+/**
+ * Issue 59, item 1: requests A, B and C asked from the lab's direct page, one after another,
+ * RUNS times: the decode phase equals the server's own `predicted_ms` within 2%, prefill its
+ * `prompt_ms` within 2% (the truth read off the wire by the browser's network layer, not by
+ * tokenpaint); `unattributed` at most a frame or 2% of E2E; `healthy` only where no phase is over
+ * its threshold. Each run's timeline is kept for the corpus (CORPUS=dir).
+ */
+async function decode(env, port) {
+  const server = await llama(1, port);
+  const page = await labFor(env, server.url, 40);
+  let pass = 0;
+  let runs = 0;
+  const kept = [];
+  try {
+    for (let run = 1; run <= RUNS; run++) {
+      for (const name of ['A', 'B', 'C']) {
+        runs++;
+        const fails = [];
+        const n = page.bodies.length;
+        const r = await pageAsk(page, `Request ${name} of run ${run}: where does the time go?`);
+        const timings = timingsOf(await lastBody(page, n));
+        const d = phaseOf(r, 'decode').ms;
+        const p = phaseOf(r, 'prefill').ms;
+        const total = r.phasesTotal;
+        const bound = Math.max(1000 / 60, 0.02 * total.ms);
+        const verdicts = r.diagnosis.map((v) => v.verdict);
+        if (!timings) fails.push('no timings on the wire');
+        else {
+          if (!(d !== null && Math.abs(d - timings.predicted_ms) <= 0.02 * timings.predicted_ms)) fails.push(`decode ${d} vs predicted_ms ${timings.predicted_ms}`);
+          if (!(p !== null && Math.abs(p - timings.prompt_ms) <= 0.02 * timings.prompt_ms)) fails.push(`prefill ${p} vs prompt_ms ${timings.prompt_ms}`);
+        }
+        if (!(total.unattributed <= bound)) fails.push(`unattributed ${total.unattributed} of ${total.ms}`);
+        if (verdicts.includes('healthy') && r.phases.some((x) => x.ms === null && ['decode', 'prefill'].includes(x.name))) fails.push(`healthy with ${r.phases.filter((x) => x.ms === null).map((x) => x.name)} unknown`);
+        console.log(`request ${name}, run ${run}: decode ${d} (predicted_ms ${timings?.predicted_ms}), prefill ${p} (prompt_ms ${timings?.prompt_ms}), unattributed ${total.unattributed} of ${total.ms}, ${verdicts}${fails.length ? `  FAIL: ${fails.join('; ')}` : ''}`);
+        if (!fails.length) pass++;
+        kept.push({ name, run, saved: r.saved, timings, verdicts });
+      }
+    }
+  } finally {
+    await page.close();
+    server.stop();
+  }
+  console.log(`decode and prefill against llama-server's own timings: ${pass} of ${runs} requests pass`);
+  if (process.env.CORPUS) {
+    keep(kept.filter((k) => k.run === 1).map((k) => ({ name: `llama-direct-${k.name.toLowerCase()}`, about: `request ${k.name} asked from the lab's direct page of a real llama-server (one slot, alone)`, saved: k.saved, verdicts: k.verdicts, truth: { server: { timings: k.timings } }, expect: {} })));
+  }
+  return { ok: pass === runs, kept };
+}
+
+/** Writes cases to the corpus (CORPUS: scripts/record-cases.mjs llama). */
+function keep(cases) {
+  const version = execSync(`${DIR}/build/bin/llama-server --version 2>&1 || true`, { encoding: 'utf8' }).split('\n').filter((l) => /version|built/.test(l)).join('; ');
+  for (const k of cases) {
+    const c = {
+      case: k.name,
+      about: k.about,
+      produced: { command: 'RUNS=1 CORPUS=tests/corpus node tests/realapps/llama.mjs queue decode', server: `llama.cpp llama-server from the llama-cpp-python 0.3.36 sdist (${version}), scripts/real-apps/tiny_model.py`, tokenpaint: process.env.TOKENPAINT_VERSION ?? '', browser: execSync('/usr/bin/chromium --version', { encoding: 'utf8' }).trim(), node: process.version, machine: `${os.cpus().length} × ${os.cpus()[0]?.model}, ${os.platform()} ${os.release()}`, load: os.loadavg(), date: new Date().toISOString() },
+      expect: k.expect,
+      truth: k.truth,
+      report: { verdicts: k.verdicts },
+      saved: k.saved,
+    };
+    writeFileSync(path.join(process.env.CORPUS, `${k.name}.json`), JSON.stringify(c) + '\n');
+  }
+}
+
+/** The body of the page's completion after the `n` it had, as the browser's network layer got it. */
+async function lastBody(page, n) {
+  for (let i = 0; i < 100 && page.bodies.length <= n; i++) await new Promise((r) => setTimeout(r, 20));
+  return page.bodies[n] ?? '';
+}
+
+/** llama.cpp's `timings` on the last chunk that has them. */
+function timingsOf(body) {
+  let t = null;
+  for (const line of body.split('\n')) {
+    if (!line.startsWith('data: {')) continue;
+    try {
+      t = JSON.parse(line.slice(6)).timings ?? t;
+    } catch {
+      /* not JSON */
+    }
+  }
+  return t;
+}
+
 const env = await setup();
 let ok = true;
 try {
+  if (only.includes('decode')) ok = (await decode(env, 8094)).ok && ok;
   if (!only.length || only.includes('queue')) {
     ok = (await queued(env, 1, 2, 8091)) && ok;
     ok = (await queued(env, 2, 3, 8092)) && ok;
