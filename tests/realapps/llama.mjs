@@ -276,7 +276,7 @@ function keep(cases) {
     const c = {
       case: k.name,
       about: k.about,
-      produced: { command: 'RUNS=1 CORPUS=tests/corpus node tests/realapps/llama.mjs queue decode', server: `llama.cpp llama-server from the llama-cpp-python 0.3.36 sdist (${version}), scripts/real-apps/tiny_model.py`, tokenpaint: process.env.TOKENPAINT_VERSION ?? '', browser: execSync('/usr/bin/chromium --version', { encoding: 'utf8' }).trim(), node: process.version, machine: `${os.cpus().length} × ${os.cpus()[0]?.model}, ${os.platform()} ${os.release()}`, load: os.loadavg(), date: new Date().toISOString() },
+      produced: { command: 'RUNS=1 CORPUS=tests/corpus node tests/realapps/llama.mjs queue decode', server: `llama.cpp llama-server from the llama-cpp-python 0.3.36 sdist (${version}), scripts/real-apps/tiny_model.py`, tokenpaint: process.env.TOKENPAINT_VERSION ?? '', browser: execSync('/usr/bin/chromium --version 2>/dev/null', { encoding: 'utf8' }).trim(), node: process.version, machine: `${os.cpus().length} × ${os.cpus()[0]?.model}, ${os.platform()} ${os.release()}`, load: os.loadavg(), date: new Date().toISOString() },
       expect: k.expect,
       truth: k.truth,
       report: { verdicts: k.verdicts },
