@@ -68,6 +68,11 @@ export function check(c, report) {
   const total = r.phasesTotal;
   const e2eP = r.e2ePerceived?.painted ?? null;
   const painted = e2eP != null;
+  if (total && r.phases) {
+    const known = r.phases.reduce((a, x) => a + (x.ms ?? 0), 0);
+    if (r.phases.some((x) => x.ms != null && x.ms < 0)) bad.push(`a negative phase: ${JSON.stringify(r.phases)}`);
+    if (known > total.ms + 1) bad.push(`the phases add up to ${known.toFixed(2)}, over the total ${total.ms}`);
+  }
   if (server.decode != null && painted && total) {
     const bound = Math.max(FRAME, 0.02 * total.ms);
     if (total.unattributed > bound) bad.push(`unattributed ${total.unattributed} of ${total.ms} (bound ${bound.toFixed(1)})`);
