@@ -6,9 +6,10 @@
 // screen (a MutationObserver of the recorder's and an after-paint mark of each change).
 // tests/native/corpus.test.mjs analyses every case again, natively, in each `npm test`.
 //
-//   node scripts/record-cases.mjs [lab] [apps] [llama]     (npm run record-cases)
+//   node scripts/record-cases.mjs [lab] [pairs] [apps] [llama]     (npm run record-cases)
 //     lab    each lab scenario on a fresh lab page, then all of them one after another in one
 //            page (the built-in simulated server; nginx for the proxy one)
+//     pairs  only the late-reading page and its twin (PAIRS=10: ten pairs, the first kept)
 //     apps   each recorded real app (tests/recordings/) replayed in Chromium
 //     llama  a real llama-server (scripts/real-apps/build-llama-server.sh): alone, queued
 // Each case says what produced it: the command, the versions, the machine and the date.
@@ -161,38 +162,51 @@ async function labCases() {
   const expectOf = (name) => (name === 'highlighter' ? { oneOf: ['page-stall', 'client-render-bound'] } : { verdict: SCENARIOS[name].expect });
   const alone = {};
   // The late-reading page (issue 59, item 2): the growing re-render and its fixed twin (the same
-  // answer appended), side by side in one page, PAIRS times; the first pair is kept.
+  // answer appended), side by side in one page, PAIRS times each, with the server's metrics and
+  // without (the gain then paced by the arrivals alone); the first pair of each is kept.
   const pairs = Number(process.env.PAIRS) || 1;
-  let within = 0;
-  for (let k = 0; k < pairs; k++) {
-    const page = await env.browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    await page.addInitScript(pageTruth, '#messages');
-    await page.goto(env.url + '/');
-    await page.waitForFunction(() => document.documentElement.dataset.lab === 'ready', null, { timeout: 30000 });
-    const g = await run(page, 'growing');
-    // The fix: the same knobs, the page appending (free mode keeps the knobs).
-    await page.evaluate(() => {
-      for (const [k, v] of Object.entries({ render: 'append', growCost: '0' })) {
+  const setKnobs = (page, knobs) =>
+    page.evaluate((o) => {
+      for (const [k, v] of Object.entries(o)) {
         const el = document.getElementById(k);
-        el.value = v;
+        if (el.type === 'checkbox') el.checked = v;
+        else el.value = v;
         el.dispatchEvent(new Event('change'));
       }
-    });
-    const twin = await run(page, null);
-    await page.close();
-    const truth = truthOf(g);
-    const twinTruth = truthOf(twin);
-    const report = await analysed(g.saved);
-    const gain = report.diagnosis.find((v) => v.gain)?.gain;
-    const predicted = truth.page.lastPaint - (gain?.e2ePerceived ?? NaN);
-    const off = (predicted - twinTruth.page.lastPaint) / twinTruth.page.lastPaint;
-    if (Math.abs(off) <= 0.15) within++;
-    console.log(`pair ${k + 1}: the whole-render page's last paint ${truth.page.lastPaint} ms, gain ${gain?.e2ePerceived} (${gain?.basis}): predicted ${predicted.toFixed(0)} ms; the appending twin's ${twinTruth.page.lastPaint} ms (${(100 * off).toFixed(1)}%)`);
-    if (k === 0) {
-      save('lab-growing-pair', { case: 'lab-growing-pair', about: `the lab's "${SCENARIOS.growing.label}" (a whole-message re-render whose cost grows with the answer, reading late), with its appending twin sent next in the same page: the gain predicts the twin`, produced: produced({ server: "scripts/sim.mjs (the lab's simulated server)", knobs: SCENARIOS.growing.knobs, twin: { render: 'append', growCost: 0 } }), expect: { verdict: SCENARIOS.growing.expect }, truth: { ...truth, twin: twinTruth.page }, report: { verdicts: g.verdicts }, saved: g.saved });
+    }, knobs);
+  // Third: a heavier re-render (5 ms → 15 ms per 1,000 characters) that falls far behind the
+  // stream, with no server metrics: only the arrivals before it fell behind can pace the gain.
+  for (const [metrics, heavy] of [[true, false], [false, false], [false, true]]) {
+    let within = 0;
+    for (let k = 0; k < pairs; k++) {
+      const page = await env.browser.newPage({ viewport: { width: 1280, height: 1000 } });
+      await page.addInitScript(pageTruth, '#messages');
+      await page.goto(env.url + '/');
+      await page.waitForFunction(() => document.documentElement.dataset.lab === 'ready', null, { timeout: 30000 });
+      await page.click('button[data-name="growing"]');
+      // (A knob changed puts the lab in free mode, which keeps the others.)
+      if (!metrics) await setKnobs(page, { metrics: false });
+      if (heavy) await setKnobs(page, { growCost: '15', tokens: '400' });
+      const g = await run(page, null);
+      await setKnobs(page, { render: 'append', growCost: '0' });
+      const twin = await run(page, null);
+      await page.close();
+      const truth = truthOf(g);
+      const twinTruth = truthOf(twin);
+      const report = await analysed(g.saved);
+      const gain = report.diagnosis.find((v) => v.gain)?.gain;
+      const predicted = truth.page.lastPaint - (gain?.e2ePerceived ?? NaN);
+      const off = (predicted - twinTruth.page.lastPaint) / twinTruth.page.lastPaint;
+      if (Math.abs(off) <= 0.15) within++;
+      console.log(`pair ${k + 1}${metrics ? '' : ' (no server metrics)'}${heavy ? ' (heavy)' : ''}: the whole-render page's last paint ${truth.page.lastPaint} ms, ${report.diagnosis[0].verdict}, gain ${gain?.e2ePerceived} (${gain?.basis}): predicted ${predicted.toFixed(0)} ms; the appending twin's ${twinTruth.page.lastPaint} ms (${(100 * off).toFixed(1)}%)`);
+      if (k === 0) {
+        const name = `lab-growing-pair${metrics ? '' : '-no-metrics'}${heavy ? '-heavy' : ''}`;
+        save(name, { case: name, about: `the lab's "${SCENARIOS.growing.label}" (a whole-message re-render whose cost grows with the answer, reading late)${heavy ? ', three times as costly (15 ms per 1,000 characters), 400 deltas' : ''}${metrics ? '' : ', the server reporting no timings'}, with its appending twin sent next in the same page: the gain predicts the twin`, produced: produced({ server: "scripts/sim.mjs (the lab's simulated server)", knobs: { ...SCENARIOS.growing.knobs, metrics, ...(heavy ? { growCost: 15, tokens: 400 } : {}) }, twin: { render: 'append', growCost: 0 } }), expect: heavy ? { oneOf: ['client-render-growing', 'client-render-bound'] } : { verdict: SCENARIOS.growing.expect }, truth: { ...truth, twin: twinTruth.page }, report: { verdicts: g.verdicts }, saved: g.saved });
+      }
     }
+    console.log(`the late-reading page${metrics ? '' : ' (no server metrics)'}${heavy ? ' (heavy)' : ''}: the predicted perceived E2E within 15% of its twin's in ${within} of ${pairs} pairs`);
   }
-  console.log(`the late-reading page's predicted perceived E2E within 15% of its twin's: ${within} of ${pairs} pairs`);
+  if (!which.has('lab')) return env.close();
   for (const name of names) {
     const page = await env.browser.newPage({ viewport: { width: 1280, height: 1000 } });
     await page.addInitScript(pageTruth, '#messages');
@@ -269,7 +283,7 @@ async function appCases() {
   }
 }
 
-if (which.has('lab')) await labCases();
+if (which.has('lab') || which.has('pairs')) await labCases();
 if (which.has('apps')) await appCases();
 if (which.has('llama')) {
   // A real llama-server: built once (about 16 minutes on 2 cores), then its own check writes the
