@@ -560,7 +560,7 @@ pub(crate) fn stream_pace(
         .find(|b| b.1 > first)
         .map_or(f64::INFINITY, |b| b.0);
     let n: u64 = records.iter().map(|r| u64::from(r.count)).sum();
-    let mut steps: Vec<f64> = records
+    let steps: Vec<f64> = records
         .windows(2)
         .take_while(|w| w[1].arrived < fell_behind)
         .map(|w| (w[1].arrived - w[0].arrived) / f64::from(w[1].count.max(1)))
@@ -569,8 +569,7 @@ pub(crate) fn stream_pace(
     if steps.len() < 3 || n < 2 {
         return None;
     }
-    steps.sort_by(f64::total_cmp);
-    Some(steps[steps.len() / 2] * (n - 1) as f64)
+    crate::stats::quantile_of(&steps, 0.5).map(|step| step * (n - 1) as f64)
 }
 
 #[cfg(test)]

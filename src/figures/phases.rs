@@ -1263,7 +1263,7 @@ mod tests {
         let b = breakdown(&t, 0.0, &timings, None, 0, &Blocked::default(), &wire).unwrap();
         assert_eq!(b.queue_basis, Some(QueueBasis::HeadersAtWorkStart), "{b:?}");
         let q = ms(&b, "queue").unwrap();
-        assert!(q >= 2527.0 && q <= 2527.0 * 1.05, "queue {q}: {b:?}");
+        assert!((2527.0..=2527.0 * 1.05).contains(&q), "queue {q}: {b:?}");
         assert!(ms(&b, "network").unwrap() <= 30.0, "{b:?}");
         // Alone under the same load: the late first token is still the server's, not network.
         let t = stream(60.0, 300.0, 2.0, |_, e| e);
