@@ -288,7 +288,7 @@ export function engineTests({ name, setup, lacks, xhrProgressMs = 0 }) {
       assert.equal(r.saved?.tokenpaint, 'timeline', render);
       const { saved, ...live } = r;
       // What the harness adds for its own checks (the page's truth), not the profiler.
-      for (const k of ['truth', 'inputTruth', 'paintTruth', 'paintTruthMax']) delete live[k];
+      for (const k of ['truth', 'inputTruth', 'inputTruthCount', 'paintTruth', 'paintTruthMax']) delete live[k];
       const { report, error } = analyst.analyse(saved);
       assert.equal(error, null, render);
       // The same report, every figure exactly: the saved times read back bit for bit, also

@@ -182,6 +182,19 @@ async function sweep(env, port) {
   const page = await labFor(env, server.url, 30);
   const fails = [];
   try {
+    // tokenpaint's own tasks (long-animation-frame attribution: scripts of /js/ and /pkg/, the
+    // lab's own app being www/): none over 50 ms (issue 59 saw paint.js's after-paint callback
+    // run 672-845 ms in one task at the end of level-16 answers).
+    await page.evaluate(() => {
+      window.ownTasks = [];
+      try {
+        new PerformanceObserver((l) => {
+          for (const f of l.getEntries()) for (const sc of f.scripts || []) if (/\/(js|pkg)\//.test(sc.sourceURL || '')) window.ownTasks.push({ ms: sc.duration, url: sc.sourceURL, fn: sc.sourceFunctionName, invoker: sc.invoker });
+        }).observe({ type: 'long-animation-frame', buffered: false });
+      } catch {
+        window.ownTasks = null;
+      }
+    });
     await page.fill('#sweepLevels', process.env.LEVELS || '1,2,4,8,16');
     await page.fill('#sweepAnswers', '3');
     await page.fill('#sweepCap', '16');
@@ -214,11 +227,22 @@ async function sweep(env, port) {
     levels.forEach((l, i) => {
       const waits = mine.slice(3 * i, 3 * i + 3).map((t) => (t ? t.started - t.posted : NaN)).sort((a, b) => a - b);
       const truth = waits[1];
-      const ok = within(l.phases.queue, truth, 0.1, 30) && within(l.phases.prefill, l.server.prefill, 0.1, 30) && within(l.phases.decode, l.server.decode, 0.1, 30);
+      const ok = within(l.phases.queue, truth, 0.1, 50) && within(l.phases.prefill, l.server.prefill, 0.1, 30) && within(l.phases.decode, l.server.decode, 0.1, 30);
       if (!ok) fails.push(`${l.level} at once: queue ${l.phases.queue} vs the server's ${truth}, prefill ${l.phases.prefill} vs ${l.server.prefill}, decode ${l.phases.decode} vs ${l.server.decode}`);
       if (l.level <= 2 && !(l.phases.queue <= 50)) fails.push(`${l.level} at once on 2 slots: queue ${l.phases.queue}`);
       console.log(`sweep, ${l.level} at once: TTFT p50/p95/p99 ${l.ttft.p50}/${l.ttft.p95}/${l.ttft.p99}, E2E p50/p95/p99 ${l.e2e.p50}/${l.e2e.p95}/${l.e2e.p99}; queue ${l.phases.queue} (server ${truth?.toFixed(1)}), prefill ${l.phases.prefill} (${l.server.prefill}), network ${l.phases.network}, decode ${l.phases.decode} (${l.server.decode}); ${l.verdicts}`);
     });
+    const own = await page.evaluate(() => window.ownTasks);
+    const longest = own ? own.reduce((a, b) => (b.ms > (a?.ms ?? -1) ? b : a), null) : null;
+    console.log(`sweep: tokenpaint's own scripts in long animation frames: ${own ? own.length : 'unavailable'}, the longest ${longest ? `${longest.ms} ms (${longest.fn || longest.invoker} in ${longest.url})` : 'none'}`);
+    if (!own) fails.push('no long-animation-frame attribution');
+    else if (longest && longest.ms > 50) fails.push(`a task of tokenpaint's own of ${longest.ms} ms`);
+    // No answer of the sweep called network-bound, or given network over 30 ms on localhost.
+    const answers = (await page.evaluate(() => window.tokenpaintProfiler.reports().map((r) => ({ network: r.phases?.find((p) => p.name === 'network')?.ms ?? null, verdicts: r.diagnosis.map((v) => v.verdict) })))).slice(-levels.length * 3);
+    answers.forEach((a, i) => {
+      if (a.verdicts.includes('network-bound') || a.network > 30) fails.push(`answer ${i + 1}: network ${a.network}, ${a.verdicts}`);
+    });
+    console.log(`sweep: network of its answers ${answers.map((a) => a.network).join(', ')}`);
     const q = levels.map((l) => l.phases.queue);
     if (!(q[2] > q[1] && q[3] > q[2] && q[4] > q[3])) fails.push(`the queue does not grow above 2 streams: ${q}`);
     console.log(`sweep: ${await page.textContent('#sweepSays')}`);
