@@ -233,7 +233,13 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
         // A page that read the stream itself while its main thread was blocked a quarter of
         // the time or more may have read these bursts late: without the arrival clock they
         // cannot be told from a hold, and a busy page is never called a proxy.
-        let busy = f.read_while_busy();
+        // A page holds a read only while its main thread is blocked: holds of twice its longest
+        // block and more on average are not its own (a gzip or a proxy on a loaded machine, where
+        // short blocks add up to a busy share: issue 59).
+        let longer = f
+            .blocked_longest
+            .is_some_and(|(_, ms)| i.held_mean > 2.0 * ms);
+        let busy = f.read_while_busy() && !longer;
         let held = i.held_by == HeldBy::Intermediary
             && i.pattern != ArrivalPattern::Steady
             && i.held_mean > HOLD.max(2.0 * i.step)
@@ -1082,6 +1088,31 @@ mod tests {
                 server: srv(Some(5.0), Some(250.0), Some(980.0)),
                 adjust: none,
                 want: &["client-render-bound"],
+            },
+            // A proxy on a loaded machine: the page was blocked a third of the time, in short
+            // blocks (40 ms at most); the holds (90 ms on average) are longer than any of them
+            // could make: not the page's. (Without the blocks' length: insufficient evidence.)
+            Case {
+                name: "proxy buffering on a busy page of short blocks",
+                tokens: timeline(50, 300.0, 20.0, 8.0, |i, e| e + 20.0 * (9 - i % 10) as f64),
+                server: srv(Some(5.0), Some(250.0), Some(980.0)),
+                adjust: |f| {
+                    f.read_late = true;
+                    f.blocked_share = Some(0.35);
+                    f.blocked_longest = Some((600.0, 40.0));
+                },
+                want: &["intermediary-buffered"],
+            },
+            Case {
+                name: "proxy buffering on a busy page of long blocks",
+                tokens: timeline(50, 300.0, 20.0, 8.0, |i, e| e + 20.0 * (9 - i % 10) as f64),
+                server: srv(Some(5.0), Some(250.0), Some(980.0)),
+                adjust: |f| {
+                    f.read_late = true;
+                    f.blocked_share = Some(0.35);
+                    f.blocked_longest = Some((600.0, 200.0));
+                },
+                want: &["insufficient-evidence"],
             },
             // A page so busy that its arrivals bunch up: the page is the cause, not a proxy.
             Case {
