@@ -187,8 +187,10 @@ async function sweep(env, port) {
     // run 672-845 ms in one task at the end of level-16 answers).
     await page.evaluate(() => {
       window.ownTasks = [];
+      window.longFrames = 0;
       try {
         new PerformanceObserver((l) => {
+          for (const f of l.getEntries()) window.longFrames++;
           for (const f of l.getEntries()) for (const sc of f.scripts || []) if (/\/(js|pkg)\//.test(sc.sourceURL || '')) window.ownTasks.push({ ms: sc.duration, url: sc.sourceURL, fn: sc.sourceFunctionName, invoker: sc.invoker });
         }).observe({ type: 'long-animation-frame', buffered: false });
       } catch {
@@ -233,8 +235,9 @@ async function sweep(env, port) {
       console.log(`sweep, ${l.level} at once: TTFT p50/p95/p99 ${l.ttft.p50}/${l.ttft.p95}/${l.ttft.p99}, E2E p50/p95/p99 ${l.e2e.p50}/${l.e2e.p95}/${l.e2e.p99}; queue ${l.phases.queue} (server ${truth?.toFixed(1)}), prefill ${l.phases.prefill} (${l.server.prefill}), network ${l.phases.network}, decode ${l.phases.decode} (${l.server.decode}); ${l.verdicts}`);
     });
     const own = await page.evaluate(() => window.ownTasks);
+    const frames = await page.evaluate(() => window.longFrames);
     const longest = own ? own.reduce((a, b) => (b.ms > (a?.ms ?? -1) ? b : a), null) : null;
-    console.log(`sweep: tokenpaint's own scripts in long animation frames: ${own ? own.length : 'unavailable'}, the longest ${longest ? `${longest.ms} ms (${longest.fn || longest.invoker} in ${longest.url})` : 'none'}`);
+    console.log(`sweep: ${frames} long animation frames; tokenpaint's own scripts in them: ${own ? own.length : 'unavailable'}, the longest ${longest ? `${longest.ms} ms (${longest.fn || longest.invoker} in ${longest.url})` : 'none'}`);
     if (!own) fails.push('no long-animation-frame attribution');
     else if (longest && longest.ms > 50) fails.push(`a task of tokenpaint's own of ${longest.ms} ms`);
     // No answer of the sweep called network-bound, or given network over 30 ms on localhost.
