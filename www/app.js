@@ -619,6 +619,7 @@ function gap(a, b) {
 const GAIN_BASIS = {
   'paint-on-arrival': 'each delta painted in the frame after it arrived',
   'paint-on-arrival-server-pace': 'each delta read at the server’s pace and painted in the next frame',
+  'paint-on-arrival-stream-pace': 'each delta read at the pace the stream kept before the page fell behind, and painted in the next frame',
   'no-hold': 'nothing between server and page holds tokens',
   'stall-at-pace': 'the stalled step at the stream’s usual pace',
   'no-queue': 'no wait for a server slot',
