@@ -162,6 +162,14 @@ async function labCases() {
   // test accepts both, tests/browser/lab.test.mjs).
   const expectOf = (name) => (name === 'highlighter' ? { oneOf: ['page-stall', 'client-render-bound'] } : { verdict: SCENARIOS[name].expect });
   const alone = {};
+  /** A fresh lab page with the recorder's own truth installed before the lab's scripts. */
+  const freshLab = async () => {
+    const page = await env.browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    await page.addInitScript(pageTruth, '#messages');
+    await page.goto(env.url + '/');
+    await page.waitForFunction(() => document.documentElement.dataset.lab === 'ready', null, { timeout: 30000 });
+    return page;
+  };
   // Scenarios on a loaded machine (LOADED=gzip,proxy,…: both cores kept busy by two spinning
   // processes; RUNS times each): each run's verdict printed, and the first run that does not name
   // the scenario's verdict kept as a case (else the first run).
@@ -173,10 +181,7 @@ async function labCases() {
         let named = 0;
         const runs = Number(process.env.RUNS) || 5;
         for (let k = 0; k < runs; k++) {
-          const page = await env.browser.newPage({ viewport: { width: 1280, height: 1000 } });
-          await page.addInitScript(pageTruth, '#messages');
-          await page.goto(env.url + '/');
-          await page.waitForFunction(() => document.documentElement.dataset.lab === 'ready', null, { timeout: 30000 });
+          const page = await freshLab();
           const g = await run(page, name);
           await page.close();
           const ok = g.verdicts[0] === SCENARIOS[name].expect;
@@ -211,10 +216,7 @@ async function labCases() {
   for (const [metrics, heavy] of [[true, false], [false, false], [false, true]]) {
     let within = 0;
     for (let k = 0; k < pairs; k++) {
-      const page = await env.browser.newPage({ viewport: { width: 1280, height: 1000 } });
-      await page.addInitScript(pageTruth, '#messages');
-      await page.goto(env.url + '/');
-      await page.waitForFunction(() => document.documentElement.dataset.lab === 'ready', null, { timeout: 30000 });
+      const page = await freshLab();
       await page.click('button[data-name="growing"]');
       // (A knob changed puts the lab in free mode, which keeps the others.)
       if (!metrics) await setKnobs(page, { metrics: false });
@@ -240,20 +242,14 @@ async function labCases() {
   }
   if (!which.has('lab')) return env.close();
   for (const name of names) {
-    const page = await env.browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    await page.addInitScript(pageTruth, '#messages');
-    await page.goto(env.url + '/');
-    await page.waitForFunction(() => document.documentElement.dataset.lab === 'ready', null, { timeout: 30000 });
+    const page = await freshLab();
     const g = await run(page, name);
     alone[name] = g;
     save(`lab-${name}`, { case: `lab-${name}`, about: `the lab's "${SCENARIOS[name].label}" scenario, sent once on a fresh lab page`, produced: produced({ server: 'scripts/sim.mjs (the lab\'s simulated server)', knobs: SCENARIOS[name].knobs }), expect: expectOf(name), truth: truthOf(g), report: { verdicts: g.verdicts }, saved: g.saved });
     await page.close();
   }
   // One after another in one page, as a newcomer clicks them: the earlier answers stay.
-  const page = await env.browser.newPage({ viewport: { width: 1280, height: 1000 } });
-  await page.addInitScript(pageTruth, '#messages');
-  await page.goto(env.url + '/');
-  await page.waitForFunction(() => document.documentElement.dataset.lab === 'ready', null, { timeout: 30000 });
+  const page = await freshLab();
   const order = names.filter((n) => !['highlighter', 'conversation', 'queueing'].includes(n));
   for (const [i, name] of order.entries()) {
     const g = await run(page, name);
