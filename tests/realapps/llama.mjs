@@ -213,13 +213,14 @@ async function sweep(env, port) {
     const skews = levels[0].level === 1 ? starts.slice(0, 3).map((at) => nearest(at, 0, 50)?.d).filter(Number.isFinite).sort((a, b) => a - b) : [];
     const skew = skews.length ? skews[Math.floor(skews.length / 2)] : 0;
     // A busy server posts a request later (its HTTP thread shares the cores with decoding): look
-    // up to 2 s on, and prefer a prompt of another length than the background's (its most common
+    // up to 2 s on (and 50 ms before: under load the skew of one answer strays from the first
+    // level's median by up to 14 ms here), and prefer a prompt of another length than the background's (its most common
     // one), then the nearest.
     const counts = new Map();
     for (const t of all) counts.set(t.tokens, (counts.get(t.tokens) || 0) + 1);
     const background = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
     const mine = starts.map((at) => {
-      const near = all.map((t) => ({ t, d: t.posted + server.offset - at - skew })).filter((x) => x.d >= -5 && x.d <= 2000);
+      const near = all.map((t) => ({ t, d: t.posted + server.offset - at - skew })).filter((x) => x.d >= -50 && x.d <= 2000);
       near.sort((a, b) => (a.t.tokens === background) - (b.t.tokens === background) || a.d - b.d);
       return near[0]?.t ?? null;
     });
@@ -231,7 +232,9 @@ async function sweep(env, port) {
       const truth = waits[1];
       const ok = within(l.phases.queue, truth, 0.1, 50) && within(l.phases.prefill, l.server.prefill, 0.1, 30) && within(l.phases.decode, l.server.decode, 0.1, 30);
       if (!ok) fails.push(`${l.level} at once: queue ${l.phases.queue} vs the server's ${truth}, prefill ${l.phases.prefill} vs ${l.server.prefill}, decode ${l.phases.decode} vs ${l.server.decode}`);
-      if (l.level <= 2 && !(l.phases.queue <= 50)) fails.push(`${l.level} at once on 2 slots: queue ${l.phases.queue}`);
+      // Up to the slots, no queue where the server kept none (under load a slot may take 70 ms to
+      // pick up a request: that wait is the server's, and the check above holds it).
+      if (l.level <= 2 && truth < 50 && !(l.phases.queue <= 50)) fails.push(`${l.level} at once on 2 slots: queue ${l.phases.queue} (the server's ${truth})`);
       console.log(`sweep, ${l.level} at once: TTFT p50/p95/p99 ${l.ttft.p50}/${l.ttft.p95}/${l.ttft.p99}, E2E p50/p95/p99 ${l.e2e.p50}/${l.e2e.p95}/${l.e2e.p99}; queue ${l.phases.queue} (server ${truth?.toFixed(1)}), prefill ${l.phases.prefill} (${l.server.prefill}), network ${l.phases.network}, decode ${l.phases.decode} (${l.server.decode}); ${l.verdicts}`);
     });
     const own = await page.evaluate(() => window.ownTasks);
