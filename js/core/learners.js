@@ -3,10 +3,6 @@
 // extension and the injected script), and what comes before it has loaded is kept and handed
 // over in order. A page that profiles its own streams never loads it.
 
-// Formats whose reader finds no answer of its own in the stream: where the profiler only guessed
-// that a stream carries an answer, the page decides (learning.js).
-export const WEAK = new Set(['', 'sse-text', 'text', 'json', 'unknown']);
-
 // Calls kept for one reader while the chunk loads, at most.
 const MAX_KEPT = 4096;
 

@@ -15,7 +15,7 @@ import { Learner, normal } from '../transports/learn.js';
 import { answers, asks, lastAsk } from '../transports/answers.js';
 import { selectorOf } from '../browser/dom.js';
 import { FAILED_NULL } from '../schema.js';
-import { WEAK } from './learners.js';
+import { WEAK } from './weak.js';
 import { framer, load } from './wasm.js';
 
 /** @typedef {import('./hub.js').Hub} Hub */

@@ -7,7 +7,7 @@ import { load, ready, generationOf } from './wasm.js';
 import { feedRead } from './link.js';
 import { HEADERS } from '../schema.js';
 import { tap } from '../transports/tap.js';
-import { WEAK } from './learners.js';
+import { WEAK } from './weak.js';
 import { RESOURCE_FIELDS } from '../options.js';
 
 /** @typedef {import('./hub.js').Hub} Hub */

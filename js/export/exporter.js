@@ -1,10 +1,7 @@
 // The OTLP exporter's stand-in: the exporter itself (otlp.js) is a chunk of its own.
 
 import { modelOf } from './model.js';
-
-/** Where reports that a left page could not send wait for the origin's next page (otlp.js
- * takes them). */
-export const UNSENT = 'tokenpaint:otlp-unsent';
+import { UNSENT } from './unsent.js';
 
 /**
  * The OTLP exporter (`otlp.js`), imported only when the `otlp` option is set: bundlers make it a

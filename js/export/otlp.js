@@ -12,7 +12,7 @@
 
 import * as otel from './otel.js';
 import { pageOtel, hex, SPAN_KEY, contextOf } from './otel.js';
-import { UNSENT } from './exporter.js';
+import { UNSENT } from './unsent.js';
 
 export { otel };
 

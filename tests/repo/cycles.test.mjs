@@ -1,0 +1,60 @@
+// No import cycle in js/ (issue 60): every relative import (static, re-export or dynamic `import()`)
+// of the shell's modules, comments aside (JSDoc types name modules without importing them). A
+// cycle makes the order of evaluation matter: a constant read before its module has run is
+// `undefined` in one bundler's output and fine in another's.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const js = path.join(root, 'js');
+
+function files(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.js') ? [path.join(dir, e.name)] : []));
+}
+
+/** The relative modules `file` imports, comments taken out first. */
+export function importsOf(source) {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+  const found = new Set();
+  for (const m of code.matchAll(/(?:\bimport\s*(?:[\w*{}\s,$]+\bfrom\s*)?|\bexport\s*[\w*{}\s,$]*\bfrom\s*|\bimport\s*\(\s*)(['"])(\.{1,2}\/[^'"]+)\1/g)) found.add(m[2]);
+  return [...found];
+}
+
+/** The cycles of a graph (Map of node to neighbours), each as a path that comes back to its start. */
+export function cycles(graph) {
+  const out = [];
+  const state = new Map();
+  const stack = [];
+  const visit = (n) => {
+    state.set(n, 1);
+    stack.push(n);
+    for (const m of graph.get(n) || []) {
+      if (state.get(m) === 1) out.push([...stack.slice(stack.indexOf(m)), m]);
+      else if (!state.has(m)) visit(m);
+    }
+    stack.pop();
+    state.set(n, 2);
+  };
+  for (const n of graph.keys()) if (!state.has(n)) visit(n);
+  return out;
+}
+
+test('the import reader and the cycle finder see what they are given', () => {
+  const src = "import { a } from './a.js';\n// import { b } from './b.js';\n/** @type {import('./c.js').C} */\nexport * from '../d.js';\nconst m = import('./e.js');\nimport './f.js';\nconst u = 'http://x/'; import {\n  g,\n} from './g.js';";
+  assert.deepEqual(importsOf(src).sort(), ['../d.js', './a.js', './e.js', './f.js', './g.js']);
+  assert.deepEqual(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]])), [['a', 'b', 'c', 'a']]);
+  assert.deepEqual(cycles(new Map([['a', ['b']], ['b', []]])), []);
+});
+
+test('no import cycle in js/', () => {
+  const graph = new Map();
+  for (const f of files(js)) {
+    const rel = (p) => path.relative(js, p);
+    graph.set(rel(f), importsOf(readFileSync(f, 'utf8')).map((i) => rel(path.resolve(path.dirname(f), i))));
+  }
+  assert.ok(graph.size > 30, `read ${graph.size} modules`);
+  assert.deepEqual(cycles(graph).map((c) => c.join(' → ')), []);
+});
