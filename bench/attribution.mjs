@@ -21,8 +21,8 @@ export const nameOf = (url) => new URL(url, 'http://x').pathname.replace(/^\/(js
 /** What an entry point (the outermost tokenpaint frame of a stack) is, for the table. */
 export const ENTRY_POINTS = {
   'transports/tap.js:pull': 'the pass-through body: each chunk read, handed to the app, stamped and queued',
-  'browser/paint.js:after': 'the paint clock\'s after-paint task (postTask or a MessageChannel message): the frame queued, the next rAF requested, and the report of a stream that has settled',
-  'browser/paint.js:PaintClock.#onFrame': 'the paint clock\'s rAF callback: the frame start, the after-paint task posted',
+  'browser/paint.js:after': 'the paint clock\'s after-paint task (postTask or a MessageChannel message): the frame queued, the next rAF requested (with postTask), and the report of a stream that has settled',
+  'browser/frames.js:FrameLoop.tick': 'the one rAF callback (issue 61): the frame start to the frame meter and the paint clock, which posts its after-paint task',
   'core/link.js:CoreLink.#onTimer': 'the queue of chunks, commits and frames handed to the wasm module (the flush timer)',
   'core/link.js:CoreLink.flushSoon': 'the queue handed to the wasm module at once (a long queue, or the profiler disconnected)',
   'browser/watch.js:(observe)': 'the MutationObserver callback: claiming, reading the appended text',
@@ -35,8 +35,9 @@ export function entryOf(file, fn) {
 }
 
 /**
- * `{ total, parts }` of a profile (`Profiler.stop`'s): ms with a tokenpaint frame on the stack,
- * and that time by its entry point (the outermost tokenpaint frame).
+ * `{ total, parts, within }` of a profile (`Profiler.stop`'s): ms with a tokenpaint frame on the
+ * stack, that time by its entry point (the outermost tokenpaint frame), and by each of tokenpaint's
+ * functions on the stack (`within`: a function's time with what it calls).
  */
 export function attribute(profile, mine = ours) {
   const time = new Map();
@@ -49,6 +50,7 @@ export function attribute(profile, mine = ours) {
   for (const n of profile.nodes) for (const c of n.children || []) parent.set(c, n.id);
   let total = 0;
   const parts = new Map();
+  const within = new Map();
   const leaves = process.env.LEAVES ? new Map() : null;
   for (const n of profile.nodes) {
     const us = time.get(n.id) || 0;
@@ -61,6 +63,14 @@ export function attribute(profile, mine = ours) {
     if (!outer) continue;
     const ms = us / 1000;
     total += ms;
+    // The time of each of tokenpaint's functions with what it calls (once per sample however
+    // deep it recurses): a callback's own share inside the entry point that calls it.
+    const on = new Set();
+    for (let id = n.id; id !== undefined; id = parent.get(id)) {
+      const f = byId.get(id).callFrame;
+      if (mine(f.url) && !/wasm$/.test(f.url)) on.add(`${nameOf(f.url)}:${f.functionName || '(anonymous)'}`);
+    }
+    for (const name of on) within.set(name, (within.get(name) || 0) + ms);
     const part = entryOf(nameOf(outer.url), outer.functionName);
     parts.set(part, (parts.get(part) || 0) + ms);
     if (leaves) {
@@ -74,7 +84,7 @@ export function attribute(profile, mine = ours) {
       leaves.set(leaf, (leaves.get(leaf) || 0) + ms);
     }
   }
-  return { total, parts: Object.fromEntries([...parts].sort((a, b) => b[1] - a[1])), ...(leaves && { leaves: [...leaves].sort((a, b) => b[1] - a[1]).slice(0, 40) }) };
+  return { total, parts: Object.fromEntries([...parts].sort((a, b) => b[1] - a[1])), within: Object.fromEntries(within), ...(leaves && { leaves: [...leaves].sort((a, b) => b[1] - a[1]).slice(0, 40) }) };
 }
 
 /** Samples every `us` microseconds on `cdp`'s page while `fn` runs; its result and the profile. */

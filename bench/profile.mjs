@@ -31,12 +31,14 @@ export async function runProfile({ rounds = 3, tokens = 6000, tokenMs = 5, sampl
       const [a, b, f] = await Promise.all([one(plain, false), one(profiled, true), one(floor, false, isFloor)]);
       if (b.leaves) for (const [name, ms] of b.leaves) log(`  ${ms.toFixed(1).padStart(7)} ${name}`);
       if (f.leaves) for (const [name, ms] of f.leaves.slice(0, 8)) log(`  floor ${ms.toFixed(1).padStart(7)} ${name}`);
-      rows.push({ own: b.total, floor: f.total, parse: a.parse, parts: b.parts, matched: b.matched });
+      rows.push({ own: b.total, floor: f.total, parse: a.parse, parts: b.parts, within: b.within, matched: b.matched });
       log(`round ${k + 1}: own ${b.total.toFixed(1)} ms, floor ${f.total.toFixed(1)} ms, parse ${a.parse.toFixed(1)} ms: ${(b.total / a.parse).toFixed(3)}x, on top of the floor ${((b.total - f.total) / a.parse).toFixed(3)}x, matched ${b.matched}%`);
     }
     const names = [...new Set(rows.flatMap((r) => Object.keys(r.parts)))];
     const parts = names.map((name) => ({ name, ms: median(rows.map((r) => r.parts[name] || 0)) })).sort((x, y) => y.ms - x.ms);
-    return { tokens, own: median(rows.map((r) => r.own)), floor: median(rows.map((r) => r.floor)), onFloor: median(rows.map((r) => (r.own - r.floor) / r.parse)), parse: median(rows.map((r) => r.parse)), ratio: median(rows.map((r) => r.own / r.parse)), parts };
+    const inner = [...new Set(rows.flatMap((r) => Object.keys(r.within || {})))];
+    const within = Object.fromEntries(inner.map((name) => [name, median(rows.map((r) => r.within?.[name] || 0))]));
+    return { tokens, within, own: median(rows.map((r) => r.own)), floor: median(rows.map((r) => r.floor)), onFloor: median(rows.map((r) => (r.own - r.floor) / r.parse)), parse: median(rows.map((r) => r.parse)), ratio: median(rows.map((r) => r.own / r.parse)), matched: Math.min(...rows.map((r) => r.matched)), parts };
   } finally {
     await browser.close();
     server.close();

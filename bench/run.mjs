@@ -20,6 +20,7 @@ import { sizes, BUDGET, STUB_BUDGET, CRITICAL_BUDGET } from '../scripts/size.mjs
 import { namedBuild, top } from '../scripts/wasmtop.mjs';
 import { floor } from '../scripts/floor.mjs';
 import { ENTRY_POINTS } from './attribution.mjs';
+import { runBase } from './base.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const sh = (cmd) => {
@@ -69,6 +70,11 @@ console.log(cb);
 
 console.log('\n== learning an app the page shows, against its reader (recorded apps, replayed)');
 const lrn = await runLearning({ rounds: Math.max(rounds, 5) });
+
+// Against a base commit (BASE, default 277578c: before issues 47-50), side by side in this run.
+const baseCommit = process.env.BASE || '277578c';
+console.log(`\n== tokenpaint's own time against ${baseCommit} (bench/base.mjs)`);
+const bs = await runBase({ commit: baseCommit, rounds: Math.max(rounds, 3), tokens: 6000 });
 
 const sz = sizes();
 const fl = await floor();
@@ -185,6 +191,22 @@ same rounds.
 |---|---|---:|---:|
 ${major.map((r) => `| \`${r.name}\` | ${ENTRY_POINTS[r.name] || ''} | ${f1(r.ms)} | ${Math.round((r.ms / ov.own) * 100)}% |`).join('\n')}
 | ${minor.length} other entry points | each under 1% (opening a stream, the report, long frames, Resource Timing) | ${f1(minor.reduce((a, r) => a + r.ms, 0))} | |
+
+## Against a base commit
+
+tokenpaint's own main-thread time (CPU profile, as above) on the same ${bs.tokens.toLocaleString('en')}-token answer, this
+tree's build and the base's (built in a clone of its own, \`npm run bench:base -- <commit>\`)
+profiled round by round in this run; median of ${bs.rounds} rounds. A change that raises the own time
+by more than 5% against its base says so in its issue note, with the reason.
+
+| build | own, ms | the floor, ms | the page's parse, ms | own on top of the floor | rounds |
+|---|---:|---:|---:|---:|---|
+| this (${bs.head}) | ${f1(bs.this.own)} | ${f1(bs.this.floor)} | ${f1(bs.this.parse)} | **${f2(bs.this.onFloor)}×** | ${bs.this.onFloors.map(f2).join(', ')} |
+| base (${bs.base.slice(0, 12)}) | ${f1(bs.baseline.own)} | ${f1(bs.baseline.floor)} | ${f1(bs.baseline.parse)} | **${f2(bs.baseline.onFloor)}×** | ${bs.baseline.onFloors.map(f2).join(', ')} |
+
+This against the base: own time **${f2(bs.this.own / bs.baseline.own)}×**, on top of the floor **${f2(bs.this.onFloor / bs.baseline.onFloor)}×**; matched ${bs.this.matched ?? '?'}%.
+The largest entry points, this and base: ${bs.this.parts.slice(0, 5).map((x) => `\`${x.name}\` ${f1(x.ms)} ms`).join(', ')}; base ${bs.baseline.parts.slice(0, 5).map((x) => `\`${x.name}\` ${f1(x.ms)} ms`).join(', ')}.
+The frame meter's own function (\`FrameMeter.#count\`, inside the shared frame callback): ${f1(bs.this.within['browser/frames.js:#count'] ?? bs.this.within['browser/frames.js:FrameMeter.#count'] ?? NaN)} ms.
 
 ## Long tasks
 

@@ -107,9 +107,13 @@ export const BUDGET = 40 * 1024;
  * JS); answers that end by quiet on a socket that stays open and say how they ended (answers.js).
  * The learner itself (HTML, base64, protobuf, MessagePack and CBOR decoders, ends at any depth)
  * is in the lazy learning chunk (22.4 KB minified, loaded only where instrument() guesses).
+ * Raised by 128 B for issue 61 (108,455 -> 108,601 B against 095f293): the frame loop shared
+ * by the paint clock and the frame meter (js/browser/frames.js), its next frame asked for from
+ * the after-paint task, and the input listeners that keep an overtaking rendering seen. It takes
+ * 8-25% off tokenpaint's own main-thread time (bench/base.mjs).
  * Issue 60 brings the whole down.
  */
-export const CEILING = 106 * 1024;
+export const CEILING = 106 * 1024 + 128;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => readFileSync(path.join(root, p));

@@ -1,15 +1,15 @@
 // The paint clock: brackets the paint of DOM commits.
 //
-// While commits wait for paint, one requestAnimationFrame callback runs per frame: its timestamp
-// is the frame start. Two more marks are taken per frame:
+// While commits wait for paint, the clock takes each frame's start from the frame loop
+// (browser/frames.js: one requestAnimationFrame callback a frame, shared with the frame meter). Two more marks are taken per frame:
 // - the rendering cutoff: a ResizeObserver callback on a detached element that is observed anew
 //   in each rAF callback. ResizeObserver callbacks run inside the frame's rendering steps, after
 //   every rAF callback and layout (https://html.spec.whatwg.org/#update-the-rendering), so a
 //   commit made before it is in this frame and a commit made after it (in a task that ran
 //   between the rendering and the after-paint mark, on a busy page) is not;
 // - the after-paint mark: a task posted from the rAF callback runs once the frame's rendering is
-//   done, or, if the next frame's rAF callbacks run before it (a long task came between, then
-//   the browser rendered again first), when they run: they follow this frame's paint.
+//   done, or, if the next frame's rAF callback runs before it (a long task came between, then
+//   the browser rendered again first), when it runs: it follows this frame's paint.
 //   `scheduler.postTask` at user-blocking priority runs ahead of the page's queued tasks where
 //   it exists (Chromium), so no task of the page comes between the rendering and it (input
 //   events may: they go first), and the cutoff above is not needed (nor taken: it costs a
@@ -20,6 +20,8 @@
 // (a typewriter, an animation) is attributed to that frame rather than to the next one.
 // While a page is hidden, rAF does not run: no bracket is taken, and reports say paint was
 // unavailable rather than inventing a lag.
+
+import { FrameLoop } from './frames.js';
 
 // js/core/hub.js uses it too, to hand the core only the frames the clock would watch anyway.
 export const IDLE_FRAMES = 3;
@@ -66,22 +68,26 @@ export class PaintClock {
   /** @type {() => void} */
   #post = () => {};
   #frame;
-  /** @type {FrameRequestCallback} */
+  /** @type {(frameStart: number) => void} */
   #onFrame = () => {};
   #onPaint;
   #waiting = false;
-  /** @type {FrameRequestCallback} */
-  #overtaken = () => {};
+  #loop;
+  /** @type {AbortController | undefined} */
+  #inputs;
 
   /**
    * `onPaint(frameStart, cutoff, afterPaint, since)` is called once per frame while armed;
    * `since` is the after-paint mark of the frame before when that frame asked for this one
    * (NaN after a rest): a frame whose after-paint mark comes much later than a frame after it
    * was asked for tells that the main thread was blocked in between.
+   * The frames come from `loop` (its own when none is given).
    * @param {(frame: number, cutoff: number, after: number, since: number) => number} onPaint
+   * @param {FrameLoop} [loop]
    */
-  constructor(onPaint) {
+  constructor(onPaint, loop = new FrameLoop()) {
     this.#onPaint = onPaint;
+    this.#loop = loop;
     this.#running = false;
     this.#since = NaN;
     this.#idle = 0;
@@ -89,9 +95,12 @@ export class PaintClock {
     this.#cutoff = NaN;
     const sched = globalThis.scheduler;
     const postTask = sched && typeof sched.postTask === 'function';
-    this.available = typeof requestAnimationFrame === 'function' && (postTask || typeof MessageChannel === 'function');
+    this.available = loop.available && (postTask || typeof MessageChannel === 'function');
     if (!this.available) return;
-    const after = () => this.#afterPaint();
+    const after = () => {
+      this.#afterPaint();
+      if (loop.owed) loop.wake();
+    };
     if (postTask) {
       // No signal is passed, so the promise never rejects: nothing to catch.
       this.#post = () => sched.postTask(after, { priority: 'user-blocking' });
@@ -128,14 +137,36 @@ export class PaintClock {
       }
       this.#waiting = true;
       this.#post();
-      // The next frame's rAF callbacks run after this frame's paint: where they come before
-      // the after-paint task (a long task ran after the rendering, then the browser rendered
-      // again before it), they close this frame, and the clock goes on with theirs.
-      requestAnimationFrame(this.#overtaken);
+      if (postTask) loop.promised = true;
     };
-    this.#overtaken = (frameStart) => {
-      if (this.#waiting && this.#afterPaint(false)) this.#onFrame(frameStart);
-    };
+    // With postTask the next frame is asked for from the after-paint task (the loop's cheaper
+    // place, browser/frames.js). That task is overtaken by the next rendering only when input
+    // comes first (a user-blocking task runs ahead of the page's own tasks, not of input events):
+    // an input event while it is pending asks for the next frame at once, so that the next
+    // frame's callback runs and closes this frame if the rendering comes first. Listened to on
+    // the window, in the capture phase, passively: the event's dispatch (every listener of it,
+    // the app's long handler too) is one task, before that rendering.
+    if (postTask && typeof addEventListener === 'function') {
+      try {
+        const onInput = () => {
+          if (loop.owed) loop.wake();
+        };
+        const o = { capture: true, passive: true, signal: (this.#inputs = new AbortController()).signal };
+        // One of each input task: a key's keypress, input and the mouse and touch events of a
+        // pointer (click too) are dispatched in the task of its key or pointer event.
+        for (const type of ['keydown', 'keyup', 'pointerdown', 'pointerup', 'pointermove', 'wheel']) addEventListener(type, onInput, o);
+      } catch {
+        /* not overtaken-proof on input: the after-paint mark may come a rendering late */
+      }
+    }
+    loop.add((frameStart) => {
+      // The next frame's rAF callback runs after this frame's paint: where it comes before the
+      // after-paint task (a long task ran after the rendering, then the browser rendered again
+      // before it), it closes this frame, and the clock goes on with its frame.
+      if (this.#waiting && !this.#afterPaint()) return false;
+      if (this.#running) this.#onFrame(frameStart);
+      return this.#running;
+    });
   }
 
   /** A commit happened: bracket the frames until it (and any that follow) are painted. */
@@ -144,12 +175,12 @@ export class PaintClock {
     this.#idle = 0;
     if (!this.#running) {
       this.#running = true;
-      requestAnimationFrame(this.#onFrame);
+      this.#loop.wake();
     }
   }
 
-  /** Closes the frame; `next`: ask for the next one. Returns whether the clock goes on. */
-  #afterPaint(next = true) {
+  /** Closes the frame. Returns whether the clock goes on (the loop then calls it next frame). */
+  #afterPaint() {
     // A frame already closed (its after-paint task, overtaken, runs late): nothing to do.
     if (!this.available || !this.#waiting) return false;
     this.#waiting = false;
@@ -167,7 +198,6 @@ export class PaintClock {
       return false;
     }
     this.#since = after;
-    if (next) requestAnimationFrame(this.#onFrame);
     return true;
   }
 
@@ -183,6 +213,7 @@ export class PaintClock {
       this.#channel.port1.close();
     }
     if (this.#ro) this.#ro.disconnect();
+    this.#inputs?.abort();
     this.available = false;
     this.#running = false;
   }

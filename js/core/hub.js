@@ -12,7 +12,7 @@ import { CoreLink } from './link.js';
 import { Reports } from './reports.js';
 import { PaintClock, timerResolution, IDLE_FRAMES } from '../browser/paint.js';
 import { LongFrames } from '../browser/longframes.js';
-import { FrameMeter } from '../browser/framemeter.js';
+import { FrameLoop, FrameMeter } from '../browser/frames.js';
 import { InputTiming } from '../browser/input.js';
 import { ResourceEntries } from '../browser/resource.js';
 import { DomWatch } from '../browser/watch.js';
@@ -72,8 +72,10 @@ export class Hub {
     this.reports = new Reports(this);
     this.frames = new LongFrames();
     this.resources = new ResourceEntries();
-    this.paint = new PaintClock((frame, cutoff, after, since) => this.#onPaint(frame, cutoff, after, since));
-    this.meter = new FrameMeter();
+    // One rAF callback a frame, for the paint clock and the frame meter both.
+    const loop = new FrameLoop();
+    this.paint = new PaintClock((frame, cutoff, after, since) => this.#onPaint(frame, cutoff, after, since), loop);
+    this.meter = new FrameMeter(loop);
     this.inputs = new InputTiming();
     // The OTLP exporter (the page's own OpenTelemetry SDK when it has one, else a collector at
     // `url`), and the DevTools track: chunks of their own, imported only when asked for.

@@ -10,6 +10,8 @@ import assert from 'node:assert/strict';
 function loop() {
   let frames = [];
   let tasks = [];
+  /** @type {{ type: string, cb: () => void }[]} */
+  let listeners = [];
   const env = {
     now: 0,
     /** Renders a frame that began at `start`, its rAF callbacks running at `at`. */
@@ -17,7 +19,19 @@ function loop() {
       env.now = at;
       const run = frames;
       frames = [];
+      env.callbacks.push(run.length);
       for (const cb of run) cb(start);
+    },
+    /** An input event's dispatch at `at` (a task of its own): the window's listeners run. */
+    input(at, type = 'keydown') {
+      env.now = at;
+      for (const l of listeners) if (l.type === type) l.cb();
+    },
+    /** How many rAF callbacks each rendering ran. */
+    callbacks: [],
+    /** rAF callbacks waiting for the next rendering. */
+    get asked() {
+      return frames.length;
     },
     /** Runs the queued tasks at `at`. */
     tasks(at) {
@@ -27,14 +41,25 @@ function loop() {
       for (const cb of run) cb();
     },
   };
-  const saved = { raf: globalThis.requestAnimationFrame, scheduler: globalThis.scheduler, performance: globalThis.performance };
+  const saved = { raf: globalThis.requestAnimationFrame, scheduler: globalThis.scheduler, performance: globalThis.performance, add: globalThis.addEventListener, remove: globalThis.removeEventListener };
   globalThis.requestAnimationFrame = (cb) => frames.push(cb);
+  globalThis.addEventListener = (type, cb, o) => {
+    listeners.push({ type, cb });
+    o?.signal?.addEventListener('abort', () => {
+      listeners = listeners.filter((l) => l.cb !== cb);
+    });
+  };
+  globalThis.removeEventListener = (type, cb) => {
+    listeners = listeners.filter((l) => l.type !== type || l.cb !== cb);
+  };
   globalThis.scheduler = { postTask: (cb) => tasks.push(cb) };
   globalThis.performance = { now: () => env.now };
   env.restore = () => {
     globalThis.requestAnimationFrame = saved.raf;
     globalThis.scheduler = saved.scheduler;
     globalThis.performance = saved.performance;
+    globalThis.addEventListener = saved.add;
+    globalThis.removeEventListener = saved.remove;
   };
   return env;
 }
@@ -74,7 +99,9 @@ test('a frame whose after-paint task the next rendering overtook is closed by th
     c.request();
     env.render(1000, 1001);
     // A 60 ms input task, then the next frame's rendering (its rAF callbacks at 1062), and only
-    // then the queued after-paint task: the first frame was painted before 1062.
+    // then the queued after-paint task: the first frame was painted before 1062. (The input
+    // event asks for the next frame: otherwise the clock asks for it from its after-paint task.)
+    env.input(1002);
     env.render(1050, 1062);
     env.tasks(1070);
     env.tasks(1071);
@@ -85,6 +112,94 @@ test('a frame whose after-paint task the next rendering overtook is closed by th
     env.tasks(1086);
     assert.deepEqual(seen.at(-1), { frame: 1083.3, after: 1086, since: 1070 });
     assert.equal(seen.length, 3);
+  } finally {
+    env.restore();
+  }
+});
+
+test('the paint clock and the frame meter share one rAF callback a frame, and none once idle', async () => {
+  const env = loop();
+  try {
+    const q = `?case=${Math.random()}`;
+    const { FrameLoop, FrameMeter } = await import(`../../js/browser/frames.js${q}`);
+    const { PaintClock, IDLE_FRAMES } = await import(`../../js/browser/paint.js${q}`);
+    const frames = new FrameLoop();
+    const seen = [];
+    let painting = 3;
+    const c = new PaintClock((frame, cutoff, after) => {
+      seen.push({ frame, after });
+      return painting-- > 0 ? 1 : 0;
+    }, frames);
+    const meter = new FrameMeter(frames);
+    meter.start();
+    c.request();
+    c.request();
+    meter.start();
+    assert.equal(env.asked, 1);
+    for (let i = 0; i < 10; i++) {
+      env.render(1000 + 16 * i, 1001 + 16 * i);
+      // Every other frame, a long input task holds the after-paint task until after the next
+      // rendering.
+      if (i % 2 === 0) env.tasks(1004 + 16 * i);
+      else env.input(1003 + 16 * i, 'pointermove');
+    }
+    assert.deepEqual(env.callbacks, Array(10).fill(1));
+    assert.deepEqual(meter.since(0), Array.from({ length: 10 }, (_, i) => 1000 + 16 * i));
+    // The clock closed each frame once, by its task or by the next frame, and rested after
+    // IDLE_FRAMES frames with nothing painted.
+    assert.equal(seen.length, 3 + IDLE_FRAMES);
+    assert.deepEqual(
+      seen.map((f) => f.frame),
+      Array.from({ length: 3 + IDLE_FRAMES }, (_, i) => 1000 + 16 * i),
+    );
+    // The streams are reported: the meter stops, and with the clock at rest the loop asks for no
+    // frame after the one already asked for.
+    meter.stop();
+    meter.stop();
+    env.render(1160);
+    assert.equal(env.asked, 0);
+    assert.deepEqual(meter.since(0), []);
+    // A commit wakes it again: one callback.
+    c.request();
+    assert.equal(env.asked, 1);
+  } finally {
+    env.restore();
+  }
+});
+
+test('the next frame is asked for from the after-paint task, inside the frame only with nobody to ask after it', async () => {
+  const env = loop();
+  const asked = [];
+  const raf = globalThis.requestAnimationFrame;
+  globalThis.requestAnimationFrame = (cb) => {
+    asked.push(env.inTask ? 'task' : 'frame');
+    return raf(cb);
+  };
+  try {
+    const q = `?case=${Math.random()}`;
+    const { FrameLoop, FrameMeter } = await import(`../../js/browser/frames.js${q}`);
+    const { PaintClock } = await import(`../../js/browser/paint.js${q}`);
+    const frames = new FrameLoop();
+    let painting = 2;
+    const c = new PaintClock(() => (painting-- > 0 ? 1 : 0), frames);
+    const meter = new FrameMeter(frames);
+    meter.start();
+    c.request();
+    asked.length = 0;
+    for (let i = 0; i < 8; i++) {
+      env.render(1000 + 16 * i);
+      env.inTask = true;
+      env.tasks(1004 + 16 * i);
+      env.inTask = false;
+    }
+    // While the clock runs (2 painting frames, then IDLE_FRAMES idle ones), the after-paint
+    // task asks; once it rests, the meter's frames are asked for inside the callback.
+    assert.deepEqual(asked, ['task', 'task', 'task', 'task', 'task', 'frame', 'frame', 'frame']);
+    // Without input, a rendering that overtakes the after-paint task finds no callback: the
+    // frame is closed by its task, a rendering late (the case the input listener covers).
+    meter.stop();
+    c.close();
+    assert.equal(meter.since(0).length, 0);
   } finally {
     env.restore();
   }
