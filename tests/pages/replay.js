@@ -170,8 +170,14 @@ submit.then((t) => (window.truth.submitAt = t));
 
 // A request: its response's chunks, counted as they come (by bytes: the network may cut them
 // otherwise than the recording did).
-async function request(e) {
+async function request(e, ask = false) {
   const c = conns.get(e.id);
+  // The truth of the ask is the moment the page hands the request over: stamped right at send()
+  // or fetch(), not before this function's own preparation (a collection or a slow moment there
+  // once put 9.8 ms between the stamp and the send, against a 5 ms tolerance).
+  const sent = () => {
+    if (ask) window.truth.askAt = performance.now();
+  };
   const body = e.bodyBytes ? b64(e.bodyBytes) : typeof e.body === 'string' ? e.body : null;
   const parts = c.server.filter((x) => x.kind === 'chunk' || x.kind === 'xhr-progress');
   const needs = [];
@@ -197,9 +203,11 @@ async function request(e) {
       x.onprogress();
       for (const s of c.server) had(s);
     };
+    sent();
     x.send(body);
     return;
   }
+  sent();
   const res = await fetch(relative(e.url), { method: e.method || 'GET', body: e.method === 'GET' || e.method === 'HEAD' ? undefined : body });
   for (const s of c.server) if (s.kind === 'response') had(s);
   const reader = res.body.getReader();
@@ -252,18 +260,21 @@ async function run() {
     await sleep(target - performance.now());
     prev = s;
     prevAt = performance.now();
-    // The request or frame that carried the question (the recording says which): sent now.
-    if (rec.ask && s.id === rec.ask.id && s.kind === rec.ask.kind && s.t === rec.ask.t) window.truth.askAt = prevAt;
+    // The request or frame that carried the question (the recording says which): sent now (a
+    // request or a frame is stamped at its send).
+    const isAsk = rec.ask && s.id === rec.ask.id && s.kind === rec.ask.kind && s.t === rec.ask.t;
+    if (isAsk && !['fetch', 'xhr', 'sent'].includes(s.kind)) window.truth.askAt = prevAt;
     if (s.kind === 'dom') {
       for (const op of s.ops) {
         const node = at(op.p);
         if (node) morph(node, op.k);
       }
-    } else if (s.kind === 'fetch' || s.kind === 'xhr') request(s).catch(() => {});
+    } else if (s.kind === 'fetch' || s.kind === 'xhr') request(s, isAsk).catch(() => {});
     else if (s.kind === 'websocket') socket(s);
     else if (s.kind === 'sent') {
       const c = conns.get(s.id);
       await c.ready;
+      if (isAsk) window.truth.askAt = performance.now();
       c.ws.send(s.bytes ? b64(s.bytes) : s.text);
     } else if (s.kind === 'closed-by-page') conns.get(s.id).ws.close();
   }
