@@ -109,8 +109,9 @@ export const BUDGET = 40 * 1024;
  * is in the lazy learning chunk (22.4 KB minified, loaded only where instrument() guesses).
  * Raised by 128 B for issue 61 (108,455 -> 108,601 B against 095f293): the frame loop shared
  * by the paint clock and the frame meter (js/browser/frames.js), its next frame asked for from
- * the after-paint task, and the input listeners that keep an overtaking rendering seen. It takes
- * 8-25% off tokenpaint's own main-thread time (bench/base.mjs).
+ * the after-paint task, and the input listeners that keep an overtaking rendering seen. Against
+ * 277578c side by side (bench/base.mjs), tokenpaint's own main-thread time went from 1.20x the
+ * base's to 0.90-0.98x.
  * Issue 60 brings the whole down.
  */
 export const CEILING = 106 * 1024 + 128;
