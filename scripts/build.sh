@@ -15,6 +15,7 @@ wasm-bindgen --target web --out-dir pkg --out-name tokenpaint_core "$WASM_OUT"
 # module. wasm-bindgen's glue keeps its instance in module variables and initSync refuses a second
 # one, so a reset is appended to the generated glue (of both modules).
 for GLUE in pkg/tokenpaint_core pkg/analyse/tokenpaint_analyse; do
+  node scripts/trim-glue.mjs "$GLUE.js"
   cat >> "$GLUE.js" <<'GLUE'
 
 /** tokenpaint: a fresh instance of the same module, after a trap. */

@@ -55,16 +55,6 @@ export class LongFrames {
   }
 
   /**
-   * Puts each late frame's scripts in place of its number (`seq`) in a report's `latePaints`,
-   * and names on the render verdicts the heaviest of them (the browser's strings never go to
-   * the core), or why none can be named.
-   * @param {any} report the core's report, being assembled
-   */
-  expand(report) {
-    expandFrames(report, this.#frames, this.supported);
-  }
-
-  /**
    * The scripts of the late frames a report names (by `seq`): what a saved timeline keeps to
    * name them again (see `expandFrames`).
    * @param {any} report the core's report, being assembled
