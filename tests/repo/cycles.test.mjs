@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { cycles } from '../support/graph.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const js = path.join(root, 'js');
@@ -21,25 +22,6 @@ export function importsOf(source) {
   const found = new Set();
   for (const m of code.matchAll(/(?:\bimport\s*(?:[\w*{}\s,$]+\bfrom\s*)?|\bexport\s*[\w*{}\s,$]*\bfrom\s*|\bimport\s*\(\s*)(['"])(\.{1,2}\/[^'"]+)\1/g)) found.add(m[2]);
   return [...found];
-}
-
-/** The cycles of a graph (Map of node to neighbours), each as a path that comes back to its start. */
-export function cycles(graph) {
-  const out = [];
-  const state = new Map();
-  const stack = [];
-  const visit = (n) => {
-    state.set(n, 1);
-    stack.push(n);
-    for (const m of graph.get(n) || []) {
-      if (state.get(m) === 1) out.push([...stack.slice(stack.indexOf(m)), m]);
-      else if (!state.has(m)) visit(m);
-    }
-    stack.pop();
-    state.set(n, 2);
-  };
-  for (const n of graph.keys()) if (!state.has(n)) visit(n);
-  return out;
 }
 
 test('the import reader and the cycle finder see what they are given', () => {
