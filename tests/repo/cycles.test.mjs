@@ -7,21 +7,13 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { cycles } from '../support/graph.mjs';
+import { cycles, importsOf } from '../support/graph.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const js = path.join(root, 'js');
 
 function files(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.js') ? [path.join(dir, e.name)] : []));
-}
-
-/** The relative modules `file` imports, comments taken out first. */
-export function importsOf(source) {
-  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
-  const found = new Set();
-  for (const m of code.matchAll(/(?:\bimport\s*(?:[\w*{}\s,$]+\bfrom\s*)?|\bexport\s*[\w*{}\s,$]*\bfrom\s*|\bimport\s*\(\s*)(['"])(\.{1,2}\/[^'"]+)\1/g)) found.add(m[2]);
-  return [...found];
 }
 
 test('the import reader and the cycle finder see what they are given', () => {

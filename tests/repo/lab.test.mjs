@@ -6,17 +6,14 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { cycles } from '../support/graph.mjs';
+import { cycles, importsOf } from '../support/graph.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const www = path.join(root, 'www');
 const modules = readdirSync(www).filter((f) => f.endsWith('.js'));
 
-/** The lab's modules a lab module imports (`/www/name.js`), comments taken out first. */
-export function labImports(source) {
-  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
-  return [...code.matchAll(/(?:\bimport\s*(?:[\w*{}\s,$]+\bfrom\s*)?|\bexport\s*[\w*{}\s,$]*\bfrom\s*|\bimport\s*\(\s*)(['"])\/www\/([^'"]+)\1/g)].map((m) => m[2]);
-}
+/** The lab's modules a lab module imports (`/www/name.js`). */
+const labImports = (source) => importsOf(source, '\\/www\\/([^\'"]+)');
 
 test('the lab import reader sees what it is given', () => {
   const src = "import { a } from '/www/a.js';\n// import '/www/b.js';\nimport init from '/js/index.js';\nexport { c } from '/www/c.js';\nimport '/www/d.js';";

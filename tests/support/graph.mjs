@@ -18,3 +18,16 @@ export function cycles(graph) {
   for (const n of graph.keys()) if (!state.has(n)) visit(n);
   return out;
 }
+
+/**
+ * The modules `source` imports (static, re-export or dynamic `import()`) whose specifier matches
+ * `spec` (a regex source, its first group the part returned), comments taken out first (JSDoc
+ * types name modules without importing them). By default: relative imports, whole.
+ */
+export function importsOf(source, spec = '(\\.{1,2}\\/[^\'"]+)') {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+  const found = new Set();
+  const re = new RegExp(`(?:\\bimport\\s*(?:[\\w*{}\\s,$]+\\bfrom\\s*)?|\\bexport\\s*[\\w*{}\\s,$]*\\bfrom\\s*|\\bimport\\s*\\(\\s*)(['"])${spec}\\1`, 'g');
+  for (const m of code.matchAll(re)) found.add(m[2]);
+  return [...found];
+}
