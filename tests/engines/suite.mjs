@@ -27,9 +27,17 @@ const STEADY = 'ttft_ms=50&token_ms=20&tokens=40';
 // later than tokenpaint's arrival the engine hands the bytes to the app (both truths start then).
 function holds(r, truth, what, more = 0, paint = null) {
   assert.ok(r, `${what}: a report`);
-  assert.ok(r.matchedPct >= 99, `${what}: matched ${r.matchedPct}`);
+  assert.ok(r.matchedPct >= 99, `${what}: matched ${r.matchedPct}\n${unmatched(r)}`);
   const upper = Math.max(truth + FRAME + SLACK + more, paint && paint.p50 !== null ? paint.p50 + FRAME + more : -Infinity);
   assert.ok(r.lag.p50 >= truth - SLACK && r.lag.p50 <= upper, `${what}: lag p50 ${r.lag.p50} vs truth ${truth}, the page's paint ${paint && paint.p50}`);
+}
+
+// What a report that did not match its text says, for the failure message: the tokens never
+// painted (index, arrival, chars) and the report without its arrays.
+function unmatched(r) {
+  const tl = r.timeline || {};
+  const lost = (tl.painted || []).flatMap((p, i) => (p === null ? [[i, tl.arrived[i], tl.chars && tl.chars[i]]] : []));
+  return `unpainted [index, arrived, chars]: ${JSON.stringify(lost)}; report: ${JSON.stringify({ ...r, timeline: undefined, saved: undefined }).slice(0, 2500)}`;
 }
 
 /**

@@ -1,6 +1,9 @@
 // Shared set-up for the page tests: the demo server on a free port and Debian's Chromium.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/demo-server.mjs';
 
@@ -23,7 +26,7 @@ export const labReady = () => document.documentElement.dataset.lab === 'ready';
 
 export async function setup({ nginx = false, otel = false } = {}) {
   const { server, url, nginx: ng } = await startServer({ port: 0, nginx, otel });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const browser = await closingOnError(server, () => chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: LAUNCH_MS }));
   return {
     url,
     nginx: ng,
@@ -58,14 +61,74 @@ export async function setup({ nginx = false, otel = false } = {}) {
 export const FIREFOX = process.env.FIREFOX || '/usr/bin/firefox-esr';
 
 /**
+ * `start()`, with `server` closed if it fails: an open server would keep the test file's
+ * process alive after its tests failed, and `node --test` waiting on it.
+ */
+async function closingOnError(server, start) {
+  try {
+    return await start();
+  } catch (e) {
+    server.closeAllConnections?.();
+    await new Promise((r) => server.close(r));
+    throw e;
+  }
+}
+
+/** How long a browser may take to start, per attempt (ms). */
+export const LAUNCH_MS = Number(process.env.LAUNCH_MS) || 60000;
+
+/**
+ * Firefox over WebDriver BiDi. A start that does not answer within LAUNCH_MS is tried once
+ * more (a cold disk or a busy machine can hold the first); then the error says what Firefox
+ * printed when started alone, so a CI log shows why.
+ */
+async function launchFirefox() {
+  const { default: puppeteer } = await import('puppeteer-core');
+  const options = { browser: 'firefox', executablePath: FIREFOX, headless: true, protocol: 'webDriverBiDi', timeout: LAUNCH_MS };
+  let first;
+  try {
+    return await puppeteer.launch(options);
+  } catch (e) {
+    first = e;
+  }
+  try {
+    return await puppeteer.launch(options);
+  } catch (second) {
+    const alone = await printedAlone(FIREFOX, ['--headless', '--no-remote', '--remote-debugging-port=0', 'about:blank'], Math.min(LAUNCH_MS, 15000));
+    throw new Error(`${FIREFOX} did not start, twice: ${first.message} / ${second.message}\nwhat it printed when started alone: ${alone}`);
+  }
+}
+
+/** What `command` prints (stdout and stderr) in its first `ms` with a profile of its own. */
+async function printedAlone(command, args, ms) {
+  const profile = mkdtempSync(path.join(tmpdir(), 'tokenpaint-alone-'));
+  const proc = spawn(command, ['--profile', profile, ...args], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let out = '';
+  proc.stdout.on('data', (d) => (out += d));
+  proc.stderr.on('data', (d) => (out += d));
+  const exited = new Promise((r) => proc.on('close', (code, signal) => r(`exited (${code ?? signal})`)));
+  exited.catch(() => {});
+  proc.on('error', (e) => (out += `spawn failed: ${e.message}`));
+  const how = await Promise.race([exited, new Promise((r) => setTimeout(() => r(`still running after ${ms} ms`), ms))]);
+  try {
+    process.kill(-proc.pid, 'SIGKILL'); // with the processes it started, which hold its pipes
+  } catch {
+    // already gone
+  }
+  proc.stdout.destroy();
+  proc.stderr.destroy();
+  rmSync(profile, { recursive: true, force: true });
+  return `${how}; ${out.trim().slice(-3000) || '(nothing)'}`;
+}
+
+/**
  * The same set-up in Debian's Firefox ESR, driven over WebDriver BiDi by puppeteer-core (which
  * downloads no browser). Its pages answer the calls the page tests make: evaluate(fn, arg),
  * waitForFunction(fn, arg, { timeout }), and `errors`.
  */
 export async function setupFirefox() {
-  const { default: puppeteer } = await import('puppeteer-core');
   const { server, url } = await startServer({ port: 0 });
-  const browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true, protocol: 'webDriverBiDi' });
+  const browser = await closingOnError(server, launchFirefox);
   return {
     url,
     browser,
@@ -127,7 +190,7 @@ async function startXvfb() {
 export async function setupWebKit() {
   const { startDriver, newSession } = await import('./webdriver.mjs');
   const { server, url } = await startServer({ port: 0 });
-  const x = await startXvfb();
+  const x = await closingOnError(server, startXvfb);
   const drivers = [];
   const sessions = [];
   const capabilities = { browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] } };
@@ -136,7 +199,10 @@ export async function setupWebKit() {
     async page(path) {
       const driver = await startDriver(WEBKIT_DRIVER, { ...process.env, DISPLAY: x.display });
       drivers.push(driver);
-      const s = await newSession(driver.base, capabilities);
+      const s = await newSession(driver.base, capabilities, { startMs: LAUNCH_MS }).catch((e) => {
+        driver.stop();
+        throw new Error(`${e.message}\nWebKitWebDriver said: ${driver.stderr().slice(-2000) || '(nothing)'}`);
+      });
       sessions.push(s);
       await s.goto(url + path);
       await s.evaluate(() => {
@@ -174,7 +240,7 @@ export async function setupWebKit() {
     },
     async close() {
       for (const s of sessions) await s.close();
-      for (const d of drivers) d.proc.kill();
+      for (const d of drivers) d.stop();
       x.close();
       await new Promise((r) => server.close(r));
     },

@@ -18,30 +18,51 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** Starts `driver` on a free port and waits until it answers /status. */
 export async function startDriver(driver, env = process.env) {
   const port = await freePort();
-  const proc = spawn(driver, [`--port=${port}`, '--host=127.0.0.1'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  // A process group of its own: stopping the driver stops the browser it started, which holds
+  // the driver's stderr (and so this process) open otherwise.
+  const proc = spawn(driver, [`--port=${port}`, '--host=127.0.0.1'], { env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   let stderr = '';
   proc.stderr.on('data', (d) => (stderr += d));
+  const stop = () => {
+    try {
+      process.kill(-proc.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    proc.stderr.destroy();
+  };
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
     if (proc.exitCode !== null) throw new Error(`${driver} exited: ${stderr}`);
     try {
       const r = await fetch(`${base}/status`);
-      if (r.ok) return { base, proc, stderr: () => stderr };
+      if (r.ok) return { base, proc, stop, stderr: () => stderr };
     } catch {
       // not listening yet
     }
     await sleep(100);
   }
-  proc.kill();
+  stop();
   throw new Error(`${driver} did not start: ${stderr}`);
 }
 
-async function call(base, method, path, body) {
-  const r = await fetch(base + path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+// Every call has a deadline: a browser that never answers fails its test, where an unbounded
+// wait would hold the whole `npm test` until CI gives up on it.
+const SCRIPT_MS = 120000;
+const CALL_MS = 60000;
+
+async function call(base, method, path, body, ms = CALL_MS) {
+  let r;
+  try {
+    r = await fetch(base + path, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(ms),
+    });
+  } catch (e) {
+    throw new Error(`WebDriver ${method} ${path}: ${e.name === 'TimeoutError' ? `no answer in ${ms} ms` : e.message}`);
+  }
   const json = await r.json().catch(() => ({}));
   if (!r.ok || (json.value && json.value.error)) {
     const v = json.value || {};
@@ -51,11 +72,11 @@ async function call(base, method, path, body) {
 }
 
 /** A browsing session: one window, driven by scripts. */
-export async function newSession(base, capabilities) {
-  const value = await call(base, 'POST', '/session', { capabilities: { alwaysMatch: capabilities } });
+export async function newSession(base, capabilities, { startMs = CALL_MS } = {}) {
+  const value = await call(base, 'POST', '/session', { capabilities: { alwaysMatch: capabilities } }, startMs);
   const path = `/session/${value.sessionId}`;
-  await call(base, 'POST', `${path}/timeouts`, { script: 120000, pageLoad: 30000 });
-  const run = (kind, script, args) => call(base, 'POST', `${path}/execute/${kind}`, { script, args });
+  await call(base, 'POST', `${path}/timeouts`, { script: SCRIPT_MS, pageLoad: 30000 });
+  const run = (kind, script, args) => call(base, 'POST', `${path}/execute/${kind}`, { script, args }, SCRIPT_MS + CALL_MS);
   return {
     capabilities: value.capabilities,
     goto: (url) => call(base, 'POST', `${path}/url`, { url }),
