@@ -33,9 +33,21 @@ async function runScenario(page, name, { tokens } = {}) {
   await page.waitForTimeout(300);
   return page.evaluate(() => {
     const r = window.tokenpaintProfiler.reports().at(-1);
-    return { verdicts: r.diagnosis.map((v) => v.verdict), place: r.diagnosis[0].place, fix: r.diagnosis[0].fix, evidence: r.diagnosis[0].evidence, lag: r.lag, shown: document.getElementById('report').dataset.verdict, script: r.diagnosis[0].script, scriptUnknown: r.diagnosis[0].scriptUnknown, lateScripts: (r.latePaints?.frames || []).flatMap((f) => f.scripts || []), gain: r.diagnosis[0].gain, status: r.status, error: r.error, missing: r.diagnosis[0].missing };
+    return { verdicts: r.diagnosis.map((v) => v.verdict), place: r.diagnosis[0].place, fix: r.diagnosis[0].fix, evidence: r.diagnosis[0].evidence, lag: r.lag, shown: document.getElementById('report').dataset.verdict, script: r.diagnosis[0].script, scriptUnknown: r.diagnosis[0].scriptUnknown, lateScripts: (r.latePaints?.frames || []).flatMap((f) => f.scripts || []), gain: r.diagnosis[0].gain, status: r.status, error: r.error, missing: r.diagnosis[0].missing, arrivals: r.arrivals };
   });
 }
+
+/**
+ * The one verdict a report may give for a hold it cannot tell from a busy page's late reads:
+ * `insufficient-evidence` for want of the arrival clock, read by the page's own JavaScript on a
+ * main thread it saw blocked.
+ */
+const busyReader = (r) =>
+  r.verdicts.length === 1 &&
+  r.verdicts[0] === 'insufficient-evidence' &&
+  JSON.stringify(r.missing) === '["arrival-clock"]' &&
+  r.arrivals?.clock === 'page-read' &&
+  r.arrivals.blockedMs > 0;
 
 /** The report's notes and verdict texts whose figures (ms) are all zero. */
 const zeroTexts = (page) =>
@@ -79,7 +91,17 @@ for (const [name, verdict] of Object.entries(EXPECT)) {
     const r = await runScenario(page, name);
     t.diagnostic(`${name}: ${r.verdicts.join(', ')}`);
     await page.screenshot({ path: path.join(ARTIFACTS, `lab-${name}.png`), fullPage: true });
-    assert.equal(r.verdicts[0], verdict, `${name}: ${r.verdicts}`);
+    const said = `${name}: ${r.verdicts}; missing ${JSON.stringify(r.missing)}; arrivals ${JSON.stringify(r.arrivals)}`;
+    if (verdict === 'intermediary-buffered' && busyReader(r)) {
+      // A loaded machine (a fresh CI run with both cores spun): the page's main thread was
+      // blocked while it read, long enough that its own late reads bunch the tokens as a hold
+      // does. Without the arrival clock (the lab registers none) the two cannot be told apart,
+      // and the report says so rather than name the proxy; it must say exactly that.
+      t.diagnostic(`the page read while busy: ${said}`);
+      assert.equal(r.shown, 'insufficient-evidence');
+      return;
+    }
+    assert.equal(r.verdicts[0], verdict, said);
     assert.equal(r.shown, verdict);
     // A 200 stream with no event is not an answer: incomplete, and the verdict says what is
     // missing (issue 13).
@@ -135,7 +157,8 @@ test('every scenario, clicked one after another in one lab page, names its own v
     if (name === 'proxy' && !env.nginx) continue;
     const r = await runScenario(page, name);
     got.push(`${name}: ${r.verdicts[0]}`);
-    assert.equal(r.verdicts[0], verdict, `${name} after ${got.slice(0, -1).join('; ')}: ${r.verdicts}`);
+    // As on its own page: a hold read by a page it saw blocked is not told from its late reads.
+    if (!(verdict === 'intermediary-buffered' && busyReader(r))) assert.equal(r.verdicts[0], verdict, `${name} after ${got.slice(0, -1).join('; ')}: ${r.verdicts}; missing ${JSON.stringify(r.missing)}`);
     assert.deepEqual(await zeroTexts(page), [], name);
   }
   t.diagnostic(got.join('; '));
