@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/demo-server.mjs';
+import { startDriver, newSession, stopGroup } from './webdriver.mjs';
 
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
@@ -110,13 +111,7 @@ async function printedAlone(command, args, ms) {
   exited.catch(() => {});
   proc.on('error', (e) => (out += `spawn failed: ${e.message}`));
   const how = await Promise.race([exited, new Promise((r) => setTimeout(() => r(`still running after ${ms} ms`), ms))]);
-  try {
-    process.kill(-proc.pid, 'SIGKILL'); // with the processes it started, which hold its pipes
-  } catch {
-    // already gone
-  }
-  proc.stdout.destroy();
-  proc.stderr.destroy();
+  stopGroup(proc);
   rmSync(profile, { recursive: true, force: true });
   return `${how}; ${out.trim().slice(-3000) || '(nothing)'}`;
 }
@@ -188,7 +183,6 @@ async function startXvfb() {
  * after each load and read after each script.
  */
 export async function setupWebKit() {
-  const { startDriver, newSession } = await import('./webdriver.mjs');
   const { server, url } = await startServer({ port: 0 });
   const x = await closingOnError(server, startXvfb);
   const drivers = [];

@@ -15,22 +15,28 @@ async function freePort() {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Stops `proc`, spawned `detached` (a process group of its own), with every process it started,
+ * and lets go of its pipes: a browser a driver started holds them (and so this process) open
+ * otherwise.
+ */
+export function stopGroup(proc) {
+  try {
+    process.kill(-proc.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+  for (const pipe of [proc.stdout, proc.stderr]) pipe?.destroy();
+}
+
 /** Starts `driver` on a free port and waits until it answers /status. */
 export async function startDriver(driver, env = process.env) {
   const port = await freePort();
-  // A process group of its own: stopping the driver stops the browser it started, which holds
-  // the driver's stderr (and so this process) open otherwise.
+  // A process group of its own, for stopGroup.
   const proc = spawn(driver, [`--port=${port}`, '--host=127.0.0.1'], { env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   let stderr = '';
   proc.stderr.on('data', (d) => (stderr += d));
-  const stop = () => {
-    try {
-      process.kill(-proc.pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-    proc.stderr.destroy();
-  };
+  const stop = () => stopGroup(proc);
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
     if (proc.exitCode !== null) throw new Error(`${driver} exited: ${stderr}`);
