@@ -217,10 +217,13 @@ pub fn diagnose(f: &Facts, b: Option<&Breakdown>) -> Vec<Verdict> {
     let ttft = f.ttft.unwrap_or(f64::NAN);
 
     let (gt, ge, basis) = paint_gain(f);
-    // The conversation first: where it weighs, it is why the page renders slowly.
+    // The conversation first: where it weighs, it is why the page renders slowly. Then a cost
+    // per delta that grows with the answer, for the same reason: a page that renders slowly
+    // because each delta re-renders the whole answer is named by the growth, its cause (a
+    // heavy growing page, or any growing page on a loaded machine, is render-bound as well).
     out.extend(conversation(f, gt, ge));
-    out.extend(page(f).map(|v| v.gained(gt, ge, basis)));
     out.extend(growing(f).map(|v| v.gained(gt, ge, basis)));
+    out.extend(page(f).map(|v| v.gained(gt, ge, basis)));
     // A page verdict already explains its waits for paint (render cost, a typewriter, an
     // answer shown only at its end).
     let client = !out.is_empty();
@@ -1376,6 +1379,32 @@ mod tests {
         let v = diagnose(&f, None);
         let c = v.iter().find(|v| v.verdict == "conversation-weight");
         assert_eq!(c.map(|c| c.gain), Some(None));
+    }
+
+    #[test]
+    fn a_page_slowed_by_its_growing_render_is_named_by_the_growth_first() {
+        use crate::figures::growth::Growth;
+        // Each delta painted 150 ms late (render-bound), and the cost per delta grew from 5 to
+        // 20 ms over 6,000 characters: the growth is why it is slow, and comes first (a loaded
+        // fresh run of the lab's `growing` scenario gave both, render-bound first).
+        let t = timeline(100, 300.0, 20.0, 150.0, |_, a| a);
+        let mut f = facts(&t, None);
+        let alone = verdicts(&f, None);
+        assert_eq!(alone[0], "client-render-bound", "{alone:?}");
+        f.growth = Some(Growth {
+            slope: 2.5,
+            start: 5.0,
+            end: 20.0,
+            chars: 6000.0,
+            commits: 90,
+            early: 5.0,
+        });
+        let both = verdicts(&f, None);
+        assert_eq!(
+            both[..2],
+            ["client-render-growing", "client-render-bound"],
+            "{both:?}"
+        );
     }
 
     #[test]
