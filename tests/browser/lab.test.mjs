@@ -178,7 +178,9 @@ test('scenario "highlighter": the page is slow, and its verdict names the highli
   const r = await runScenario(page, 'highlighter');
   const pages = r.lateScripts.filter((s) => s.sourceURL && !/\/(js|pkg)\//.test(new URL(s.sourceURL).pathname));
   t.diagnostic(`highlighter: ${r.verdicts.join(', ')}; script ${JSON.stringify(r.script)} (${r.scriptUnknown ?? 'named'}); the late frames' scripts of the page: ${pages.length} of ${r.lateScripts.length}`);
-  assert.ok(['client-render-bound', 'page-stall'].includes(r.verdicts[0]), r.verdicts.join());
+  // A highlighter re-run over the whole code block costs more as the answer grows: where the
+  // fit sees it, `client-render-growing` comes first (852ee87). All three are the page's.
+  assert.ok(['client-render-bound', 'client-render-growing', 'page-stall'].includes(r.verdicts[0]), r.verdicts.join());
   if (pages.length) assert.match(r.script?.url ?? '', /\/vendor\/highlighter\.js$/);
   else assert.deepEqual([r.script, r.scriptUnknown], [null, 'not-attributed']);
   assert.deepEqual(page.errors, []);

@@ -158,7 +158,10 @@ export async function heavyRerender() {
 
 export function checkHeavyRerender(r, paintTruth) {
   const verdicts = r.diagnosis.map((v) => v.verdict);
-  assert.equal(verdicts[0], 'client-render-bound', verdicts.join());
+  // The page's render: bound, or, where the fit sees that each delta's re-render costs more as
+  // the answer grows (a loaded run did), growing first and bound after it (852ee87).
+  const first = verdicts[0] === 'client-render-growing' && verdicts[1] === 'client-render-bound' ? verdicts[1] : verdicts[0];
+  assert.equal(first, 'client-render-bound', verdicts.join());
   assert.ok(!verdicts.some((v) => /buffered/.test(v)), verdicts.join());
   assert.notEqual(r.intermediary?.heldBy, 'intermediary', JSON.stringify(r.intermediary));
   assert.ok(r.matchedPct >= 99, `matched ${r.matchedPct}`);
