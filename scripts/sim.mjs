@@ -373,7 +373,8 @@ export async function handleChat(req, res, url, body) {
   if (closed) return release();
   // Queue time as reported: the simulated wait (queue_ms, slept below) plus the real wait for
   // a slot (already over).
-  const slotWait = k.slots ? performance.now() - queuedAt : 0;
+  const slotTakenAt = performance.now();
+  const slotWait = k.slots ? slotTakenAt - queuedAt : 0;
   if (k.headersMs) await sleep(k.headersMs);
   if (k.empty) {
     res.writeHead(200, headers);
@@ -539,6 +540,10 @@ export async function handleChat(req, res, url, body) {
     res.write(`: held_mean_ms=${round(held.reduce((a, b) => a + b, 0) / held.length)}\n\n`);
   }
   if (sse && !closed && k.slots && !gz) res.write(`: slot_wait_ms=${round(slotWait)}\n\n`);
+  // When the slot was taken, on the machine's clock (performance.timeOrigin + now, as a page on
+  // this machine reads it): the wait as the page saw it, from its request's start, includes the
+  // time before this server took the request up, which a loaded server makes long.
+  if (sse && !closed && k.slots && !gz) res.write(`: slot_taken_at=${(performance.timeOrigin + slotTakenAt).toFixed(2)}\n\n`);
   if (sse && !closed && stallTruth && !gz) {
     res.write(`: stall_at_ms=${round(stallTruth.at)} stall_ms=${round(stallTruth.ms)}\n\n`);
   }

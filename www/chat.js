@@ -120,6 +120,7 @@ export async function ask(prompt, quiet = false, signal = null) {
   }
   // The built-in server's own record of its wait for a slot (an SSE comment).
   if (seen.slotWaitMs !== undefined) out.dataset.slotWaitMs = String(seen.slotWaitMs);
+  if (seen.slotTakenAt !== undefined) out.dataset.slotTakenAt = String(seen.slotTakenAt);
   await show.end();
   return out;
 }

@@ -16,7 +16,7 @@ const pcts = (xs) => ({ p50: quantile(xs, 0.5), p95: quantile(xs, 0.95), p99: qu
 
 /**
  * One level's figures from its answers (`{ report, truth }`, truth: the server's own queue
- * wait where it tells it): perceived TTFT and E2E percentiles, each phase's median, the server's
+ * wait where it tells it, and `seen`, its slot's time from the page's start): perceived TTFT and E2E percentiles, each phase's median, the server's
  * own timings (medians), and how the queue was known.
  */
 export function levelStats(level, entries) {
@@ -34,6 +34,8 @@ export function levelStats(level, entries) {
     queueSource: sources.join(', ') || null,
     server: {
       queue: quantile(entries.map((e) => e.truth?.queue ?? e.report.serverTimings?.queue), 0.5),
+      // The slot's time from the page's start (the built-in server only), null where unknown.
+      queueSeen: quantile(entries.map((e) => e.truth?.seen).filter(Number.isFinite), 0.5),
       prefill: quantile(pick((r) => r.serverTimings?.prefill ?? r.serverTimings?.ttft), 0.5),
       decode: quantile(pick((r) => r.serverTimings?.decode), 0.5),
     },

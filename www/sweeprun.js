@@ -69,7 +69,10 @@ async function runSweep() {
           // An answer cut short by the stop button is not a level's figure.
           if (ctrl.signal.aborted) break;
           const wait = Number(out.dataset.slotWaitMs);
-          entries.push({ report, truth: { queue: Number.isFinite(wait) ? wait : null } });
+          // The slot as this page saw it: from its request's start to the server taking a slot
+          // (one machine, one clock). The server's own wait starts when it took the request up.
+          const seen = Number(out.dataset.slotTakenAt) - (performance.timeOrigin + report.startTime);
+          entries.push({ report, truth: { queue: Number.isFinite(wait) ? wait : null, seen: Number.isFinite(seen) ? seen : null } });
         }
       } finally {
         if (load) await post('/load/stop', { id: load.id });

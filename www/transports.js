@@ -109,8 +109,9 @@ async function overSocketIo(url, init, c) {
   socket.on('disconnect', () => c.close());
 }
 
-/** The answer text of each event, whatever the format; `seen.slotWaitMs`: the built-in server's
- * wait for a slot, from its closing comment. */
+/** The answer text of each event, whatever the format; `seen.slotWaitMs` and `seen.slotTakenAt`:
+ * the built-in server's wait for a slot and when it took one (the machine's clock, ms since the
+ * epoch), from its closing comments. */
 export async function* deltas(body, seen = {}) {
   const reader = body.getReader();
   const decoder = new TextDecoder();
@@ -124,6 +125,7 @@ export async function* deltas(body, seen = {}) {
     for (const raw of lines) {
       const line = raw.replace(/\r$/, '');
       if (line.startsWith(': slot_wait_ms=')) seen.slotWaitMs = Number(line.slice(15));
+      if (line.startsWith(': slot_taken_at=')) seen.slotTakenAt = Number(line.slice(16));
       const json = line.startsWith('data:') ? line.slice(line[5] === ' ' ? 6 : 5) : line.startsWith('{') ? line : null;
       if (!json || json[0] !== '{') continue;
       let o;

@@ -111,7 +111,17 @@ test('GenAI client metrics as the conventions define them (names, units in s, bu
   const usage = all.find((x) => x.name === 'gen_ai.client.token.usage').histogram.dataPoints.map((p) => [attrMap(p.attributes)['gen_ai.token.type'], p.sum]);
   assert.deepEqual(Object.fromEntries(usage), { input: r.usage.promptTokens, output: r.usage.completionTokens });
   for (const m of all) assert.match(m.name, /^(gen_ai\.client\.|tokenpaint\.)/, 'no invented gen_ai.* name');
-  assert.ok(all.find((x) => x.name === 'tokenpaint.ttft.perceived'), 'tokenpaint.ttft.perceived');
+  // The perceived TTFT is exported when the report has one, with its value; a report without it
+  // (no painted frame seen: a fresh run with both cores spun once gave one) says what it lacked.
+  const perceived = all.find((x) => x.name === 'tokenpaint.ttft.perceived');
+  const seen = `ttftPerceived ${JSON.stringify(r.ttftPerceived)}, unavailable ${r.unavailable}, domReason ${r.domReason}, matched ${r.matchedPct}%`;
+  if (Number.isFinite(r.ttftPerceived?.painted)) {
+    assert.ok(perceived, `tokenpaint.ttft.perceived: ${seen}`);
+    assert.ok(Math.abs(perceived.histogram.dataPoints[0].sum - r.ttftPerceived.painted / 1000) < 1e-4, seen);
+  } else {
+    assert.ok(!perceived, `no perceived TTFT, none exported: ${seen}`);
+    assert.ok(r.unavailable.includes('paint') || r.domReason, `a report without a painted first token says why: ${seen}`);
+  }
   assert.match(all[0].resource['service.instance.id'], /^[0-9a-f-]{32,36}$/);
 
   const spans = spansIn(traces.map((t) => t.body));
@@ -122,7 +132,7 @@ test('GenAI client metrics as the conventions define them (names, units in s, bu
   assert.ok(Math.abs(a['gen_ai.response.time_to_first_chunk'] - r.ttfc / 1000) < 1e-4);
   assert.equal(a['gen_ai.usage.output_tokens'], r.usage.completionTokens);
   for (const s of spans) for (const k of Object.keys(attrMap(s.attributes))) assert.match(k, NAMESPACES, `span attribute ${k}`);
-  assert.deepEqual(root.events.map((e) => e.name), ['tokenpaint.first_token', 'tokenpaint.first_paint']);
+  assert.deepEqual(root.events.map((e) => e.name), ['tokenpaint.first_token', ...(perceived ? ['tokenpaint.first_paint'] : [])], seen);
   const phases = spans.filter((s) => s.parentSpanId === root.spanId).map((s) => s.name);
   assert.deepEqual(phases.slice(0, 3), ['tokenpaint.phase.queue', 'tokenpaint.phase.prefill', 'tokenpaint.phase.network']);
   assert.ok(spans.every((s) => s.traceId === root.traceId));

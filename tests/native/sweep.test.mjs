@@ -26,11 +26,15 @@ test('quantiles interpolate, and nothing known is null', () => {
 });
 
 test('a level: percentiles of perceived figures, phase medians, the server\'s own wait beside them', () => {
-  const l = levelStats(8, [300, 320, 340].map((q) => ({ report: report(q, q + 210), truth: { queue: q - 3 } })));
+  // The server took the second answer up 160 ms late: its own wait is short by that much, the
+  // slot's time from the page's start (seen) is not.
+  const l = levelStats(8, [300, 320, 340].map((q, i) => ({ report: report(q, q + 210), truth: { queue: q - 3 - (i === 1 ? 160 : 0), seen: q + 1 } })));
   assert.equal(l.n, 3);
   assert.equal(l.ttft.p50, 530);
   assert.equal(l.phases.queue, 320);
-  assert.equal(l.server.queue, 317);
+  assert.equal(l.server.queue, 297);
+  assert.equal(l.server.queueSeen, 321);
+  assert.equal(levelStats(1, [{ report: report(1, 211), truth: { queue: 0 } }]).server.queueSeen, null, 'unknown, not 0');
   assert.equal(l.server.prefill, 200);
   assert.equal(l.queueSource, 'derived');
   assert.deepEqual(l.verdicts, ['queue-bound']);
