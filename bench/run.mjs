@@ -17,7 +17,7 @@ import { runReact } from './react.mjs';
 import { runCallbacks } from './callbacks.mjs';
 import { runLearning } from './learning.mjs';
 import { sizes, BUDGET, STUB_BUDGET, CRITICAL_BUDGET } from '../scripts/size.mjs';
-import { namedBuild, top } from '../scripts/wasmtop.mjs';
+import { namedBuild, top, compiled, monos } from '../scripts/wasmtop.mjs';
 import { floor } from '../scripts/floor.mjs';
 import { ENTRY_POINTS } from './attribution.mjs';
 import { runBase } from './base.mjs';
@@ -82,14 +82,20 @@ const total = sz.find((r) => r.name.startsWith('total'));
 const stub = sz.find((r) => r.name.startsWith('stub'));
 console.log('\n== where the wasm bytes go');
 let wt = null;
+let rustc = null;
+let mono = null;
 try {
-  wt = top(namedBuild(), 15);
+  wt = top(namedBuild(), 20);
+  rustc = top(compiled(), 20);
+  mono = monos(compiled(), 10);
 } catch (e) {
   console.log(`no named build: ${e.message}`);
 }
 const clean = (name) => name.replace(/::h[0-9a-f]{16}$/, '').replace(/\[[0-9a-f]{16}\]/g, '');
 // At the start of issue 17 (commit ce67133), from the same named build: raw bytes.
 const BEFORE = {"total":173579,"groups":[["exports (wasm-bindgen wrappers, with what they inline)",64551],["tokenpaint::read::wire",28985],["Rust standard library (fmt, str, panics, collections)",16316],["tokenpaint::timeline::session",15503],["data (strings, tables)",13379],["tokenpaint::aggregate::summary",8401],["tokenpaint::read::jsonscan",6846],["tokenpaint::read::servertiming",4926]],"top":[["core_finish multivalue shim",31128],["data[0]",12219],["tokenpaint::timeline::session::Timeline::event",11269],["core_open",6797],["tokenpaint::read::servertiming::timings",4083],["tokenpaint::timeline::session::Timeline::wire",3668],["core_chunk",3499],["tokenpaint::aggregate::summary::Group::write",3236],["core_rendered",2884],["core_claims",2646]]};
+// At the start of issue 60's size work (commit 803fc10): the shipped module, names kept.
+const BEFORE60 = {"commit":"803fc10","total":190748,"groups":[["exports (wasm-bindgen wrappers, with what they inline)",71500],["tokenpaint::read::wire",28944],["Rust standard library (fmt, str, panics, collections)",17053],["data (strings, tables)",14083],["tokenpaint::timeline::state",13271],["tokenpaint::summary",10155],["tokenpaint::read::jsonscan",7637],["tokenpaint::stats",4433],["other",3904],["tokenpaint::timeline::align",2690],["tokenpaint::read::servertiming",2674],["tokenpaint::read::sse",2439],["tokenpaint::jsonwrite",2113],["tokenpaint::read::utf8",1563],["tokenpaint::timeline::session",1406],["tokenpaint::read::lines",1176],["tokenpaint::timeline::blocked",1124],["tokenpaint::figures",625],["tokenpaint::read::events",548],["tokenpaint::alloc",409],["tokenpaint::figures::phases",368],["tokenpaint::figures::report",357],["tokenpaint::streams",319],["tokenpaint::timeline::record",266],["tokenpaint::figures::page",233],["tokenpaint::saved",224],["tokenpaint::timeline::entries",198],["tokenpaint::figures::diagnosis",198],["tokenpaint::figures::last_paint",188],["tokenpaint::figures::delivery",160],["tokenpaint::figures::growth",109],["tokenpaint::figures::catalog",103],["tokenpaint::figures::facts",82],["tokenpaint::find",80],["tokenpaint::figures::counts",45],["tokenpaint::figures::coarsen",43],["tokenpaint::figures::round",28]],"top":[["core_finish multivalue shim",46905],["tokenpaint::timeline::state::Timeline::event",9722],["data[0]",8822],["core_open",3747],["tokenpaint::timeline::state::Timeline::wire",3389],["tokenpaint::summary::Group::write",3374],["core_configure",2409],["tokenpaint::read::wire::ollama::event::{{closure}}",2404],["tokenpaint::read::wire::read_usage::{{closure}}",2395],["tokenpaint::read::servertiming::timings",2153],["core_claims",2054],["tokenpaint_scan::jsonscan::Scanner::string_into",1799],["tokenpaint::read::wire::llamacpp::event::{{closure}}",1752],["tokenpaint::timeline::align::Aligner::rendered",1723],["tokenpaint::read::wire::openai::event::{{closure}}",1700],["data[6]",1601],["tokenpaint_scan::jsonscan::Scanner::object",1461],["core_end",1372],["tokenpaint_scan::sse::SseFramer::process_line",1289],["core_describe",1208]]};
 // Retained: what the core keeps (counted natively, byte for byte) and what the JS heap keeps.
 // The wasm memory's growth is the peak (it never shrinks), shown beside it.
 const retained = (mem.native ? mem.native.perToken : NaN) + mem.jsPerToken;
@@ -375,27 +381,47 @@ document) 5,973 B.
 
 ### Where the wasm bytes go
 
-Raw bytes of each function body and data segment of the optimized module (what \`twiggy top\`
-lists; \`node scripts/wasmtop.mjs\` reads a build that keeps the names). An export's wrapper
-holds what the compiler inlined into it: \`core_finish\` holds the figures, the report and the
-diagnosis. Before: commit ce67133, at the start of issue 17.
+Raw bytes of each function body and data segment of the page's module as shipped (what
+\`twiggy top\` lists; \`node scripts/wasmtop.mjs\`): the build's own module through the same
+wasm-bindgen and wasm-opt passes with its function names kept, checked to be the shipped module
+byte for byte once they are cut out. An export's wrapper holds what wasm-opt inlined into it:
+\`core_finish\` holds the figures, the report and the diagnosis. Before: commit ce67133, at the
+start of issue 17, and 803fc10, at the start of issue 60's size work.
 
-| where | before | now |
+| where | ce67133 | 803fc10 | now |
+|---|---:|---:|---:|
+${wt ? (() => {
+  const names = [...new Set([...BEFORE.groups.map(([g]) => g), ...BEFORE60.groups.slice(0, 8).map(([g]) => g), ...wt.groups.slice(0, 8).map(([g]) => g)])];
+  const [old, b60, now] = [new Map(BEFORE.groups), new Map(BEFORE60.groups), new Map(wt.groups)];
+  const cell = (m, g) => (m.has(g) ? m.get(g) : '–');
+  return [...names.map((g) => `| ${g} | ${cell(old, g)} | ${cell(b60, g)} | ${cell(now, g)} |`), `| **total** | ${BEFORE.total} | ${BEFORE60.total} | ${wt.total} |`].join('\n');
+})() : '| (no named build in this run) | | | |'}
+
+The 20 largest items, at 803fc10 and now:
+
+| item | 803fc10 | now |
 |---|---:|---:|
 ${wt ? (() => {
-  const names = [...new Set([...BEFORE.groups.map(([g]) => g), ...wt.groups.slice(0, 8).map(([g]) => g)])];
-  const now = new Map(wt.groups);
-  const before = new Map(BEFORE.groups);
-  return [...names.map((g) => `| ${g} | ${before.has(g) ? before.get(g) : '–'} | ${now.has(g) ? now.get(g) : '–'} |`), `| **total** | ${BEFORE.total} | ${wt.total} |`].join('\n');
-})() : '| (no named build in this run) | | |'}
+  const now = new Map(wt.top.map((x) => [clean(x.name), x.size]));
+  const b60 = new Map(BEFORE60.top);
+  const names = [...new Set([...wt.top.map((x) => clean(x.name)), ...BEFORE60.top.map(([n]) => n)])];
+  return names.map((n) => `| \`${n.slice(0, 90)}\` | ${b60.has(n) ? b60.get(n) : '–'} | ${now.has(n) ? now.get(n) : '–'} |`).join('\n');
+})() : ''}
 
-The largest items now:
+and at ce67133: ${BEFORE.top.map(([n, b]) => `${n} ${b}`).join(', ')}.
+
+The same code as rustc left it, before wasm-opt inlined most of it into the exports: what each
+Rust item costs by itself (${rustc ? rustc.total : '–'} B of bodies and data).
 
 | bytes | item |
 |---:|---|
-${wt ? wt.top.map((x) => `| ${x.size} | \`${clean(x.name).slice(0, 90)}\` |`).join('\n') : ''}
+${rustc ? rustc.top.map((x) => `| ${x.size} | \`${clean(x.name).slice(0, 90)}\` |`).join('\n') : ''}
 
-and before: ${BEFORE.top.map(([n, b]) => `${n} ${b}`).join(', ')}.
+Generics rustc compiled more than once (the same function but for its hash): ${mono ? `${mono.count}, ${mono.size} B in all; one copy of each would save ${mono.saved} B before wasm-opt` : '–'}. The ten that would save most:
+
+| saved | copies | bytes | generic |
+|---:|---:|---:|---|
+${mono ? mono.top.map((m) => `| ${m.saved} | ${m.copies} | ${m.size} | \`${m.name.slice(0, 90).replace(/\|/g, '\\|')}\` |`).join('\n') : ''}
 `;
 writeFileSync(path.join(root, 'BENCHMARKS.md'), md);
 console.log('\nwrote BENCHMARKS.md');

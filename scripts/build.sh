@@ -32,13 +32,8 @@ GLUE
 export function __tokenpaint_reinstantiate(): InitOutput;
 TYPES
 done
-# -Oz, then flattened and re-relooped control flow optimized again, then -Oz twice more without
-# producers or debug sections: 1.3 KB raw and about 0.9 KB gzip less than a single -Oz
-# (npm run size), with the same parser throughput (bench/parser.mjs side by side).
-FEATURES=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
-  --enable-mutable-globals --enable-reference-types --enable-multivalue)
+# The shipped modules' wasm-opt passes (scripts/wasm-opt.sh, shared with the size profile).
+source scripts/wasm-opt.sh
 for WASM in pkg/tokenpaint_core_bg.wasm pkg/analyse/tokenpaint_analyse_bg.wasm; do
-  node_modules/.bin/wasm-opt -Oz --flatten --rereloop -Oz "${FEATURES[@]}" "$WASM" -o "$WASM"
-  node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers "${FEATURES[@]}" "$WASM" -o "$WASM"
-  node_modules/.bin/wasm-opt -Oz "${FEATURES[@]}" "$WASM" -o "$WASM"
+  optimize "$WASM"
 done

@@ -1,9 +1,11 @@
 // Where the wasm module's bytes go (what `twiggy top` shows, without the tool): the size of each
 // function body and data segment, named from the module's name section, grouped by where the
-// code comes from. `npm run bench` reads a build that keeps the names (the release profile with
-// debug info, through the same wasm-bindgen and wasm-opt -Oz passes as scripts/build.sh, which
-// then strips them); the shipped module's sizes are the same but for the names.
-import { readFileSync } from 'node:fs';
+// code comes from. `npm run bench` profiles the page's module as shipped: the last release build
+// (scripts/build.sh leaves the page's), through the same wasm-bindgen and wasm-opt passes
+// (scripts/wasm-opt.sh) with its function names kept, and checked to be pkg/'s module byte for
+// byte once the names are cut out. Beside it, the same code as rustc left it (before wasm-opt
+// inlined most of it into the exports), and the generics compiled more than once.
+import { readFileSync, mkdirSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -19,6 +21,27 @@ function leb(buf, at) {
     shift += 7;
     if (b < 0x80) return [n, at];
   }
+}
+
+const ESCAPES = { SP: '@', BP: '*', RF: '&', LT: '<', GT: '>', LP: '(', RP: ')', C: ',' };
+
+/** A legacy-mangled Rust symbol (`_ZN…E`, as rustc names wasm functions) as Rust writes it. */
+export function demangle(sym) {
+  if (!/^_ZN.*E$/.test(sym)) return sym;
+  const parts = [];
+  for (let at = 3; at < sym.length - 1; ) {
+    const len = /^\d+/.exec(sym.slice(at));
+    if (!len) return sym;
+    at += len[0].length;
+    parts.push(sym.slice(at, at + Number(len[0])));
+    at += Number(len[0]);
+  }
+  const ident = (p) =>
+    p
+      .replace(/^_\$/, '$')
+      .replace(/\$([A-Z]{1,2}|u[0-9a-f]+)\$/g, (m, e) => (e in ESCAPES ? ESCAPES[e] : e[0] === 'u' ? String.fromCodePoint(parseInt(e.slice(1), 16)) : m))
+      .replace(/\.\./g, '::');
+  return parts.map(ident).join('::');
 }
 
 /** Functions and data segments of a wasm module: `{ name, size }`, largest first. */
@@ -107,7 +130,7 @@ export function items(buf) {
     }
     at = end;
   }
-  const out = bodies.map((size, i) => ({ name: names.get(imported + i) || `code[${i}]`, size }));
+  const out = bodies.map((size, i) => ({ name: demangle(names.get(imported + i) || `code[${i}]`), size }));
   data.forEach((size, i) => out.push({ name: `data[${i}]`, size }));
   return out.sort((a, b) => b.size - a.size);
 }
@@ -126,16 +149,56 @@ export function groupOf(name) {
   return 'other';
 }
 
-/** A build with names kept, optimized as the shipped one; its path. */
+/** The module without its name section, every other byte as it was. */
+export function withoutNames(buf) {
+  const out = [buf.subarray(0, 8)];
+  for (let at = 8; at < buf.length; ) {
+    const [size, body] = leb(buf, at + 1);
+    const [len, name] = leb(buf, body);
+    const end = body + size;
+    if (!(buf[at] === 0 && buf.toString('utf8', name, name + len) === 'name')) out.push(buf.subarray(at, end));
+    at = end;
+  }
+  return Buffer.concat(out);
+}
+
+/**
+ * The page's module as shipped, with its function names kept: its path. Throws unless it is
+ * pkg/tokenpaint_core_bg.wasm byte for byte once its names are cut out (run the build first).
+ */
 export function namedBuild() {
   const out = path.join(root, 'target', 'named');
-  execFileSync('cargo', ['build', '-q', '--profile', 'profiling', '--target', 'wasm32-unknown-unknown', '--lib', '--features', 'module'], { cwd: root, stdio: 'inherit' });
-  execFileSync('wasm-bindgen', ['--target', 'web', '--keep-debug', '--out-dir', out, '--out-name', 't', path.join(root, 'target/wasm32-unknown-unknown/profiling/tokenpaint.wasm')], { cwd: root });
-  const features = ['--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue'];
-  const opt = path.join(root, 'node_modules/.bin/wasm-opt');
-  execFileSync(opt, ['-Oz', '-g', ...features, path.join(out, 't_bg.wasm'), '-o', path.join(out, 'o.wasm')]);
-  execFileSync(opt, ['--strip-dwarf', '-g', ...features, path.join(out, 'o.wasm'), '-o', path.join(out, 'named.wasm')]);
-  return path.join(out, 'named.wasm');
+  mkdirSync(out, { recursive: true });
+  // The build's out-name: the module names its imports after it.
+  execFileSync('wasm-bindgen', ['--target', 'web', '--out-dir', out, '--out-name', 'tokenpaint_core', compiled()], { cwd: root });
+  const wasm = path.join(out, 'tokenpaint_core_bg.wasm');
+  execFileSync('bash', ['-c', 'source scripts/wasm-opt.sh && optimize "$1" names', 'optimize', wasm], { cwd: root });
+  const shipped = readFileSync(path.join(root, 'pkg/tokenpaint_core_bg.wasm'));
+  if (!withoutNames(readFileSync(wasm)).equals(shipped)) throw new Error('the named module is not the shipped one once its names are cut: npm run build first');
+  return wasm;
+}
+
+/** The last release build, as rustc left it (with names): scripts/build.sh leaves the page's. */
+export const compiled = () => path.join(root, 'target/wasm32-unknown-unknown/release/tokenpaint.wasm');
+
+/**
+ * Generics compiled more than once: items of one name but for rustc's hash, with the bytes of
+ * all their copies and what one copy would save. Largest saving first.
+ */
+export function monos(file, n = 10) {
+  const copies = new Map();
+  for (const x of items(readFileSync(file))) {
+    const m = /^(.*)::h[0-9a-f]{16}$/.exec(x.name);
+    if (!m) continue;
+    const list = copies.get(m[1]) || [];
+    list.push(x.size);
+    copies.set(m[1], list);
+  }
+  const all = [...copies]
+    .filter(([, l]) => l.length > 1)
+    .map(([name, l]) => ({ name, copies: l.length, size: l.reduce((a, b) => a + b, 0), saved: l.reduce((a, b) => a + b, 0) - Math.max(...l) }))
+    .sort((a, b) => b.saved - a.saved);
+  return { top: all.slice(0, n), count: all.length, size: all.reduce((a, m) => a + m.size, 0), saved: all.reduce((a, m) => a + m.saved, 0) };
 }
 
 /** Top items and groups of a named module. */
@@ -153,4 +216,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const [g, b] of t.groups) console.log(`${String(b).padStart(8)} ${((b / t.total) * 100).toFixed(1).padStart(5)}%  ${g}`);
   console.log('');
   for (const x of t.top) console.log(`${String(x.size).padStart(8)}  ${x.name.slice(0, 100)}`);
+  console.log('\nas rustc left it:');
+  for (const x of top(compiled(), Number(process.env.TOP || 20)).top) console.log(`${String(x.size).padStart(8)}  ${x.name.slice(0, 100)}`);
+  const m = monos(compiled());
+  console.log(`\ngenerics compiled more than once: ${m.count}, ${m.size} B, ${m.saved} B saved by one copy each`);
+  for (const x of m.top) console.log(`${String(x.saved).padStart(8)}  ${x.copies} copies, ${x.size} B  ${x.name.slice(0, 90)}`);
 }
