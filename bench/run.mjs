@@ -1,6 +1,8 @@
 // `npm run bench`: runs the benchmarks side by side in one run and rewrites BENCHMARKS.md with
 // the tables, the budgets, the machine and the command. Not part of `npm test` (figures, not
-// behaviour). ROUNDS, TOKENS (overhead) and SOAK_MB may be set for a quicker run.
+// behaviour). ROUNDS, TOKENS (overhead) and SOAK_MB may be set for a quicker run; BASE (the base
+// commit, default 277578c) and BASE_ROUNDS (its side-by-side rounds, default ROUNDS, at least 3)
+// for the comparison against a base, whose ratio of two noisy medians wants more rounds.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 import os from 'node:os';
@@ -74,7 +76,7 @@ const lrn = await runLearning({ rounds: Math.max(rounds, 5) });
 // Against a base commit (BASE, default 277578c: before issues 47-50), side by side in this run.
 const baseCommit = process.env.BASE || '277578c';
 console.log(`\n== tokenpaint's own time against ${baseCommit} (bench/base.mjs)`);
-const bs = await runBase({ commit: baseCommit, rounds: Math.max(rounds, 3), tokens: 6000 });
+const bs = await runBase({ commit: baseCommit, rounds: Number(process.env.BASE_ROUNDS) || Math.max(rounds, 3), tokens: 6000 });
 
 const sz = sizes();
 const fl = await floor();
@@ -127,7 +129,7 @@ const minor = ov.parts.filter((r) => r.ms < ov.own / 100);
 
 const md = `# Benchmarks
 
-Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (commit ${sh('git rev-parse --short HEAD')}).
+Written by \`${['ROUNDS', 'TOKENS', 'SOAK_MB', 'BASE', 'BASE_ROUNDS'].filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]} `).join('')}npm run bench\` on ${new Date().toISOString().slice(0, 10)} (commit ${sh('git rev-parse --short HEAD')}).
 Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${sh('/usr/bin/chromium --version')}.
 Figures on these machines are noisy: compare rows of one run, read ratios and medians.
 
