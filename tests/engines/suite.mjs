@@ -359,11 +359,16 @@ export function engineTests({ name, setup, lacks, xhrProgressMs = 0 }) {
   test(`${name}: a page really hidden mid-answer: rAF stops, those samples are left out of lag`, async (t) => {
     const page = pages.renderers;
     await page.evaluate(() => {
-      window.hiddenRun = { frames: 0, hiddenFrames: 0, states: [] };
-      document.addEventListener('visibilitychange', () => window.hiddenRun.states.push(document.visibilityState));
+      window.hiddenRun = { frames: 0, hiddenFrames: 0, states: [], shownAt: null, firstFrameShown: null };
+      document.addEventListener('visibilitychange', () => {
+        window.hiddenRun.states.push(document.visibilityState);
+        if (document.visibilityState === 'visible') window.hiddenRun.shownAt = performance.now();
+      });
       const tick = () => {
         window.hiddenRun.frames++;
         if (document.visibilityState === 'hidden') window.hiddenRun.hiddenFrames++;
+        // The page's own first frame once shown again: how long the engine took to give one.
+        else if (window.hiddenRun.shownAt !== null && window.hiddenRun.firstFrameShown === null) window.hiddenRun.firstFrameShown = performance.now();
         if (!window.hiddenRun.done) requestAnimationFrame(tick);
       };
       requestAnimationFrame(tick);
@@ -376,7 +381,8 @@ export function engineTests({ name, setup, lacks, xhrProgressMs = 0 }) {
       window.hiddenRun.done = true;
       return { report, seen: window.hiddenRun };
     });
-    t.diagnostic(`states ${seen.states}, hidden ${JSON.stringify(r.hidden)}, lag count ${r.lag.count} of ${r.deltas}`);
+    const shownWait = seen.firstFrameShown - seen.shownAt;
+    t.diagnostic(`states ${seen.states}, hidden ${JSON.stringify(r.hidden)}, lag count ${r.lag.count} of ${r.deltas}, lag max ${r.lag.max}, the page's first frame ${shownWait.toFixed(1)} ms after it was shown`);
     assert.deepEqual(seen.states, ['hidden', 'visible'], 'the engine hid the page and showed it again');
     // A frame or two at the switch (Firefox ran two), where 600 ms at 60 Hz would be 36 frames.
     assert.ok(seen.hiddenFrames <= 3, `${seen.hiddenFrames} animation frames ran while hidden`);
@@ -384,10 +390,15 @@ export function engineTests({ name, setup, lacks, xhrProgressMs = 0 }) {
     assert.ok(r.hidden.ms >= 400 && r.hidden.ms <= 1200, `hidden ${r.hidden.ms} ms`);
     assert.ok(r.hidden.excludedSamples >= 10, `${r.hidden.excludedSamples} excluded`);
     assert.equal(r.lag.count + r.hidden.excludedSamples, r.deltas);
-    // A sample that spanned the hidden interval would have a lag of about its 600 ms. Samples
+    // A sample that spanned the hidden interval would have a lag of its 600 ms and more. Samples
     // that came just after the page was shown can wait for its first frame, which WebKit takes
-    // ~150 ms to give after a restore: that is lag a user sees, and counted.
-    assert.ok(r.lag.max < 400, `lag max ${r.lag.max}: the hidden interval is not counted as lag`);
+    // ~150 ms to give after a restore, and Firefox took 1.6 s to give in a fresh run with both
+    // cores spun: that is lag a user sees, and counted. So the bound is the page's own wait for
+    // that frame (recorded above), plus a token's arrival and render delay, and never under
+    // 400 ms; a spanning sample's lag is the hidden time (400 ms or more) over that wait.
+    assert.ok(Number.isFinite(shownWait), 'the page recorded its first frame once shown');
+    const bound = Math.max(400, shownWait + 100);
+    assert.ok(r.lag.max < bound, `lag max ${r.lag.max}, bound ${bound.toFixed(1)}: the hidden interval is not counted as lag`);
   });
 
   test(`${name}: no page saw an error`, () => {
