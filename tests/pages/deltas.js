@@ -69,10 +69,15 @@ export function paintTruth() {
   let framed = [];
   let first = null;
   let last = null;
+  let frame = null;
+  let lastFrame = null;
   const stamp = () => {
     const now = performance.now();
     if (first === null && framed.length) first = now;
-    if (framed.length) last = now;
+    if (framed.length) {
+      last = now;
+      lastFrame = frame;
+    }
     for (const t of framed) lags.push(now - t);
     framed = [];
   };
@@ -83,6 +88,7 @@ export function paintTruth() {
     mark(t) {
       if (!waiting.length) {
         requestAnimationFrame(() => {
+          frame = performance.now();
           framed = framed.concat(waiting);
           waiting = [];
           post();
@@ -100,6 +106,14 @@ export function paintTruth() {
     /** When the last change was stamped painted (null before). */
     last() {
       return last;
+    },
+    /**
+     * When the rAF callback of the frame that painted the last change ran (null before): that
+     * frame's paint came after it and before `last()`. On a loaded machine the posted task that
+     * stamps `last()` can run well after the paint; this end of the bracket cannot.
+     */
+    lastFrame() {
+      return lastFrame;
     },
     /** The `q` quantile of painted − got (nearest rank). */
     quantile(q) {

@@ -41,6 +41,6 @@ window.runMath = async ({ query = 'content=math&ttft_ms=30&token_ms=15' } = {}) 
   const r = await report;
   profiler.disconnect();
   await new Promise((ok) => setTimeout(ok, 50));
-  return { report: r, lastPaint: painted.last() - r.startTime, longestWait: painted.quantile(1), drawn: out.querySelectorAll('.katex').length };
+  return { report: r, lastPaint: painted.last() - r.startTime, lastFrame: painted.lastFrame() - r.startTime, longestWait: painted.quantile(1), drawn: out.querySelectorAll('.katex').length };
 };
 window.mathReady = true;
