@@ -26,4 +26,7 @@ cargo test -q --workspace --features serde
 step "wasm tests in headless Chromium"
 CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" WASM_BINDGEN_TEST_TIMEOUT=60 \
   cargo test -q --target wasm32-unknown-unknown --test web
+step "wasm tests again, with a driver that binds its port 8 s late (over the runner's own 5 s)"
+REAL_CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" CHROMEDRIVER="$PWD/tests/support/slow-chromedriver.sh" \
+  WASM_BINDGEN_TEST_TIMEOUT=60 cargo test -q --target wasm32-unknown-unknown --test web
 step "Rust checks passed"
