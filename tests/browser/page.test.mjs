@@ -142,13 +142,20 @@ test('the app reads exactly the bytes the server sent (1 MB, hash compared)', as
   assert.equal(h.report.malformed, null);
 });
 
-test('server timing knobs show up: TTFT follows the server, TPOT the token interval', async () => {
+test("server timing knobs show up: TTFT between the server's wait and the page's first read, TPOT and ITL the page's read pace", async (t) => {
   const r = await run({ query: 'ttft_ms=250&token_ms=30&tokens=20' });
-  assert.ok(r.ttft >= 250 && r.ttft < 350, `ttft ${r.ttft}`);
-  assert.ok(Math.abs(r.tpot - 30) < 5, `tpot ${r.tpot}`);
+  // The server waits 250 ms, then sends a token every 30 ms. The truth of the same run is the
+  // page's own reads: the tap stamps a chunk before the page's read gets it, so TTFT lies
+  // between the server's wait and the page's first read (a loaded fresh run read it at 366 ms,
+  // past the fixed 350 this held it to), within 1 ms: the report gives whole ms, and WebKit's
+  // clock steps by 1 ms. TPOT and the ITL median are the page's read pace.
+  const own = r.readTruth;
+  t.diagnostic(`ttft ${r.ttft} (the page's first read ${own.ttft.toFixed(1)}), tpot ${r.tpot} (${own.tpot.toFixed(2)}), ITL p50 ${r.itl.p50} (${own.itlP50.toFixed(2)})`);
+  assert.ok(r.ttft >= 250 && r.ttft <= own.ttft + 1, `ttft ${r.ttft}, the page's first read ${own.ttft}`);
+  assert.ok(Math.abs(r.tpot - own.tpot) <= 2, `tpot ${r.tpot}, the page's reads ${own.tpot}`);
   assert.equal(r.tokens, 20);
   assert.equal(r.tokensSource, 'usage');
-  assert.ok(r.itl.p50 > 25 && r.itl.p50 < 35);
+  assert.ok(Math.abs(r.itl.p50 - own.itlP50) <= 5, `ITL p50 ${r.itl.p50}, the page's reads ${own.itlP50}`);
 });
 
 test('an HTTP error is reported as an error with its status', async () => {

@@ -21,7 +21,7 @@ after(async () => {
 
 const run = (args) => harness.evaluate((a) => window.runStream(a), { ...args, options: { saveTimeline: true, ...args.options } });
 // What the harness adds to a report for its own checks (the page's truth), not the profiler.
-const HARNESS = ['truth', 'inputTruth', 'inputTruthCount', 'paintTruth', 'paintTruthMax'];
+const HARNESS = ['truth', 'readTruth', 'inputTruth', 'inputTruthCount', 'paintTruth', 'paintTruthMax'];
 
 const STEADY = 'ttft_ms=50&token_ms=15&tokens=40';
 const CASES = [

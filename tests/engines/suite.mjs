@@ -273,10 +273,17 @@ export function engineTests({ name, setup, lacks, xhrProgressMs = 0 }) {
     assert.equal(h.report.deltas, h.events);
   });
 
-  test(`${name}: server timing knobs, an HTTP error and an aborted stream`, async () => {
+  test(`${name}: server timing knobs, an HTTP error and an aborted stream`, async (t) => {
     const r = await run({ query: 'ttft_ms=250&token_ms=30&tokens=20' });
-    assert.ok(r.ttft >= 250 && r.ttft < 350, `ttft ${r.ttft}`);
-    assert.ok(Math.abs(r.tpot - 30) < 5, `tpot ${r.tpot}`);
+    // The server waits 250 ms, then sends a token every 30 ms. The truth of the same run is the
+    // page's own reads: the tap stamps a chunk before the page's read gets it, so TTFT lies
+    // between the server's wait and the page's first read (a loaded fresh run read it at 366 ms,
+    // past the fixed 350 this held it to), within 1 ms: the report gives whole ms, and WebKit's
+    // clock steps by 1 ms. TPOT and the ITL median are the page's read pace.
+    const own = r.readTruth;
+    t.diagnostic(`ttft ${r.ttft} (the page's first read ${own.ttft.toFixed(1)}), tpot ${r.tpot} (${own.tpot.toFixed(2)}), ITL p50 ${r.itl.p50} (${own.itlP50.toFixed(2)})`);
+    assert.ok(r.ttft >= 250 && r.ttft <= own.ttft + 1, `ttft ${r.ttft}, the page's first read ${own.ttft}`);
+    assert.ok(Math.abs(r.tpot - own.tpot) <= 2, `tpot ${r.tpot}, the page's reads ${own.tpot}`);
     assert.equal(r.tokens, 20);
     const e = await run({ query: 'status=503&ttft_ms=0' });
     assert.equal(e.status, 'error');
@@ -301,7 +308,7 @@ export function engineTests({ name, setup, lacks, xhrProgressMs = 0 }) {
       assert.equal(r.saved?.tokenpaint, 'timeline', render);
       const { saved, ...live } = r;
       // What the harness adds for its own checks (the page's truth), not the profiler.
-      for (const k of ['truth', 'inputTruth', 'inputTruthCount', 'paintTruth', 'paintTruthMax']) delete live[k];
+      for (const k of ['truth', 'readTruth', 'inputTruth', 'inputTruthCount', 'paintTruth', 'paintTruthMax']) delete live[k];
       const { report, error } = analyst.analyse(saved);
       assert.equal(error, null, render);
       // The same report, every figure exactly: the saved times read back bit for bit, also

@@ -2,7 +2,7 @@
 // chosen strategy, the way real chat UIs do. Only `profiler.fetch`/`track` connect it to
 // tokenpaint.
 import init, { Profiler } from '/js/index.js';
-import { paintTruth } from '/tests/pages/deltas.js';
+import { median, paintTruth } from '/tests/pages/deltas.js';
 
 await init();
 
@@ -77,6 +77,9 @@ window.runStream = async ({ query, render = 'immediate', delay = 0, cost = 0, vi
   let debounce = null;
   let unshown = [];
   let flushed = null;
+  // When the page read each content delta: its own arrivals, the truth for TTFT and TPOT (the
+  // tap stamps a chunk before the page's read gets it).
+  const reads = [];
   try {
     for await (const data of sseData(res.body, hold)) {
       if (data === '[DONE]') break;
@@ -88,6 +91,7 @@ window.runStream = async ({ query, render = 'immediate', delay = 0, cost = 0, vi
       }
       text += content;
       const got = performance.now();
+      reads.push(got);
       if (render === 'immediate') out.append(content);
       else if (render === 'rerender') out.textContent = text;
       // A render that costs `cost` ms (a whole-message markdown and highlight pass).
@@ -133,6 +137,10 @@ window.runStream = async ({ query, render = 'immediate', delay = 0, cost = 0, vi
   const r = await report;
   profiler.disconnect();
   if (truth) r.truth = { commit: truth.commit - r.startTime, frame: truth.frame - r.startTime };
+  // The page's own TTFT (request start → its read of the first content), TPOT and median gap
+  // between reads.
+  const gaps = reads.slice(1).map((t, i) => t - reads[i]);
+  r.readTruth = reads.length ? { ttft: reads[0] - r.startTime, tpot: gaps.length ? (reads[reads.length - 1] - reads[0]) / gaps.length : null, itlP50: gaps.length ? median(gaps) : null } : null;
   if (events) {
     for (const e of events.takeRecords()) if (e.interactionId) interactions.push([e.startTime, e.startTime + e.duration, e.interactionId]);
     events.disconnect();
