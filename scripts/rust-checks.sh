@@ -23,10 +23,11 @@ step "cargo doc (feature web): no missing docs, no broken links"
 RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps --target wasm32-unknown-unknown --features web
 step "native tests"
 cargo test -q --workspace --features serde
+# The wasm binding's tests in headless Chromium, with the driver given (scripts/wasm-test-runner.sh).
+wasm_tests() { CHROMEDRIVER="$1" WASM_BINDGEN_TEST_TIMEOUT=60 cargo test -q --target wasm32-unknown-unknown --test web; }
+driver="${CHROMEDRIVER:-/usr/bin/chromedriver}"
 step "wasm tests in headless Chromium"
-CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" WASM_BINDGEN_TEST_TIMEOUT=60 \
-  cargo test -q --target wasm32-unknown-unknown --test web
+wasm_tests "$driver"
 step "wasm tests again, with a driver that binds its port 8 s late (over the runner's own 5 s)"
-REAL_CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" CHROMEDRIVER="$PWD/tests/support/slow-chromedriver.sh" \
-  WASM_BINDGEN_TEST_TIMEOUT=60 cargo test -q --target wasm32-unknown-unknown --test web
+REAL_CHROMEDRIVER="$driver" wasm_tests "$PWD/tests/support/slow-chromedriver.sh"
 step "Rust checks passed"
