@@ -3,7 +3,6 @@
 // parts each own their state.
 
 import { Hub } from './core/hub.js';
-import { wrap, feed, failedBeforeResponse } from './core/stream.js';
 import { urlOf, fullUrlOf } from './core/url.js';
 import { summaryText } from './export/devtools.js';
 import { DEFAULTS } from './options.js';
@@ -119,7 +118,7 @@ export class Profiler {
       }
       return response;
     }
-    return wrap(hub, response, {
+    return hub.wrap(response, {
       ...base,
       // Unknown: the core stands the headers' arrival in for it until Resource Timing tells.
       start: typeof o.start === 'number' ? o.start : NaN,
@@ -177,9 +176,7 @@ export class Profiler {
   onProgress(callback) {
     const hub = hubOf(this);
     if (typeof callback !== 'function') return () => {};
-    hub.progress.add(callback);
-    if (hub.streams.size) hub.paint.request();
-    return () => hub.progress.delete(callback);
+    return hub.onProgress(callback);
   }
 
   /**
@@ -285,7 +282,7 @@ export function inside(p) {
  */
 export function sinkOf(p, res, o, input) {
   const hub = hubs.get(p);
-  return hub ? feed(hub, res, early(hub, res, o, input)) : null;
+  return hub ? hub.feed(res, early(hub, res, o, input)) : null;
 }
 
 /**
@@ -297,7 +294,7 @@ export function sinkOf(p, res, o, input) {
  */
 export function adopt(p, res, o, input) {
   const hub = hubs.get(p);
-  return hub ? wrap(hub, res, early(hub, res, o, input)) : res;
+  return hub ? hub.wrap(res, early(hub, res, o, input)) : res;
 }
 
 /**
@@ -309,7 +306,7 @@ export function adopt(p, res, o, input) {
  */
 export function failedEarly(p, input, start, e) {
   const hub = hubs.get(p);
-  if (hub) failedBeforeResponse(hub, urlOf(input, null), start, e);
+  if (hub) hub.failed(urlOf(input, null), start, e);
 }
 
 /**
@@ -347,12 +344,12 @@ async function profiledFetch(hub, input, init, label, fetchFn, extra) {
       trace.span.setStatus({ code: 2, message: 'network' });
       trace.span.end();
     }
-    failedBeforeResponse(hub, urlOf(input, null), start, e);
+    hub.failed(urlOf(input, null), start, e);
     throw e; // exactly what the app's own fetch would have thrown
   }
   // A stream instrument() let through: the page's asks are seen (asks.js), so a learned answer's
   // start can be the request that carried the question.
-  return wrap(hub, res, { start, url: urlOf(input, res), fullUrl: fullUrlOf(input, res), target: null, format: undefined, label, trace, guess: !!(extra && extra.guess), asks: !!extra });
+  return hub.wrap(res, { start, url: urlOf(input, res), fullUrl: fullUrlOf(input, res), target: null, format: undefined, label, trace, guess: !!(extra && extra.guess), asks: !!extra });
 }
 
 /**

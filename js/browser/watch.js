@@ -308,7 +308,7 @@ export class DomWatch {
       const t = at === undefined ? performance.now() : at;
       // What the learners have yet to read of what the app received comes in first: the page
       // shows what arrived before it.
-      if (this.#learning && this.#learning.pending.size) this.#learning.flush();
+      if (this.#learning) this.#learning.flush();
       // Elements added here may bring open shadow roots (a chat component's own tree).
       const shadow = this.#shadows.get(/** @type {ShadowRoot} */ (root));
       const owner = this.roots.has(/** @type {Root} */ (root)) ? /** @type {Root} */ (root) : shadow ? shadow.owner : null;

@@ -17,7 +17,7 @@ import { InputTiming } from '../browser/input.js';
 import { ResourceEntries } from '../browser/resource.js';
 import { DomWatch } from '../browser/watch.js';
 import { Learning } from './learners.js';
-import { feed } from './stream.js';
+import { feed, wrap, failedBeforeResponse } from './stream.js';
 import { Visibility } from '../browser/visibility.js';
 import { devtoolsTracks } from '../export/devtools.js';
 import { LazyExporter } from '../export/exporter.js';
@@ -41,6 +41,12 @@ const RECENT_FRAMES = 240;
 
 const known = (/** @type {unknown} */ x) => (typeof x === 'number' && !Number.isNaN(x) ? x : null);
 
+/**
+ * One profiler's parts, each made here and handed explicitly to what works with it (a stream
+ * gets its collaborators when it opens: stream.js `Parts`). Public, and read-only, are only what
+ * the profiler's API and its tests read: the options, the open streams, the core link, the DOM
+ * watch, the reports, the learning loader, the progress subscribers and the OTLP exporter.
+ */
 export class Hub {
   // The streams whose frames and inputs are being metered (they opened, not yet reported).
   /** @type {WeakSet<Stream>} */
@@ -50,6 +56,28 @@ export class Hub {
   #progressAt;
   /** @type {ReturnType<typeof setInterval> | null} */
   #idleTimer;
+  #closedForGood = false;
+  // Disconnecting: reports go out at once, without waiting for Resource Timing entries.
+  #disconnecting = false;
+  #frames;
+  #resources;
+  #paint;
+  #meter;
+  #inputs;
+  #visibility;
+  #measure;
+  #rate;
+  /** @type {typeof import('../browser/arrival.js') | null} */
+  #arrival = null;
+  // What learns where an answer is from the page (learn.js): streams and sockets no reader
+  // holds. The DOM watch hands each the text of the elements that change.
+  /** @type {Set<import('./learners.js').PageLearner>} */
+  #learners = new Set();
+  // The last frames, while something learns (see #onPaint).
+  /** @type {Array<{ frame: number, cutoff: number, after: number }>} */
+  #recentFrames = [];
+  /** @type {import('./stream.js').Parts} */
+  #parts;
 
   /**
    * `rate`: the share of streams profiled (both sample rates multiplied); `fetchFn`: the fetch
@@ -60,63 +88,70 @@ export class Hub {
    * @param {typeof fetch | null} fetchFn
    */
   constructor(options, rate, streamSampleRate, fetchFn) {
-    const o = (this.options = options);
-    this.rate = rate;
-    this.streamSampleRate = streamSampleRate;
+    const o = options;
+    /** @readonly */
+    this.options = o;
+    /** @readonly */
     this.fetchFn = fetchFn;
-    /** @type {Set<Stream>} */
+    /** @readonly @type {Set<Stream>} */
     this.streams = new Set();
-    this.closedForGood = false;
-    this.disconnecting = false;
     this.#idleTimer = null;
-    this.reports = new Reports(this);
-    this.frames = new LongFrames();
-    this.resources = new ResourceEntries();
+    this.#rate = rate;
+    const frames = (this.#frames = new LongFrames());
+    const resources = (this.#resources = new ResourceEntries());
     // One rAF callback a frame, for the paint clock and the frame meter both.
     const loop = new FrameLoop();
-    this.paint = new PaintClock((frame, cutoff, after, since) => this.#onPaint(frame, cutoff, after, since), loop);
-    this.meter = new FrameMeter(loop);
-    this.inputs = new InputTiming();
+    const paint = (this.#paint = new PaintClock((frame, cutoff, after, since) => this.#onPaint(frame, cutoff, after, since), loop));
+    const meter = (this.#meter = new FrameMeter(loop));
+    const inputs = (this.#inputs = new InputTiming());
     // The OTLP exporter (the page's own OpenTelemetry SDK when it has one, else a collector at
     // `url`), and the DevTools track: chunks of their own, imported only when asked for.
-    this.otlp = null;
+    /** @type {LazyExporter | null} */
+    let otlp = null;
     if (o.otlp && typeof o.otlp === 'object' && (o.otlp.url || o.otlp.useGlobal !== false)) {
       try {
-        this.otlp = new LazyExporter(o.otlp);
+        otlp = new LazyExporter(o.otlp);
       } catch {
-        this.otlp = null;
+        otlp = null;
       }
     }
-    this.measure = o.devtools ? import('../export/perftrack.js').then((m) => m.measure) : null;
+    /** @readonly */
+    this.otlp = otlp;
+    this.#measure = o.devtools ? import('../export/perftrack.js').then((m) => m.measure) : null;
     // The opt-in arrival clock (a service worker the app registered, js/arrival-sw.js): a chunk
     // of its own. Until it has loaded, the worker's messages wait (startMessages), and so do
     // the reads it stamped (link.js).
-    /** @type {typeof import('../browser/arrival.js') | null} */
-    this.arrival = null;
     if (o.arrivalClock) {
       import('../browser/arrival.js')
         .then((m) => {
-          if (m.listenForArrivals()) this.arrival = m;
+          if (m.listenForArrivals()) this.#arrival = m;
         })
         .catch(() => {});
     }
-    this.link = new CoreLink({
+    const link = new CoreLink({
       configure: () => this.#configuration(),
-      arrival: () => this.arrival,
-      beforeChunk: (s) => this.watch.rescanShadows(s),
+      arrival: () => this.#arrival,
+      beforeChunk: (s) => watch.rescanShadows(s),
     });
-    // What learns where an answer is from the page (learn.js): streams and sockets no reader
-    // holds. The DOM watch hands each the text of the elements that change.
-    /** @type {Set<import('./learners.js').PageLearner>} */
-    this.learners = new Set();
-    /** @type {Array<{ frame: number, cutoff: number, after: number }>} */
-    this.recentFrames = [];
-    this.learning = new Learning(this);
-    this.watch = new DomWatch({ streams: this.streams, link: this.link, committed: () => this.paint.request(), learners: this.learners, learning: this.learning });
-    this.visibility = new Visibility((since, t) => this.link.call((c) => c.hidden(since, t)));
-    this.visibility.listen();
+    /** @readonly */
+    this.link = link;
+    const visibility = (this.#visibility = new Visibility((since, t) => link.call((c) => c.hidden(since, t))));
+    visibility.listen();
+    const reports = new Reports({ options: o, rate, link, frames, visibility, exported: (r, t) => this.#exported(r, t) });
+    /** @readonly */
+    this.reports = reports;
+    const learners = this.#learners;
+    const learning = new Learning({ options: o, rate, learners, watch: () => watch, frame: () => paint.request(), reports, feed: (res, so) => this.feed(res, so) });
+    /** @readonly */
+    this.learning = learning;
+    const watch = new DomWatch({ streams: this.streams, link, committed: () => paint.request(), learners, learning });
+    /** @readonly */
+    this.watch = watch;
+    // The hub is the register of open streams; a stream sees it only as one (stream.js
+    // `Register`: opened, closed, done, hurry), never its other parts.
+    this.#parts = { options: o, sampleRate: streamSampleRate, link, watch, resources, reports, meter, inputs, learning, register: this };
     // Live progress (onProgress): its subscribers, and when it was last delivered.
-    /** @type {Set<(progress: object) => void>} */
+    /** @readonly @type {Set<(progress: object) => void>} */
     this.progress = new Set();
     this.#progressAt = -Infinity;
     this.progressFrames = 0;
@@ -138,13 +173,13 @@ export class Hub {
       detail: Number.isInteger(o.maxTokenDetail) && o.maxTokenDetail > 0 ? o.maxTokenDetail : 0,
       slo: sloSpec(o.slo),
       late: o.lateMs,
-      longFrames: flag(this.frames.supported),
-      eventTiming: flag(this.inputs.supported),
-      paint: flag(this.paint.available),
+      longFrames: flag(this.#frames.supported),
+      eventTiming: flag(this.#inputs.supported),
+      paint: flag(this.#paint.available),
       thresholds: thresholdSpec(o.thresholds),
       timer: timerResolution(),
-      noDevtoolsTrack: flag(!!this.measure && !devtoolsTracks()),
-      sampleRate: this.rate,
+      noDevtoolsTrack: flag(!!this.#measure && !devtoolsTracks()),
+      sampleRate: this.#rate,
     };
     return Object.entries(lines)
       .map(([k, v]) => `${k}=${String(v).replace(/\n/g, ' ')}`)
@@ -153,20 +188,50 @@ export class Hub {
 
   /** @param {Element} element */
   observe(element) {
-    if (this.closedForGood || !element) return;
+    if (this.#closedForGood || !element) return;
     if (this.watch.observe(element)) {
-      this.frames.connect();
-      this.visibility.listen();
+      this.#frames.connect();
+      this.#visibility.listen();
     }
   }
 
   /**
-   * A stream's sink (stream.js `feed`), for what reads answers in the shell (answers.js).
+   * A stream's sink (stream.js `feed`): for the transports, and for what reads answers in the
+   * shell (answers.js).
    * @param {import('./stream.js').ResponseLike} res
    * @param {StreamOptions} o
    */
   feed(res, o) {
-    return feed(this, res, o);
+    return feed(this.#parts, res, o);
+  }
+
+  /**
+   * The response the app reads (stream.js `wrap`).
+   * @param {Response} res
+   * @param {StreamOptions} o
+   */
+  wrap(res, o) {
+    return wrap(this.#parts, res, o);
+  }
+
+  /**
+   * A request that failed before any response (stream.js `failedBeforeResponse`).
+   * @param {string} url
+   * @param {number} start
+   * @param {unknown} e
+   */
+  failed(url, start, e) {
+    failedBeforeResponse(this.#parts, url, start, e);
+  }
+
+  /**
+   * Subscribes `cb` to live progress; returns the unsubscribe.
+   * @param {(progress: object) => void} cb
+   */
+  onProgress(cb) {
+    this.progress.add(cb);
+    if (this.streams.size) this.#paint.request();
+    return () => this.progress.delete(cb);
   }
 
   /**
@@ -177,15 +242,15 @@ export class Hub {
     this.streams.add(s);
     if (!this.#metered.has(s)) {
       this.#metered.add(s);
-      this.meter.start();
-      this.inputs.start();
+      this.#meter.start();
+      this.#inputs.start();
     }
     // Its answer was learned from the page (learn.js): what the page showed of it before is
     // replayed, once its chunks (handed over in the same task) are in, with the frames after.
     const history = this.watch.adopt(s);
     if (history && history.length) queueMicrotask(() => this.#replay(s, history));
-    if (this.progress.size) this.paint.request();
-    this.resources.want(s.fullUrl);
+    if (this.progress.size) this.#paint.request();
+    this.#resources.want(s.fullUrl);
     this.#watchIdle();
     this.watch.watchTarget(s);
   }
@@ -198,7 +263,7 @@ export class Hub {
     try {
       this.watch.replay(s, history);
       const since = history[0][0];
-      for (const f of this.recentFrames) {
+      for (const f of this.#recentFrames) {
         if (f.after > since) this.link.call((c) => c.painted_one(s.id, f.frame, f.cutoff, f.after), 0, s);
       }
     } catch {
@@ -207,32 +272,40 @@ export class Hub {
   }
 
   /**
-   * A stream's frames are no longer needed (it was reported, or discarded).
+   * A stream was reported (`reported`), or discarded: its frames are no longer needed, nor,
+   * once reported, the Resource Timing entries of its URL (unless another open stream has it).
    * @param {Stream} s
+   * @param {boolean} reported
    */
-  unmetered(s) {
+  done(s, reported) {
+    if (reported) this.#resources.release(s.fullUrl, this.#streamsOf(s.fullUrl));
     if (!this.#metered.delete(s)) return;
-    this.meter.stop();
-    this.inputs.stop();
+    this.#meter.stop();
+    this.#inputs.stop();
   }
 
   /**
-   * A stream is done (reported or discarded). Returns the element that showed its answer
-   * (`{ selector, how }`), or null.
+   * A stream is closed (to be reported, or discarded). Returns the element that showed its
+   * answer (`{ selector, how }`), or null.
    * @param {import('./stream.js').Stream} s
    */
   closed(s) {
-    if (s.arrival && this.arrival) this.arrival.forgetArrivals(s.arrival);
+    if (s.arrival && this.#arrival) this.#arrival.forgetArrivals(s.arrival);
     const element = this.watch.forget(s);
     this.streams.delete(s);
     return element;
+  }
+
+  /** Whether reports go out at once (disconnecting: no wait for Resource Timing entries). */
+  hurry() {
+    return this.#disconnecting;
   }
 
   /**
    * Whether an open stream still wants `url`'s Resource Timing entries.
    * @param {string | undefined} url
    */
-  streamsOf(url) {
+  #streamsOf(url) {
     for (const s of this.streams) if (s.fullUrl === url) return true;
     return false;
   }
@@ -242,9 +315,9 @@ export class Hub {
    * @param {import('../report.js').StreamReport} report
    * @param {StreamOptions['trace']} trace
    */
-  exported(report, trace) {
+  #exported(report, trace) {
     try {
-      if (this.measure) this.measure.then((measure) => measure(report)).catch(() => {});
+      if (this.#measure) this.#measure.then((measure) => measure(report)).catch(() => {});
       if (this.otlp) this.otlp.add(report, trace);
     } catch {
       /* an exporter's failure is not the report's */
@@ -286,10 +359,10 @@ export class Hub {
     // the page keeps changing.
     const changed = this.watch.takeChanged();
     // The last frames, for a stream whose answer is learned from the page after they painted it.
-    if (this.learners.size) {
-      this.recentFrames.push({ frame, cutoff, after });
-      if (this.recentFrames.length > RECENT_FRAMES) this.recentFrames.shift();
-    } else if (this.recentFrames.length) this.recentFrames.length = 0;
+    if (this.#learners.size) {
+      this.#recentFrames.push({ frame, cutoff, after });
+      if (this.#recentFrames.length > RECENT_FRAMES) this.#recentFrames.shift();
+    } else if (this.#recentFrames.length) this.#recentFrames.length = 0;
     // A frame the clock watches only for live progress (the page unchanged for IDLE_FRAMES) is
     // not handed to the core: the report sees the frames it would see with no subscriber, so
     // that watching never changes a figure (the share of late frames, above all).
@@ -361,7 +434,7 @@ export class Hub {
       // The core's figures, by the names of Progress (src/types.rs), and the shell's own. What is
       // on screen is known only where tokenpaint watches the page and can take paints: elsewhere
       // nothing painted is not zero painted.
-      const seen = this.watch.watching(s) && this.paint.available;
+      const seen = this.watch.watching(s) && this.#paint.available;
       const info = { id: s.id, url: s.url, t: known(now - s.start), ...v, backlog: v.arrived - v.painted, ended: !!s.ended };
       for (const k of ON_SCREEN) info[k] = seen ? known(info[k]) : null;
       info.ttft = known(info.ttft);
@@ -377,23 +450,23 @@ export class Hub {
 
   /** Stops observing; streams still open are reported with what was measured. */
   disconnect() {
-    this.disconnecting = true;
+    this.#disconnecting = true;
     this.link.flushSoon();
     this.watch.disconnect();
     for (const s of [...this.streams]) s.finish();
-    this.paint.stop();
-    this.frames.disconnect();
+    this.#paint.stop();
+    this.#frames.disconnect();
     this.#stopIdle();
     if (this.otlp) this.otlp.flush();
-    this.visibility.stop();
-    this.disconnecting = false;
+    this.#visibility.stop();
+    this.#disconnecting = false;
   }
 
   close() {
     this.disconnect();
-    this.closedForGood = true;
-    this.paint.close();
-    this.resources.disconnect();
+    this.#closedForGood = true;
+    this.#paint.close();
+    this.#resources.disconnect();
     if (this.otlp) this.otlp.close();
   }
 }

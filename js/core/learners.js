@@ -14,40 +14,48 @@ const MAX_KEPT = 4096;
  * @typedef {{ url: string, transport: string, events: number }} Seen
  */
 
+/**
+ * What the learning chunk works with, handed to it once by its loader (each named; the chunk
+ * never reaches back into the loader or the hub): the options, the share of streams profiled,
+ * the learners the DOM watch hands changes to, the DOM watch (made after the loader), a request
+ * for a frame, the reports, and a stream's sink (`feed`, hub.js).
+ * @typedef {object} LearningParts
+ * @property {import('./hub.js').Options} options
+ * @property {number} rate
+ * @property {Set<PageLearner>} learners
+ * @property {() => import('../browser/watch.js').DomWatch} watch
+ * @property {() => void} frame
+ * @property {import('./reports.js').Reports} reports
+ * @property {(res: import('./stream.js').ResponseLike, o: import('./stream.js').StreamOptions) => import('./stream.js').Sink | null} feed
+ */
+
 export class Learning {
-  /** @type {import('./hub.js').Hub} */
-  #hub;
+  /** @type {LearningParts} */
+  #parts;
   /** @type {Promise<void> | null} */
   #loading;
 
-  /** @param {import('./hub.js').Hub} hub */
-  constructor(hub) {
-    this.#hub = hub;
+  /** @param {LearningParts} parts */
+  constructor(parts) {
+    this.#parts = parts;
     this.#loading = null;
     /** @type {LearningModule | null} */
     this.mod = null;
-    // The DOM watch's side, once loaded (learning.js `Teacher`).
+    // The DOM watch's side, once loaded (learning.js `Teacher`): it keeps the chunk's own state.
     /** @type {import('./learning.js').Teacher | null} */
     this.teacher = null;
-    // Learners that ended without learning (`{ url, transport, events, endedAt }`, the newest
-    // 16): the streams a report of an answer nobody could read names.
-    /** @type {Array<{ url: string, transport: string, events: number, endedAt: number }>} */
-    this.unreadable = [];
-    // What the learners have yet to read (learning.js `tasks`): run when the page changes.
-    /** @type {Set<() => void>} */
-    this.pending = new Set();
   }
 
   /** Runs what the learners have yet to read (the page changed: their arrivals come first). */
   flush() {
-    for (const f of [...this.pending]) f();
+    if (this.teacher) this.teacher.flush();
   }
 
   load() {
     this.#loading ??= import('./learning.js').then(
       (m) => {
         this.mod = m;
-        this.teacher = new m.Teacher(this.#hub);
+        this.teacher = new m.Teacher(this.#parts);
       },
       () => {},
     );
@@ -62,7 +70,7 @@ export class Learning {
    * @param {() => void} drop
    */
   sidecar(res, o, stream, drop) {
-    return this.#made((m) => new m.Sidecar(this.#hub, res, o, stream, drop), ['chunk', 'end', 'stop']);
+    return this.#made((m, t) => new m.Sidecar(t, res, o, stream, drop), ['chunk', 'end', 'stop']);
   }
 
   /**
@@ -70,36 +78,26 @@ export class Learning {
    * @param {Parameters<LearningModule['socketLearner']>[1]} o
    */
   socket(o) {
-    return this.#made((m) => m.socketLearner(this.#hub, o), ['event', 'closeAll']);
-  }
-
-  /**
-   * A learner ended without learning: what it saw (`describe()`), ended at `t`.
-   * @param {{ url: string, transport: string, events: number }} d
-   * @param {number} t
-   */
-  unlearned(d, t) {
-    this.unreadable.push({ ...d, endedAt: t });
-    if (this.unreadable.length > 16) this.unreadable.shift();
+    return this.#made((m, t) => m.socketLearner(t, o), ['event', 'closeAll']);
   }
 
   // `make(module)` now, or a stand-in whose calls (`methods`) are kept, their bytes copied, and
   // replayed in order once the chunk has loaded (dropped past MAX_KEPT).
   /**
    * @template {object} R
-   * @param {(m: LearningModule) => R} make
+   * @param {(m: LearningModule, teacher: import('./learning.js').Teacher) => R} make
    * @param {string[]} methods
    * @returns {R}
    */
   #made(make, methods) {
-    if (this.mod) return make(this.mod);
+    if (this.mod && this.teacher) return make(this.mod, this.teacher);
     /** @type {any} */
     let real = null;
     /** @type {[string, any[]][] | null} */
     let kept = [];
     this.load().then(() => {
-      if (this.mod && kept) {
-        real = make(this.mod);
+      if (this.mod && this.teacher && kept) {
+        real = make(this.mod, this.teacher);
         for (const [k, a] of kept) real[k](...a);
       }
       kept = null;

@@ -18,7 +18,7 @@ import { FAILED_NULL } from '../schema.js';
 import { WEAK } from './weak.js';
 import { framer, load } from './wasm.js';
 
-/** @typedef {import('./hub.js').Hub} Hub */
+/** @typedef {import('./learners.js').LearningParts} Parts */
 /** @typedef {import('./stream.js').StreamOptions} StreamOptions */
 /** @typedef {import('./learners.js').Seen} Seen */
 /** @typedef {import('../transports/learn.js').Item} Item */
@@ -31,16 +31,16 @@ const PENDING_BYTES = 4 * 1024 * 1024;
  * Runs what it is given in a task of its own, in order, after the handlers of the app that
  * received the data (a socket's `message` listeners run after tokenpaint's, which was added
  * first): the app never waits for the learner. The DOM watch runs what waits first when the page
- * changes (`Learning.flush`), so that an answer's arrivals are known before its text is read.
+ * changes (`Teacher.flush`), so that an answer's arrivals are known before its text is read.
  * Returns `later(fn)`.
- * @param {Hub} hub
+ * @param {Teacher} teacher
  */
-function tasks(hub) {
+function tasks(teacher) {
   /** @type {Array<() => void>} */
   let queue = [];
   let scheduled = false;
   const flush = () => {
-    hub.learning.pending.delete(flush);
+    teacher.pending.delete(flush);
     scheduled = false;
     const q = queue;
     queue = [];
@@ -56,7 +56,7 @@ function tasks(hub) {
     queue.push(fn);
     if (scheduled) return;
     scheduled = true;
-    hub.learning.pending.add(flush);
+    teacher.pending.add(flush);
     setTimeout(() => scheduled && flush(), 0);
   };
 }
@@ -71,18 +71,27 @@ function tasks(hub) {
  */
 export class Sidecar {
   /**
-   * @param {Hub} hub
+   * @param {Teacher} teacher the chunk's own state, and what it works with (`parts`)
    * @param {import('./stream.js').ResponseLike} res
    * @param {StreamOptions & { asks?: boolean }} o
    * @param {() => import('./stream.js').Stream | null | undefined} stream
    * @param {() => void} drop
    */
-  constructor(hub, res, o, stream, drop) {
-    this.hub = hub;
+  constructor(teacher, res, o, stream, drop) {
+    const parts = teacher.parts;
+    // What it works with, set once.
+    /** @readonly */
+    this.parts = parts;
+    /** @readonly */
+    this.teacher = teacher;
+    /** @readonly */
     this.o = o;
+    /** @readonly */
     this.stream = stream;
+    /** @readonly */
     this.drop = drop;
-    this.learner = new Learner({ readers: hub.options.appReaders !== false });
+    this.learner = new Learner({ readers: parts.options.appReaders !== false });
+    /** @readonly */
     this.contentType = String((res.headers && typeof res.headers.get === 'function' && res.headers.get('content-type')) || '');
     /** @type {ReturnType<typeof framer>} */
     this.framer = null;
@@ -95,8 +104,9 @@ export class Sidecar {
     this.events = 0;
     /** @type {number | null} */
     this.firstAt = null;
-    this.later = tasks(hub);
-    hub.learners.add(this);
+    /** @readonly */
+    this.later = tasks(teacher);
+    parts.learners.add(this);
   }
 
   /**
@@ -155,7 +165,7 @@ export class Sidecar {
     this.events++;
     const items = this.learner.event(t, data, name);
     // A heartbeat is not taught: the watch reads no text for it.
-    if (!this.list && !this.learner.teachable) this.hub.learners.delete(this);
+    if (!this.list && !this.learner.teachable) this.parts.learners.delete(this);
     if (this.learner.learned && !this.list) this.takeOver();
     if (this.list) this.hand(items);
   }
@@ -199,7 +209,7 @@ export class Sidecar {
     }
     // The answer's stream is shown in that element, from its first change on.
     const items = this.learner.replay();
-    if (el) this.hub.watch.expect(el, leadOf(items));
+    if (el) this.parts.watch().expect(el, leadOf(items));
     this.takeOver();
     this.hand(items);
   }
@@ -207,7 +217,7 @@ export class Sidecar {
   takeOver() {
     const how = /** @type {import('../transports/learn.js').Learned} */ (this.learner.learned);
     const read = how.by === 'reader' ? { by: 'reader', format: /** @type {string} */ (how.format) } : { by: 'learned', path: how.path };
-    this.hub.learners.delete(this);
+    this.parts.learners.delete(this);
     // Its start: the request, frame or submit that asked (asks.js); else the page's last POST
     // just before it (an app that POSTs, then GETs the stream); else its own request.
     const first = this.firstAt === null ? this.o.start : this.firstAt;
@@ -217,7 +227,7 @@ export class Sidecar {
     let at = { answerStart: this.o.start, startBy: { by: 'request', url: this.o.url } };
     if (ask) at = { answerStart: ask.t, startBy: { by: ask.by, url: ask.url } };
     else if (post !== undefined && this.o.start - post < 10000) at = { answerStart: post, startBy: { by: 'post' } };
-    this.list = answers(this.hub, { ...this.o, guess: false, ...at, format: read.format || 'learned', read, quietMs: this.hub.options.quietMs });
+    this.list = answers(this.parts, { ...this.o, guess: false, ...at, format: read.format || 'learned', read, quietMs: this.parts.options.quietMs });
     this.drop();
   }
 
@@ -234,7 +244,7 @@ export class Sidecar {
         this.drain();
         if (this.framer) for (const [name, data] of this.framer.finish()) this.event(t, data, name);
         if (this.list) this.list.closeAll(kind, t, message);
-        else this.hub.learning.unlearned(this.describe(), t);
+        else this.teacher.unlearned(this.describe(), t);
       } catch {
         /* the report goes without */
       }
@@ -244,7 +254,7 @@ export class Sidecar {
 
   stop() {
     this.off = true;
-    this.hub.learners.delete(this);
+    this.parts.learners.delete(this);
     if (this.framer) this.framer.free();
     this.framer = null;
     this.pending = null;
@@ -331,18 +341,19 @@ function outputText(output) {
 
 /**
  * A socket's reading of what no reader of the socket's own reads (sockets.js): Open WebUI's
- * `events` (unless `appReaders: false`), else the learner. While it learns it is one of the hub's
+ * `events` (unless `appReaders: false`), else the learner. While it learns it is one of the
  * learners (the DOM watch hands it the text of each changed element); once the page has taught
  * it the answer's path, the events it kept are read again, and every later one as it comes.
  * After each answer it learns again (the next may be shown elsewhere), following the same path at
  * once if the next answer comes on it. Each report says how its answer was read.
- * @param {Hub} p
+ * @param {Teacher} home the chunk's own state, and what it works with (`parts`)
  * @param {import('../transports/answers.js').AnswerOptions} o
  */
-export function socketLearner(p, o) {
+export function socketLearner(home, o) {
+  const p = home.parts;
   const l = new Learner();
   const apps = p.options.appReaders !== false;
-  const later = tasks(p);
+  const later = tasks(home);
   // How the learned answers are read: the path changes if the learner learns another one.
   const read = { by: 'learned', path: '' };
   /** @type {Answers | null} */
@@ -372,7 +383,7 @@ export function socketLearner(p, o) {
       if (!l.shown(text)) return;
       p.learners.delete(teacher);
       const items = l.replay();
-      if (el) p.watch.expect(el, leadOf(items));
+      if (el) p.watch().expect(el, leadOf(items));
       hand(items);
       teach();
     },
@@ -403,7 +414,7 @@ export function socketLearner(p, o) {
     hand(l.event(t, data, name));
     teach();
     // The page may have shown what this event carried before it was read: offer it again.
-    if (l.teachable && p.learning.teacher) p.learning.teacher.offer(teacher);
+    if (l.teachable) home.offer(teacher);
   };
   return {
     /**
@@ -426,7 +437,7 @@ export function socketLearner(p, o) {
     closeAll(kind, t, message) {
       later(() => {
         p.learners.delete(teacher);
-        if (!learned && !reader && events) p.learning.unlearned(teacher.describe(), t);
+        if (!learned && !reader && events) home.unlearned(teacher.describe(), t);
         if (learned) learned.closeAll(kind, t, message);
         if (reader) reader.closeAll(kind, t, message);
       });
@@ -452,9 +463,17 @@ const AFTER_SUBMIT_MS = 60000;
  * an answer nobody could read, reported as such once the page has stopped changing.
  */
 export class Teacher {
-  /** @param {Hub} hub */
-  constructor(hub) {
-    this.hub = hub;
+  /** @param {Parts} parts what the chunk works with, from its loader (learners.js) */
+  constructor(parts) {
+    /** @readonly */
+    this.parts = parts;
+    // What the learners have yet to read (`tasks`): run first when the page changes.
+    /** @type {Set<() => void>} */
+    this.pending = new Set();
+    // Learners that ended without learning (`{ url, transport, events, endedAt }`, the newest
+    // 16): the streams a report of an answer nobody could read names.
+    /** @type {Array<Seen & { endedAt: number }>} */
+    this.unreadable = [];
     /** @type {Array<[number, Element, string]>} */
     this.history = [];
     this.kept = 0;
@@ -462,12 +481,27 @@ export class Teacher {
     this.growing = new Map();
   }
 
+  /** Runs what the learners have yet to read (the page changed: their arrivals come first). */
+  flush() {
+    for (const f of [...this.pending]) f();
+  }
+
+  /**
+   * A learner ended without learning: what it saw (`describe()`), ended at `t`.
+   * @param {Seen} d
+   * @param {number} t
+   */
+  unlearned(d, t) {
+    this.unreadable.push({ ...d, endedAt: t });
+    if (this.unreadable.length > 16) this.unreadable.shift();
+  }
+
   /**
    * Whether changes are read now: while something learns, or after the user asked.
    * @param {number} now
    */
   watching(now) {
-    if (this.hub.learners.size) return true;
+    if (this.parts.learners.size) return true;
     const last = asks.submits.length ? asks.submits[asks.submits.length - 1].t : -Infinity;
     return now - last < AFTER_SUBMIT_MS || this.growing.size > 0;
   }
@@ -477,7 +511,7 @@ export class Teacher {
    * @param {number} t
    */
   teach(records, t) {
-    const hub = this.hub;
+    const p = this.parts;
     /** @type {Set<Element>} */
     const seen = new Set();
     for (const r of records) {
@@ -491,21 +525,21 @@ export class Teacher {
         el = next;
       }
     }
-    if (seen.size) hub.paint.request();
+    if (seen.size) p.frame();
     let first = true;
     for (const el of seen) {
       const text = (el.textContent || '').slice(0, 20000);
-      if (hub.learners.size) {
+      if (p.learners.size) {
         this.history.push([t, el, text]);
         this.kept += text.length;
         while (this.history.length > HISTORY || (this.kept > HISTORY_CHARS && this.history.length > 1)) this.kept -= /** @type {[number, Element, string]} */ (this.history.shift())[2].length;
       }
       if (first) this.grew(el, text);
       first = false;
-      for (const l of [...hub.learners]) l.shown(text, el);
-      if (!hub.learners.size) break;
+      for (const l of [...p.learners]) l.shown(text, el);
+      if (!p.learners.size) break;
     }
-    if (!hub.learners.size) {
+    if (!p.learners.size) {
       this.history.length = 0;
       this.kept = 0;
     }
@@ -524,7 +558,7 @@ export class Teacher {
       const [, el, text] = this.history[i];
       if (done.has(el)) continue;
       done.add(el);
-      if (!this.hub.learners.has(l)) return;
+      if (!this.parts.learners.has(l)) return;
       l.shown(text, el);
     }
   }
@@ -604,7 +638,7 @@ export class Teacher {
     clearTimeout(g.timer);
     g.timer = setTimeout(() => {
       this.growing.delete(el);
-      if (g.steps >= UNREAD_STEPS && el.isConnected && !this.hub.watch.shows(el)) this.unread(el, g.since);
+      if (g.steps >= UNREAD_STEPS && el.isConnected && !this.parts.watch().shows(el)) this.unread(el, g.since);
     }, UNREAD_QUIET_MS);
   }
 
@@ -616,11 +650,11 @@ export class Teacher {
    * @param {number} since
    */
   unread(el, since) {
-    const hub = this.hub;
-    const ended = hub.learning.unreadable.filter((d) => d.endedAt >= since);
-    const seen = [...[...hub.learners].map((l) => l.describe()), ...ended].filter((d) => d && d.events > 0);
+    const p = this.parts;
+    const ended = this.unreadable.filter((d) => d.endedAt >= since);
+    const seen = [...[...p.learners].map((l) => l.describe()), ...ended].filter((d) => d && d.events > 0);
     const asked = asks.submits.some((s) => s.t <= since && since - s.t < AFTER_SUBMIT_MS);
-    if (seen.length || asked) hub.reports.deliver(unreadReport(el, seen, hub.rate));
+    if (seen.length || asked) p.reports.deliver(unreadReport(el, seen, p.rate));
   }
 }
 

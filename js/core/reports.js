@@ -27,13 +27,25 @@ function each(listeners, value) {
 
 /** @typedef {import('../report.js').Report} Report */
 
-export class Reports {
-  /** @type {import('./hub.js').Hub} */
-  #hub;
+/**
+ * What the reports work with, handed over by their owner (hub.js): the options, the share of
+ * streams profiled, the core link, the long frames, the page's visibility, and the exporters.
+ * @typedef {object} ReportParts
+ * @property {import('./hub.js').Options} options
+ * @property {number} rate
+ * @property {import('./link.js').CoreLink} link
+ * @property {import('../browser/longframes.js').LongFrames} frames
+ * @property {import('../browser/visibility.js').Visibility} visibility
+ * @property {(report: import('../report.js').StreamReport, trace: import('./stream.js').StreamOptions['trace']) => void} exported
+ */
 
-  /** @param {import('./hub.js').Hub} hub */
-  constructor(hub) {
-    this.#hub = hub;
+export class Reports {
+  /** @type {ReportParts} */
+  #parts;
+
+  /** @param {ReportParts} parts */
+  constructor(parts) {
+    this.#parts = parts;
     /** @type {Report[]} */
     this.list = [];
     /** @type {Set<(report: Report) => void>} */
@@ -53,28 +65,18 @@ export class Reports {
    * @param {import('./stream.js').Stream | { url: string, start: number, transport?: undefined, beforeReport?: undefined }} s
    */
   emit(id, s) {
-    const hub = this.#hub;
-    try {
-      this.#report(id, s);
-    } finally {
-      if (typeof s.beforeReport === 'function') hub.unmetered(/** @type {import('./stream.js').Stream} */ (s));
-    }
-  }
-
-  /**
-   * @param {number} id
-   * @param {import('./stream.js').Stream | { url: string, start: number, transport?: undefined, beforeReport?: undefined }} s
-   */
-  #report(id, s) {
-    const hub = this.#hub;
-    const link = hub.link;
+    const { link, visibility, options, rate, frames, exported } = this.#parts;
     // Still hidden: what is not painted yet could not be.
-    const hidden = hub.visibility.hiddenSince;
+    const hidden = visibility.hiddenSince;
     if (hidden !== null) link.call((c) => c.hidden(hidden, Infinity));
     const stream = typeof s.beforeReport === 'function' ? /** @type {import('./stream.js').Stream} */ (s) : null;
-    if (stream) stream.beforeReport();
-    const timeline = hub.options.timeline !== false;
-    const save = hub.options.saveTimeline === true;
+    if (stream) {
+      stream.beforeReport();
+      // The long animation frames seen since the last report.
+      link.sendFrames(frames);
+    }
+    const timeline = options.timeline !== false;
+    const save = options.saveTimeline === true;
     const json = link.call((c) => c.finish(id, timeline, save), '', stream);
     /** @type {any} */
     let report = null;
@@ -90,9 +92,9 @@ export class Reports {
     if (report && stream && !stream.isAnswer()) return;
     /** @type {import('./assemble.js').PageParts} */
     const page = {
-      sampleRate: hub.rate,
+      sampleRate: rate,
       scripts: [],
-      longFrames: hub.frames.supported,
+      longFrames: frames.supported,
       ownRoot: OWN_ROOT,
       entry: null,
       element: (stream && stream.element) || null,
@@ -105,16 +107,16 @@ export class Reports {
       // The core failed: say so rather than stay silent, with every figure unknown.
       report = { id, url: s.url, transport: s.transport, status: 'failed', error: { kind: 'internal', code: null, message: reason }, diagnosis: [], unavailable: ['report'] };
       for (const k of FAILED_NULL) report[k] = null;
-      report.sampleRate = hub.rate;
+      report.sampleRate = rate;
     } else {
       try {
-        page.scripts = hub.frames.scriptsOf(report);
+        page.scripts = frames.scriptsOf(report);
         if (report.resourceTiming) page.entry = entryStrings(stream && stream.entry);
       } catch {
         /* the figures stand without them */
       }
       assembleFigures(report, page);
-      hub.exported(report, stream && stream.trace);
+      exported(report, stream && stream.trace);
     }
     assembleRead(report, page);
     // A saved timeline carries what the page told, to be assembled again as here: a copy, so
@@ -129,9 +131,8 @@ export class Reports {
    * @param {Report} report
    */
   deliver(report) {
-    const hub = this.#hub;
     this.list.push(report);
-    if (this.list.length > hub.options.maxReports) this.list.shift();
+    if (this.list.length > this.#parts.options.maxReports) this.list.shift();
     each(this.listeners, report);
     if (this.metricListeners.size && report.status !== 'failed' && report.error?.kind !== 'unread') {
       for (const m of metricsOf(report)) each(this.metricListeners, m);

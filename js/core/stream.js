@@ -10,8 +10,32 @@ import { tap } from '../transports/tap.js';
 import { WEAK } from './weak.js';
 import { RESOURCE_FIELDS } from '../options.js';
 
-/** @typedef {import('./hub.js').Hub} Hub */
 /** @typedef {import('../../pkg/tokenpaint_core.js').Core} Core */
+/** @typedef {import('./hub.js').Options} Options */
+/**
+ * What a stream works with, each part named once and handed over by its owner (hub.js), never
+ * fetched from a shared object (issue 60): the profiler's options and stream sample rate, the core link,
+ * the DOM watch, the Resource Timing entries, the reports, the frame meter and input timing, the
+ * learning loader, and the owner's register of open streams.
+ * @typedef {object} Parts
+ * @property {Options} options
+ * @property {number} sampleRate `streamSampleRate`
+ * @property {import('./link.js').CoreLink} link
+ * @property {import('../browser/watch.js').DomWatch} watch
+ * @property {import('../browser/resource.js').ResourceEntries} resources
+ * @property {import('./reports.js').Reports} reports
+ * @property {import('../browser/frames.js').FrameMeter} meter
+ * @property {import('../browser/input.js').InputTiming} inputs
+ * @property {import('./learners.js').Learning} learning
+ * @property {Register} register
+ */
+/**
+ * The owner's register of open streams: `opened(s)`; `closed(s)`, which gives the element
+ * that showed its answer; `done(s)`, once it is reported or discarded (its frames and its
+ * Resource Timing entries are no longer wanted); `hurry()`, whether reports go out at once (the
+ * profiler is disconnecting).
+ * @typedef {{ opened(s: Stream): void, closed(s: Stream): { selector: string, how: string } | null, done(s: Stream, reported: boolean): void, hurry(): boolean }} Register
+ */
 /**
  * The response a stream reads: a Response, or what a transport knows of one.
  * @typedef {{ status: number, headers: Headers | null, body?: ReadableStream<Uint8Array> | null, url?: string }} ResponseLike
@@ -42,26 +66,19 @@ const MAX_EARLY = 4096;
 const MAX_EARLY_BYTES = 4 * 1024 * 1024;
 
 /**
- * Whether a new stream is left out of the sample (`streamSampleRate`, one draw per stream).
- * @param {Hub} hub
- */
-function leftOut(hub) {
-  return hub.streamSampleRate < 1 && !(Math.random() < hub.streamSampleRate);
-}
-
-/**
  * The response the app reads: `res` passed through the tap, or `res` itself unprofiled.
- * @param {Hub} hub
+ * @param {Parts} parts
  * @param {Response} res
  * @param {StreamOptions} o
  */
-export function wrap(hub, res, o) {
+export function wrap(parts, res, o) {
   try {
     if (!res || !res.body) return res;
     // Passed through the opt-in arrival clock (js/arrival-sw.js): its stamps name the stream.
-    const arrival = hub.options.arrivalClock && res.headers && res.headers.get('x-tokenpaint-arrival');
+    const { options } = parts;
+    const arrival = options.arrivalClock && res.headers && res.headers.get('x-tokenpaint-arrival');
     if (arrival) o = { ...o, arrival };
-    const f = feed(hub, res, o);
+    const f = feed(parts, res, o);
     if (!f) return res;
     const out = tap(res, f);
     if (out === res) f.discard();
@@ -81,26 +98,29 @@ export function wrap(hub, res, o) {
 /** @typedef {{ chunk(bytes: Uint8Array, t: number): void, end(kind: number, t: number, message: string): void, discard(): void, late(): void, changedAt(): number }} Sink */
 
 /**
- * @param {Hub} hub
+ * @param {Parts} parts
  * @param {ResponseLike} res
  * @param {StreamOptions} o
  * @returns {Sink | null}
  */
-export function feed(hub, res, o) {
-  // A stream left out of the sample (streamSampleRate): nothing is opened, nothing wrapped.
-  if (leftOut(hub)) return null;
+export function feed(parts, res, o) {
+  const { link, learning, sampleRate } = parts;
+  // A stream left out of the sample (streamSampleRate, one draw per stream): nothing is opened,
+  // nothing wrapped.
+  if (sampleRate < 1 && !(Math.random() < sampleRate)) return null;
   // The stub (lazy.js) hands over a stream that began before the profiler loaded, with the
   // time its headers came.
   const headersAt = typeof o.headersAt === 'number' ? o.headersAt : performance.now();
   // An answer on a socket whose request was not seen: its start is unknown (not the first
   // message's time), and so is everything measured from it.
   if (o.startUnknown) o = { ...o, start: NaN };
-  let s = ready() ? Stream.open(hub, res, o, headersAt) : undefined;
+  const open = () => Stream.open(parts, res, o, headersAt);
+  let s = ready() ? open() : undefined;
   if (s === null) return null;
   // A stream the profiler only guessed is an answer (instrument() with no match): the shell
   // reads it too, until the core's reader holds it, or the page shows where its answer is.
   // Once it reads the answer itself, the core's stream goes without a report: the answer's is.
-  const side = o.guess ? hub.learning.sidecar(res, { ...o, headersAt }, () => s, () => drop()) : null;
+  const side = o.guess ? learning.sidecar(res, { ...o, headersAt }, () => s, () => drop()) : null;
   const drop = () => {
     if (s) s.discard();
     s = null;
@@ -115,11 +135,11 @@ export function feed(hub, res, o) {
     load().then(
       () => {
         if (s !== undefined) return;
-        const opened = (ready() && Stream.open(hub, res, o, headersAt)) || null;
+        const opened = (ready() && open()) || null;
         s = opened;
         if (opened) {
           for (const [bytes, t, kind, message] of early) {
-            if (bytes) hub.link.call((c) => feedRead(c, opened.id, bytes, t), undefined, opened);
+            if (bytes) link.call((c) => feedRead(c, opened.id, bytes, t), undefined, opened);
             else opened.end(kind || 0, t, message || '');
           }
         }
@@ -141,7 +161,7 @@ export function feed(hub, res, o) {
       if (s) {
         s.lastActivity = t;
         // A copy: the app may transfer or reuse its buffer before the queue is flushed.
-        hub.link.defer({ s, bytes: hub.link.copy(bytes), t, end });
+        link.defer({ s, bytes: link.copy(bytes), t, end });
       } else if (s === undefined) {
         earlyBytes += bytes.byteLength;
         if (early.length < MAX_EARLY && earlyBytes <= MAX_EARLY_BYTES) early.push([bytes.slice(), t]);
@@ -176,51 +196,70 @@ export function feed(hub, res, o) {
 
 /**
  * A request that failed before any response: reported at once, with what is known.
- * @param {Hub} hub
+ * @param {Parts} parts
  * @param {string} url
  * @param {number} start
  * @param {unknown} e what fetch threw
  */
-export function failedBeforeResponse(hub, url, start, e) {
-  if (leftOut(hub)) return;
-  const id = hub.link.call((c) => c.open(hub.options.format, '', '', url, start, NaN, 0), 0);
+export function failedBeforeResponse({ link, options, reports, sampleRate }, url, start, e) {
+  if (sampleRate < 1 && !(Math.random() < sampleRate)) return;
+  const id = link.call((c) => c.open(options.format, '', '', url, start, NaN, 0), 0);
   if (!id) return;
   const err = /** @type {Error | null | undefined} */ (e);
   const aborted = err && err.name === 'AbortError';
-  hub.link.call((c) => c.end(id, aborted ? 1 : 2, performance.now(), String((err && err.message) || e)));
-  hub.reports.emit(id, { url, start });
+  link.call((c) => c.end(id, aborted ? 1 : 2, performance.now(), String((err && err.message) || e)));
+  reports.emit(id, { url, start });
 }
 
-
+/**
+ * One stream's state, owned here: what it is (set once, read-only), where its life stands, and
+ * its collaborators, each a private field handed over when it opens.
+ */
 export class Stream {
-  /** @type {Hub} */
-  #hub;
+  #link;
+  #watch;
+  #resources;
+  #reports;
+  #meter;
+  #inputs;
+  #register;
+  /** @type {Options} */
+  #options;
+  // How the body ended (0 read to its end, 1 aborted, 2 failed), and when (0: not yet).
+  #endKind = 0;
+  #endedAt = 0;
+  /** @type {ReturnType<typeof setTimeout> | 0} */
+  #timer = 0;
+  // Whether it carries an answer: known unless the profiler only guessed (instrument() with no
+  // match); then a reader of the core's, or the page showing its text, says so.
+  #answer;
 
   /**
    * Opens the core's session for a response; null when the core cannot.
-   * @param {Hub} hub
+   * @param {Parts} parts
    * @param {ResponseLike} res
    * @param {StreamOptions} o
    * @param {number} headersAt
    */
-  static open(hub, res, o, headersAt) {
+  static open(parts, res, o, headersAt) {
     try {
+      const { options, link, watch, register } = parts;
       const contentType = (res.headers && res.headers.get('content-type')) || '';
-      const format = o.format || hub.options.format || 'auto';
+      const format = o.format || options.format || 'auto';
       let hints = headerHints(res.headers);
       // The app's own mapping of its server's timings (headers it controls).
-      if (typeof hub.options.serverTiming === 'function') {
+      if (typeof options.serverTiming === 'function') {
         try {
-          hints += serverTimingLine(hub.options.serverTiming(/** @type {Response} */ (res)));
+          hints += serverTimingLine(options.serverTiming(/** @type {Response} */ (res)));
         } catch {
           /* the app's mapping failed: go on without it */
         }
       }
-      const id = hub.link.call((c) => c.open(format, contentType, hints, o.url, o.start, headersAt, res.status), 0);
+      const id = link.call((c) => c.open(format, contentType, hints, o.url, o.start, headersAt, res.status), 0);
       if (!id) return null;
-      hub.link.call((c) => c.describe(id, o.label || '', o.transport || '', o.resumedFrom || '', hub.options.includeText === true, !!o.startUnknown, hub.watch.heldChars(o.target)));
-      const s = new Stream(hub, id, o, headersAt);
-      hub.opened(s);
+      link.call((c) => c.describe(id, o.label || '', o.transport || '', o.resumedFrom || '', options.includeText === true, !!o.startUnknown, watch.heldChars(o.target)));
+      const s = new Stream(parts, id, o, headersAt);
+      register.opened(s);
       return s;
     } catch {
       return null;
@@ -228,59 +267,76 @@ export class Stream {
   }
 
   /**
-   * @param {Hub} hub
+   * @param {Parts} parts
    * @param {number} id its session in the core
    * @param {StreamOptions} o
    * @param {number} headersAt
    */
-  constructor(hub, id, o, headersAt) {
-    this.#hub = hub;
+  constructor({ link, watch, resources, reports, meter, inputs, register, options }, id, o, headersAt) {
+    this.#link = link;
+    this.#watch = watch;
+    this.#resources = resources;
+    this.#reports = reports;
+    this.#meter = meter;
+    this.#inputs = inputs;
+    this.#register = register;
+    this.#options = options;
+    this.#answer = !o.guess;
+    // What it is: set once.
+    /** @readonly */
     this.id = id;
     // The module's generation the stream's session lives in (a trap starts a new one).
+    /** @readonly */
     this.gen = generationOf();
+    /** @readonly */
     this.transport = o.transport || 'fetch';
+    /** @readonly */
     this.url = o.url;
+    /** @readonly */
     this.fullUrl = o.fullUrl;
     // OpenTelemetry: the requested model, and the trace sent in `traceparent`, if any.
+    /** @readonly */
     this.trace = o.trace || null;
-    this.start = o.start;
+    /** @readonly */
     this.headersAt = headersAt;
     // The arrival clock's name for the stream (its stamps), if it passed through it.
+    /** @readonly */
     this.arrival = o.arrival || null;
     // The element the app said will show it, if any.
+    /** @readonly */
     this.target = o.target;
-    this.ended = false;
-    this.endKind = 0;
-    this.endedAt = 0;
-    /** @type {ReturnType<typeof setTimeout> | 0} */
-    this.timer = 0;
-    this.done = false;
-    // When its text last changed on the page (0: never).
-    this.lastCommit = 0;
-    this.lastActivity = performance.now();
-    // The Resource Timing entry the report was made with (undefined until looked for).
-    /** @type {PerformanceResourceTiming | null | undefined} */
-    this.entry = undefined;
     // How its answer is read (`{ by, format | path, end }`), when the shell reads it (answers.js).
+    /** @readonly */
     this.read = o.read || null;
     // What its start is, when it is not its own request (answers.js `startOf`).
+    /** @readonly */
     this.startBy = o.startBy || null;
-    // Whether it carries an answer: known unless the profiler only guessed (instrument() with no
-    // match); then a reader of the core's, or the page showing its text, says so.
-    this.answer = !o.guess;
-    /** The element that showed its answer (`{ selector, how }`), once reported; null if none did. */
+    // Where its life stands (public, read by the owner, the DOM watch and the link):
+    // its start (NaN until a Resource Timing entry gives it, for a tracked response),
+    this.start = o.start;
+    this.ended = false;
+    // reported or discarded,
+    this.done = false;
+    // when its text last changed on the page (0: never), and its last chunk,
+    this.lastCommit = 0;
+    this.lastActivity = performance.now();
+    // the Resource Timing entry the report was made with (undefined until looked for),
+    /** @type {PerformanceResourceTiming | null | undefined} */
+    this.entry = undefined;
+    // and the element that showed its answer (`{ selector, how }`), once reported; null if none did.
+    /** @type {{ selector: string, how: string } | null} */
     this.element = null;
   }
 
-  /** Whether it carries an answer (see `answer`). */
+  /** Whether it carries an answer (see `#answer`). */
   isAnswer() {
-    if (!this.answer && !WEAK.has(this.call((c) => c.format(this.id), ''))) this.answer = true;
-    return this.answer;
+    if (!this.#answer && !WEAK.has(this.call((c) => c.format(this.id), ''))) this.#answer = true;
+    return this.#answer;
   }
 
   /** It carries an answer: the page shows its text, or a reader holds it. */
   confirm() {
-    this.answer = true;
+    this.#answer = true;
   }
 
   /**
@@ -291,7 +347,7 @@ export class Stream {
    * @returns {T | F}
    */
   call(fn, fallback) {
-    return this.#hub.link.call(fn, fallback, this);
+    return this.#link.call(fn, fallback, this);
   }
 
   /**
@@ -303,8 +359,8 @@ export class Stream {
   end(kind, t, message) {
     if (this.ended) return;
     this.ended = true;
-    this.endKind = kind;
-    this.endedAt = t;
+    this.#endKind = kind;
+    this.#endedAt = t;
     this.call((c) => c.end(this.id, kind, t, message || ''));
     this.checkSettled();
   }
@@ -315,10 +371,10 @@ export class Stream {
    * @param {number} t
    */
   committed(n, t) {
-    if (n < 0) this.#hub.watch.outOfStep(this);
+    if (n < 0) this.#watch.outOfStep(this);
     if (n > 0) {
       this.lastCommit = t;
-      if (this.ended) this.armSettle();
+      if (this.ended) this.#armSettle();
     }
   }
 
@@ -327,7 +383,7 @@ export class Stream {
     try {
       const t = performance.now();
       this.call((c) => c.caught_up(this.id, t));
-      this.#hub.watch.catchUp(this, t);
+      this.#watch.catchUp(this, t);
       if (this.ended) this.checkSettled();
     } catch {
       /* never into the page */
@@ -339,28 +395,27 @@ export class Stream {
   // maxSettleMs after the end.
   checkSettled() {
     if (this.done) return;
-    if (!this.#hub.watch.watching(this) || this.call((c) => c.settled(this.id), true)) this.finish();
-    else this.armSettle();
+    if (!this.#watch.watching(this) || this.call((c) => c.settled(this.id), true)) this.finish();
+    else this.#armSettle();
   }
 
-  armSettle() {
-    clearTimeout(this.timer);
-    const o = this.#hub.options;
-    const quietUntil = Math.max(this.endedAt, this.lastCommit) + o.settleMs;
-    const deadline = this.endedAt + o.maxSettleMs;
+  #armSettle() {
+    clearTimeout(this.#timer);
+    const o = this.#options;
+    const quietUntil = Math.max(this.#endedAt, this.lastCommit) + o.settleMs;
+    const deadline = this.#endedAt + o.maxSettleMs;
     const wait = Math.max(0, Math.min(quietUntil, deadline) - performance.now());
-    this.timer = setTimeout(() => this.finish(), wait);
+    this.#timer = setTimeout(() => this.finish(), wait);
   }
 
   // What only the browser can tell, handed to the core before the report is made: why the
   // answer's element was not found, the request's Resource Timing entry (and from it the start
-  // of a tracked response), and the long animation frames seen since the last report.
+  // of a tracked response), and the frames and inputs seen since it opened.
   beforeReport() {
-    const hub = this.#hub;
     try {
-      const reason = hub.watch.unseen(this);
+      const reason = this.#watch.unseen(this);
       if (reason) this.call((c) => c.dom_reason(this.id, reason));
-      const e = this.entry !== undefined ? this.entry : hub.resources.find(this.fullUrl, this.start, this.endedAt, this.headersAt);
+      const e = this.entry !== undefined ? this.entry : this.#resources.find(this.fullUrl, this.start, this.#endedAt, this.headersAt);
       if (e) {
         if (Number.isNaN(this.start)) {
           this.start = e.startTime;
@@ -371,12 +426,11 @@ export class Stream {
         this.call((c) => c.resource(this.id, fields));
       }
       // The frames painted since it opened (the smoothness figures, a freeze's frames).
-      const frames = hub.meter.since(this.start);
+      const frames = this.#meter.since(this.start);
       if (frames.length > 1) this.call((c) => c.frames(this.id, Float64Array.from(frames)));
       // The user's interactions meanwhile (Event Timing).
-      const inputs = hub.inputs.since(this.start);
+      const inputs = this.#inputs.since(this.start);
       if (inputs.length) this.call((c) => c.inputs(this.id, Float64Array.from(inputs)));
-      hub.link.sendFrames(hub.frames);
     } catch {
       /* the report goes without */
     }
@@ -385,8 +439,8 @@ export class Stream {
   /** Nobody reads it: it goes without a report. */
   discard() {
     this.done = true;
-    this.#hub.closed(this);
-    this.#hub.unmetered(this);
+    this.#register.closed(this);
+    this.#register.done(this, false);
     this.call((c) => c.finish(this.id, false, false), '');
   }
 
@@ -394,20 +448,23 @@ export class Stream {
   finish() {
     if (this.done) return;
     this.done = true;
-    clearTimeout(this.timer);
-    const hub = this.#hub;
-    this.element = hub.closed(this);
+    clearTimeout(this.#timer);
+    const resources = this.#resources;
+    this.element = this.#register.closed(this);
     const emit = (/** @type {PerformanceResourceTiming | null} */ entry) => {
       this.entry = entry;
-      hub.reports.emit(this.id, this);
-      hub.resources.release(this.fullUrl, hub.streamsOf(this.fullUrl));
+      try {
+        this.#reports.emit(this.id, this);
+      } finally {
+        this.#register.done(this, true);
+      }
     };
     // The Resource Timing entry comes in a task of its own after the body's end: a stream read
     // to its end waits for it, within a bound (a cancelled or failed one may never get one).
-    const complete = this.ended && this.endKind === 0;
-    const entry = hub.resources.find(this.fullUrl, this.start, this.endedAt, this.headersAt);
-    if (entry || !complete || !hub.resources.observer || hub.disconnecting) emit(entry);
-    else hub.resources.wait(this.fullUrl, this.start, this.endedAt, emit);
+    const complete = this.ended && this.#endKind === 0;
+    const entry = resources.find(this.fullUrl, this.start, this.#endedAt, this.headersAt);
+    if (entry || !complete || !resources.observer || this.#register.hurry()) emit(entry);
+    else resources.wait(this.fullUrl, this.start, this.#endedAt, emit);
   }
 }
 
@@ -430,9 +487,9 @@ function headerHints(headers) {
  */
 function serverTimingLine(t) {
   if (!t || typeof t !== 'object') return '';
-  const parts = [];
+  const out = [];
   for (const [name, dur] of Object.entries(t)) {
-    if (/^[a-zA-Z]+$/.test(name) && Number.isFinite(dur)) parts.push(`${name};dur=${dur}`);
+    if (/^[a-zA-Z]+$/.test(name) && Number.isFinite(dur)) out.push(`${name};dur=${dur}`);
   }
-  return parts.length ? `server-timing: ${parts.join(', ')}\n` : '';
+  return out.length ? `server-timing: ${out.join(', ')}\n` : '';
 }

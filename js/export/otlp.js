@@ -313,20 +313,30 @@ export class OtlpExporter {
   /** @param {OtlpOptions} options */
   constructor(options) {
     const { url, headers = {}, serviceName = 'tokenpaint-web', maxBatch = 20, intervalMs = 10000 } = options;
+    /** @readonly */
     this.options = options;
+    /** @readonly */
     this.url = String(url).replace(/\/+$/, '');
+    /** @readonly */
     this.headers = headers;
+    /** @readonly */
     this.resource = { attributes: attrs({ 'service.name': serviceName, 'service.instance.id': INSTANCE, 'telemetry.sdk.name': 'tokenpaint', 'telemetry.sdk.language': 'webjs' }) };
+    /** @readonly */
     this.scope = { name: 'tokenpaint', version: '0.1.0' };
+    /** @readonly */
     this.maxBatch = maxBatch;
+    /** @readonly */
     this.histograms = new Histograms();
-    /** @type {object[]} */
+    /** @readonly @type {object[]} */
     this.spans = [];
+    /** @readonly */
     this.timer = setInterval(() => this.flush(), intervalMs);
+    /** @readonly */
     this.onPageHide = () => this.flush();
     if (typeof addEventListener === 'function') addEventListener('pagehide', this.onPageHide);
     // A page hidden (a tab switched away, a phone's browser sent to the background) may never
     // see pagehide: the system can end it meanwhile. What is batched is sent when it is hidden.
+    /** @readonly */
     this.onHidden = () => document.visibilityState === 'hidden' && this.flush();
     if (typeof document === 'object' && document && typeof document.addEventListener === 'function') document.addEventListener('visibilitychange', this.onHidden);
   }

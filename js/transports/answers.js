@@ -46,7 +46,7 @@ function usageOf(usage) {
 }
 
 /**
- * `p`: the hub; `o`: the stream options (url, label, target, …) with `sentAt()` (when the
+ * `p`: what opens a stream (hub.js `feed`); `o`: the stream options (url, label, target, …) with `sentAt()` (when the
  * socket last sent, if known), `answerStart` (the request start, when known for every answer), `read`
  * (how the answer is read: `{ by, format | path }`; without it, the app's own extract: plain
  * text).
@@ -89,7 +89,7 @@ export function startOf(o, t) {
 }
 
 /**
- * @param {import('../core/hub.js').Hub} p
+ * @param {{ feed: import('../core/learners.js').LearningParts['feed'] }} p what opens an answer's stream (hub.js `feed`)
  * @param {AnswerOptions} o
  */
 export function answers(p, o) {

@@ -282,14 +282,20 @@ class Path {
  * it the path (then `replay()` gives the kept events' items).
  */
 export class Learner {
+  #keptBytes;
+  /** @type {string | null} */
+  #firstPath;
+  /** @type {string | null} */
+  #chain;
+
   /** `readers`: whether the apps' readers (READERS) may claim the stream from its first events. */
   constructor({ readers = false } = {}) {
-    /** @type {Map<string, Path>} */
+    /** @readonly @type {Map<string, Path>} */
     this.paths = new Map();
     /** @type {Array<[number, Read, number]>} */
     this.kept = [];
-    this.keptBytes = 0;
-    /** @type {Map<string, unknown>} */
+    this.#keptBytes = 0;
+    /** @readonly @type {Map<string, unknown>} */
     this.state = new Map();
     /** @type {Learned | null} */
     this.learned = null;
@@ -297,14 +303,13 @@ export class Learner {
     /** @type {Learned | null} */
     this.hint = null;
     // Where a whole message carried the first words before the deltas (the path), if anywhere.
-    /** @type {string | null} */
-    this.firstPath = null;
+    this.#firstPath = null;
     // The snapshots' text the page was seen to show when the path was learned (letters and
     // digits): the answer's first snapshot is one of its chain.
-    /** @type {string | null} */
-    this.chain = null;
+    this.#chain = null;
     this.seen = 0;
     this.skipped = 0;
+    /** @readonly */
     this.readers = readers;
     /** @type {(typeof READERS)[number] | false | null} */
     this.reader = null;
@@ -396,9 +401,9 @@ export class Learner {
   keep(t, ev) {
     const size = ev.values.reduce((n, [, v]) => n + v.length, 0);
     this.kept.push([t, ev, size]);
-    this.keptBytes += size;
-    while (this.kept.length > 1 && (this.kept.length > CAPS.events || this.keptBytes > CAPS.bytes || this.kept[0][0] < t - CAPS.keptMs)) {
-      this.keptBytes -= /** @type {[number, Read, number]} */ (this.kept.shift())[2];
+    this.#keptBytes += size;
+    while (this.kept.length > 1 && (this.kept.length > CAPS.events || this.#keptBytes > CAPS.bytes || this.kept[0][0] < t - CAPS.keptMs)) {
+      this.#keptBytes -= /** @type {[number, Read, number]} */ (this.kept.shift())[2];
     }
   }
 
@@ -416,7 +421,7 @@ export class Learner {
     let a = this.answer;
     // An answer with another id than the open one: the open one is over, as the next begins.
     for (const [p, value] of ev.values) {
-      const first = !on(p) && p === this.firstPath && (!a || !a.text);
+      const first = !on(p) && p === this.#firstPath && (!a || !a.text);
       if (!on(p) && !first) continue;
       if (!value) continue;
       if (a && a.id !== null && ev.id !== null && a.id !== ev.id) a = null;
@@ -430,7 +435,7 @@ export class Learner {
         // one must start as the answer so far does.
         const n = normal(value);
         if (!n && !a.n) continue;
-        if (!a.n && this.chain !== null && !(this.chain.startsWith(n) || n.startsWith(this.chain))) continue;
+        if (!a.n && this.#chain !== null && !(this.#chain.startsWith(n) || n.startsWith(this.#chain))) continue;
         if (a.n && !n.startsWith(a.n.slice(0, Math.min(MIN_MATCH, n.length)))) continue;
         a.text = value;
         out.push({ t, id: a.id, text: value });
@@ -463,13 +468,13 @@ export class Learner {
   // followed at once if it comes on the same one.
   ended() {
     this.answer = null;
-    this.chain = null;
+    this.#chain = null;
     if (this.learned && this.learned.by === 'learned') {
       this.hint = this.learned;
       this.learned = null;
       this.paths.clear();
       this.kept = [];
-      this.keptBytes = 0;
+      this.#keptBytes = 0;
       this.same = false;
     }
   }
@@ -506,8 +511,8 @@ export class Learner {
     }
     if (!best) return false;
     this.learned = { path: best.path, mode: best.mode, by: 'learned', format: null, match: null };
-    this.chain = best.mode === 'snapshot' ? best.read : null;
-    this.firstPath = best.mode === 'delta' ? this.firstWords(best.path, page.slice(0, page.indexOf(best.read.slice(0, best.n)))) : this.firstSnapshot(best.path, best.read);
+    this.#chain = best.mode === 'snapshot' ? best.read : null;
+    this.#firstPath = best.mode === 'delta' ? this.firstWords(best.path, page.slice(0, page.indexOf(best.read.slice(0, best.n)))) : this.firstSnapshot(best.path, best.read);
     return true;
   }
 
@@ -565,7 +570,7 @@ export class Learner {
   replay() {
     const kept = this.kept;
     this.kept = [];
-    this.keptBytes = 0;
+    this.#keptBytes = 0;
     /** @type {Item[]} */
     const out = [];
     for (const [t, ev] of kept) {

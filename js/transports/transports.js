@@ -5,7 +5,6 @@
 // reordered, no event is consumed, and the app's objects are the ones it made. Arrival times
 // are the events' own `timeStamp` (when the browser created the event, before any listener ran).
 
-import { feed } from '../core/stream.js';
 
 /** @typedef {import('../core/hub.js').Hub} Hub */
 /** @typedef {import('../core/stream.js').StreamOptions} StreamOptions */
@@ -68,7 +67,7 @@ export function pushHandle(p, o) {
   /** @type {import('../core/stream.js').Sink | null | false} */
   let f = null;
   try {
-    f = feed(p, res, { ...o, transport: o.transport || 'push' });
+    f = p.feed(res, { ...o, transport: o.transport || 'push' });
   } catch {
     f = null;
   }
@@ -132,7 +131,7 @@ export function tapXhr(p, xhr, o) {
   const textual = () => xhr.responseType === '' || xhr.responseType === 'text';
   const openIfReady = () => {
     if (f || done || xhr.readyState < 2) return;
-    f = feed(p, { status: xhr.status, headers: headersOf(xhr.getAllResponseHeaders()) }, { ...o, transport: 'xhr' }) || false;
+    f = p.feed({ status: xhr.status, headers: headersOf(xhr.getAllResponseHeaders()) }, { ...o, transport: 'xhr' }) || false;
   };
   const take = (/** @type {number} */ t) => {
     if (!f || !textual()) return;
@@ -199,7 +198,7 @@ export function tapEventSource(p, es, o) {
   const constructedAt = typeof o.start === 'number' ? o.start : performance.now();
   const start = (/** @type {number} */ t) => {
     const resumedFrom = first ? '' : lastEventId;
-    f = feed(p, { status: 200, headers: new Headers({ 'content-type': 'text/event-stream' }) }, { ...o, start: t, resumedFrom, transport: 'eventsource' }) || false;
+    f = p.feed({ status: 200, headers: new Headers({ 'content-type': 'text/event-stream' }) }, { ...o, start: t, resumedFrom, transport: 'eventsource' }) || false;
     first = false;
     timer = setInterval(() => {
       try {
