@@ -11,20 +11,9 @@ export default function init(
 /** Bytes of wasm linear memory (it grows, never shrinks), or null before `init()`. */
 export declare function wasmMemoryBytes(): number | null;
 
-/** A stream format tokenpaint reads, or `auto` to detect it. */
-export type Format =
-  | 'auto'
-  | 'openai-chat'
-  | 'openai-responses'
-  | 'anthropic'
-  | 'ollama'
-  | 'tgi'
-  | 'llamacpp'
-  | 'ai-sdk-ui'
-  | 'ai-sdk-data'
-  | 'sse-text'
-  | 'text'
-  | 'json';
+/** A stream format tokenpaint reads, or `auto` to detect it (generated from src/words.json). */
+export type { Format } from './words.js';
+import type { Format } from './words.js';
 
 export type { ProfilerOptions } from './options.js';
 

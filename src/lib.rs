@@ -63,6 +63,10 @@ pub mod stats;
 pub mod streams;
 pub mod summary;
 pub mod timeline;
+// The word lists' declaration (src/words.json), held to the core's lists; serde_json is a
+// dev-dependency on the host only.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod words;
 
 #[cfg(feature = "serde")]
 pub mod types;

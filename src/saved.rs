@@ -20,6 +20,7 @@ use crate::read::wire::hops::CDN_HEADERS;
 use crate::read::wire::{BufferHint, Format, ServerTimings, StreamError, Usage};
 use crate::stats::sketch::Sketch;
 use crate::timeline::entries::{LongFrame, LongFrames, ResourceEntry};
+use crate::timeline::session::DOM_REASONS;
 use crate::timeline::session::{Decimated, DeltaRecord, EndKind, Reasoning, Session, Text};
 use crate::timeline::session::{FramePace, Reads, Timeline};
 
@@ -409,14 +410,7 @@ fn write_outcome(w: &mut JsonWriter, tl: &Timeline) {
     w.close_array();
     w.key("end");
     match tl.end {
-        Some((kind, at)) => {
-            let k = match kind {
-                EndKind::Complete => 0.0,
-                EndKind::Aborted => 1.0,
-                EndKind::Failed => 2.0,
-            };
-            nums(w, &[k, at]);
-        }
+        Some((kind, at)) => nums(w, &[f64::from(kind.code()), at]),
         None => w.null(),
     }
     w.key("matched");
@@ -727,12 +721,6 @@ fn count(v: f64) -> Option<u64> {
 }
 
 const START_SOURCES: [&str; 4] = ["request", "resource-timing", "headers", "unknown"];
-const DOM_REASONS: [&str; 4] = [
-    "closed-shadow-root",
-    "cross-origin-iframe",
-    "not-observed",
-    "not-found",
-];
 const FRAMING_ERRORS: [&str; 3] = ["line-too-long", "event-too-large", "document-too-large"];
 const PLACES: [&str; 4] = ["cdn", "proxy", "compression", "server"];
 
@@ -846,16 +834,7 @@ fn read_part(
                 .map(|[a, b]| (a, if b.is_nan() { f64::INFINITY } else { b }))
                 .collect()
         }
-        b"end" => {
-            tl.end = opt_tuple::<2>(sc)?.map(|[k, at]| {
-                let kind = match k as u8 {
-                    1 => EndKind::Aborted,
-                    2 => EndKind::Failed,
-                    _ => EndKind::Complete,
-                };
-                (kind, at)
-            })
-        }
+        b"end" => tl.end = opt_tuple::<2>(sc)?.map(|[k, at]| (EndKind::from_code(k as u8), at)),
         b"matched" => {
             let [arrived, frontier] = tuple(sc)?;
             *matched = (arrived, frontier);

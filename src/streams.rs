@@ -350,7 +350,7 @@ impl Streams {
     }
 
     /// Why the page's element for stream `id` could not be read.
-    pub fn dom_reason(&mut self, id: u32, reason: &str) {
+    pub fn dom_reason(&mut self, id: u32, reason: u8) {
         if let Some(o) = self.get(id) {
             o.session.dom_reason(reason);
         }

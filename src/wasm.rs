@@ -174,12 +174,7 @@ impl Core {
 
     /// The body ended at `t`: `kind` 0 complete, 1 aborted, 2 failed; `message` says why.
     pub fn end(&mut self, id: u32, kind: u8, t: f64, message: &str) {
-        let kind = match kind {
-            1 => EndKind::Aborted,
-            2 => EndKind::Failed,
-            _ => EndKind::Complete,
-        };
-        self.streams.end(id, kind, t, message);
+        self.streams.end(id, EndKind::from_code(kind), t, message);
     }
 
     /// The answer's element changed at `t`: its text from UTF-16 offset `from` on is `text`
@@ -190,9 +185,9 @@ impl Core {
         render_result(self.streams.rendered(id, text, from, t))
     }
 
-    /// Why the page's element for stream `id` could not be read (`closed-shadow-root`,
-    /// `cross-origin-iframe`, `not-found`, `not-observed`).
-    pub fn dom_reason(&mut self, id: u32, reason: &str) {
+    /// Why the page's element for stream `id` could not be read: the code of one of
+    /// [`DOM_REASONS`](crate::timeline::session::DOM_REASONS) (src/words.json `domReasons`).
+    pub fn dom_reason(&mut self, id: u32, reason: u8) {
         self.streams.dom_reason(id, reason);
     }
 

@@ -4,6 +4,8 @@
 // searched like light DOM. Closed shadow roots and cross-origin iframes cannot be read: when no
 // answer text was found, `whyUnseen` says which of them is the likely reason.
 
+import { UNSEEN_CLOSED_SHADOW_ROOT, UNSEEN_CROSS_ORIGIN_IFRAME, UNSEEN_NOT_FOUND } from '../words.js';
+
 /**
  * Calls `found(shadowRoot)` for every open shadow root in `node`'s tree, nested ones included.
  * @param {Element | ShadowRoot} node
@@ -70,11 +72,11 @@ export function whyUnseen(/** @type {Iterable<Element | ShadowRoot>} */ roots) {
         } catch {
           readable = false;
         }
-        if (!readable) return 'cross-origin-iframe';
+        if (!readable) return UNSEEN_CROSS_ORIGIN_IFRAME;
       } else if (!closed && name.includes('-') && !el.shadowRoot && !(el.textContent || '').trim()) {
         closed = defined(name);
       }
     }
   }
-  return closed ? 'closed-shadow-root' : 'not-found';
+  return closed ? UNSEEN_CLOSED_SHADOW_ROOT : UNSEEN_NOT_FOUND;
 }

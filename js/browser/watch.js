@@ -9,6 +9,7 @@ import { touched, changes, resumeAt, appendedText, leadingText, selectorOf } fro
 import { eachShadowRoot, addedElements, whyUnseen } from './shadow.js';
 import { FLUSH_MS } from '../core/link.js';
 import { committedOf, resumeLimitOf } from '../core/wasm.js';
+import { UNSEEN_NOT_OBSERVED } from '../words.js';
 
 // A text node's old value (a reference to the string it held, not a copy) tells a text that grew
 // in place, as React renders it, from one that changed.
@@ -230,7 +231,7 @@ export class DomWatch {
     const v = this.#views.get(s);
     if ((v && v.scope) || s.lastCommit) return null;
     const roots = s.target ? [s.target] : [...this.roots.keys(), ...this.#shadows.keys()];
-    return roots.length ? whyUnseen(/** @type {Array<Element | ShadowRoot>} */ (roots)) : 'not-observed';
+    return roots.length ? whyUnseen(/** @type {Array<Element | ShadowRoot>} */ (roots)) : UNSEEN_NOT_OBSERVED;
   }
 
   // Observes the open shadow roots in `node` (under the observed element `owner`) not yet

@@ -8,6 +8,7 @@ import { feedRead } from './link.js';
 import { HEADERS } from '../schema.js';
 import { tap } from '../transports/tap.js';
 import { WEAK } from './weak.js';
+import { END_COMPLETE, END_ABORTED, END_FAILED } from '../words.js';
 import { RESOURCE_FIELDS } from '../options.js';
 
 /** @typedef {import('../../pkg/tokenpaint_core.js').Core} Core */
@@ -90,7 +91,7 @@ export function wrap(parts, res, o) {
 
 /**
  * The sink of one stream, whatever carries it (the fetch tap, XHR, EventSource, a socket, the
- * push handle): `chunk(bytes, t)`, `end(kind, t, message)` (kind 0 done, 1 aborted, 2 failed),
+ * push handle): `chunk(bytes, t)`, `end(kind, t, message)` (kind END_COMPLETE, END_ABORTED or END_FAILED: js/words.js),
  * `discard()`. `res` gives the status and headers (a Response, or `{ status, headers }`). Null
  * when the core cannot open it. Before the module has loaded (a stream started right after the
  * page did), the chunks and the end are kept with their times and replayed once it is ready.
@@ -140,7 +141,7 @@ export function feed(parts, res, o) {
         if (opened) {
           for (const [bytes, t, kind, message] of early) {
             if (bytes) link.call((c) => feedRead(c, opened.id, bytes, t), undefined, opened);
-            else opened.end(kind || 0, t, message || '');
+            else opened.end(kind || END_COMPLETE, t, message || '');
           }
         }
         early.length = 0;
@@ -207,7 +208,7 @@ export function failedBeforeResponse({ link, options, reports, sampleRate }, url
   if (!id) return;
   const err = /** @type {Error | null | undefined} */ (e);
   const aborted = err && err.name === 'AbortError';
-  link.call((c) => c.end(id, aborted ? 1 : 2, performance.now(), String((err && err.message) || e)));
+  link.call((c) => c.end(id, aborted ? END_ABORTED : END_FAILED, performance.now(), String((err && err.message) || e)));
   reports.emit(id, { url, start });
 }
 
@@ -225,8 +226,9 @@ export class Stream {
   #register;
   /** @type {Options} */
   #options;
-  // How the body ended (0 read to its end, 1 aborted, 2 failed), and when (0: not yet).
-  #endKind = 0;
+  // How the body ended (js/words.js END_*), and when (0: not yet).
+  /** @type {number} */
+  #endKind = END_COMPLETE;
   #endedAt = 0;
   /** @type {ReturnType<typeof setTimeout> | 0} */
   #timer = 0;
@@ -351,7 +353,7 @@ export class Stream {
   }
 
   /**
-   * The body ended at `t`: 0 read to its end, 1 aborted, 2 failed (`message`).
+   * The body ended at `t` (`kind`: js/words.js END_COMPLETE, END_ABORTED, END_FAILED; `message`).
    * @param {number} kind
    * @param {number} t
    * @param {string} [message]
@@ -414,7 +416,7 @@ export class Stream {
   beforeReport() {
     try {
       const reason = this.#watch.unseen(this);
-      if (reason) this.call((c) => c.dom_reason(this.id, reason));
+      if (reason !== null) this.call((c) => c.dom_reason(this.id, reason));
       const e = this.entry !== undefined ? this.entry : this.#resources.find(this.fullUrl, this.start, this.#endedAt, this.headersAt);
       if (e) {
         if (Number.isNaN(this.start)) {
@@ -461,7 +463,7 @@ export class Stream {
     };
     // The Resource Timing entry comes in a task of its own after the body's end: a stream read
     // to its end waits for it, within a bound (a cancelled or failed one may never get one).
-    const complete = this.ended && this.#endKind === 0;
+    const complete = this.ended && this.#endKind === END_COMPLETE;
     const entry = resources.find(this.fullUrl, this.start, this.#endedAt, this.headersAt);
     if (entry || !complete || !resources.observer || this.#register.hurry()) emit(entry);
     else resources.wait(this.fullUrl, this.start, this.#endedAt, emit);

@@ -10,6 +10,7 @@
 
 import { stampOf, bytesOf } from './transports.js';
 import { answers } from './answers.js';
+import { END_COMPLETE, END_FAILED } from '../words.js';
 
 /** @typedef {import('../core/hub.js').Hub} Hub */
 /**
@@ -121,7 +122,7 @@ export function tapSocket(p, ws, o) {
   const onClose = (/** @type {CloseEvent} */ e) => {
     try {
       const clean = e.code === 1000 && e.wasClean !== false;
-      readers.closeAll(clean ? 0 : 2, stampOf(e), `WebSocket closed (code ${e.code})`);
+      readers.closeAll(clean ? END_COMPLETE : END_FAILED, stampOf(e), `WebSocket closed (code ${e.code})`);
     } catch {
       /* tokenpaint's problem */
     }
@@ -153,7 +154,7 @@ export function tapSocketIo(p, socket, o) {
   socket.on('disconnect', (/** @type {string} */ reason) => {
     try {
       const mine = reason === 'io client disconnect';
-      readers.closeAll(mine ? 0 : 2, performance.now(), `Socket.IO disconnected (${reason})`);
+      readers.closeAll(mine ? END_COMPLETE : END_FAILED, performance.now(), `Socket.IO disconnected (${reason})`);
     } catch {
       /* tokenpaint's problem */
     }
@@ -202,7 +203,7 @@ export function tapPolling(p, xhr, o, url, method) {
       const t = stampOf(e);
       for (const packet of String(xhr.responseText).split('\x1e')) {
         if (packet === '1') {
-          readers.closeAll(0, t, '');
+          readers.closeAll(END_COMPLETE, t, '');
           /** @type {Map<string, Session>} */ (sessions).delete(/** @type {string} */ (sid));
           continue;
         }

@@ -2,17 +2,18 @@
 // each chunk on its way through.
 //
 // Rather than tee() (whose unread branch would buffer the whole stream), the app gets a
-// pass-through stream that reads the original body ahead of the app by at most READ_AHEAD bytes:
+// pass-through stream that reads the original body ahead of the app by at most READ_AHEAD (1 MiB):
 // chunks are stamped when the network hands them over, the app's own pace still limits how far
 // the network is read, a cancel by the app reaches the network, and an error from the network
 // reaches the app unchanged. Each chunk is enqueued for the app first; the sink only notes it
 // with its time, so the app never waits for tokenpaint.
 
-const READ_AHEAD = 1 << 20;
+import { END_COMPLETE, END_ABORTED, END_FAILED } from '../words.js';
 
 /**
  * Returns a Response with the same status, headers and url as `res` whose body passes through
- * `sink.chunk(bytes, t)`, then `sink.end(kind, t, message)` (kind 0 done, 1 aborted, 2 failed).
+ * `sink.chunk(bytes, t)`, then `sink.end(kind, t, message)` (kind: END_COMPLETE, END_ABORTED or
+ * END_FAILED, js/words.js).
  * Returns `res` itself when it has no body or cannot be wrapped.
  * @param {Response} res
  * @param {Pick<import('../core/stream.js').Sink, 'chunk' | 'end'>} sink
@@ -30,14 +31,14 @@ export function tap(res, sink) {
         try {
           r = await /** @type {ReadableStreamDefaultReader<Uint8Array>} */ (reader).read();
         } catch (/** @type {any} */ e) {
-          quietly(() => sink.end(e && e.name === 'AbortError' ? 1 : 2, performance.now(), describe(e)));
+          quietly(() => sink.end(e && e.name === 'AbortError' ? END_ABORTED : END_FAILED, performance.now(), describe(e)));
           controller.error(e);
           return;
         }
         const t = performance.now();
         if (r.done) {
           controller.close();
-          quietly(() => sink.end(0, t, ''));
+          quietly(() => sink.end(END_COMPLETE, t, ''));
           return;
         }
         const chunk = r.value;
@@ -51,11 +52,12 @@ export function tap(res, sink) {
         }
       },
       cancel(reason) {
-        quietly(() => sink.end(1, performance.now(), 'cancelled by the application'));
+        quietly(() => sink.end(END_ABORTED, performance.now(), 'cancelled by the application'));
         return (reader || source).cancel(reason);
       },
     },
-    { highWaterMark: READ_AHEAD, size: (chunk) => (chunk && chunk.byteLength) || 1 },
+    // READ_AHEAD: 1 MiB, written in place (a bundler inlines no constant of a module that imports).
+    { highWaterMark: 1 << 20, size: (chunk) => (chunk && chunk.byteLength) || 1 },
   );
   let out;
   try {

@@ -5,6 +5,8 @@
 // reordered, no event is consumed, and the app's objects are the ones it made. Arrival times
 // are the events' own `timeStamp` (when the browser created the event, before any listener ran).
 
+import { END_COMPLETE, END_ABORTED, END_FAILED } from '../words.js';
+
 
 /** @typedef {import('../core/hub.js').Hub} Hub */
 /** @typedef {import('../core/stream.js').StreamOptions} StreamOptions */
@@ -100,14 +102,14 @@ export function pushHandle(p, o) {
     },
     /** @param {number} [at] */
     end(at) {
-      finish(0, '', at);
+      finish(END_COMPLETE, '', at);
     },
     /**
      * @param {unknown} e
      * @param {number} [at]
      */
     error(e, at) {
-      finish(e && /** @type {Error} */ (e).name === 'AbortError' ? 1 : 2, describe(e), at);
+      finish(e && /** @type {Error} */ (e).name === 'AbortError' ? END_ABORTED : END_FAILED, describe(e), at);
     },
   };
 }
@@ -125,7 +127,8 @@ export function tapXhr(p, xhr, o) {
   /** @type {import('../core/stream.js').Sink | null | false} */
   let f = null;
   let seen = 0;
-  let kind = 0;
+  /** @type {number} */
+  let kind = END_COMPLETE;
   let message = '';
   let done = false;
   const textual = () => xhr.responseType === '' || xhr.responseType === 'text';
@@ -146,13 +149,13 @@ export function tapXhr(p, xhr, o) {
       if (done) return;
       const t = stampOf(e);
       openIfReady();
-      if (e.type === 'abort') [kind, message] = [1, 'aborted by the application'];
-      else if (e.type === 'error' || e.type === 'timeout') [kind, message] = [2, `XMLHttpRequest ${e.type}`];
+      if (e.type === 'abort') [kind, message] = [END_ABORTED, 'aborted by the application'];
+      else if (e.type === 'error' || e.type === 'timeout') [kind, message] = [END_FAILED, `XMLHttpRequest ${e.type}`];
       else take(t);
       if (e.type !== 'loadend') return;
       done = true;
       if (!f) return;
-      if (kind === 0 && !textual()) {
+      if (kind === END_COMPLETE && !textual()) {
         const bytes = bytesOf(xhr.response);
         if (bytes) f.chunk(bytes, t);
       }

@@ -48,6 +48,37 @@ pub enum EndKind {
     Failed,
 }
 
+impl EndKind {
+    /// The kinds, by the code the shell passes (`Core.end`): src/words.json `endKinds`.
+    pub const ALL: [EndKind; 3] = [EndKind::Complete, EndKind::Aborted, EndKind::Failed];
+
+    /// The kind of a code the shell passed; an unknown code is a complete body.
+    pub fn from_code(code: u8) -> EndKind {
+        EndKind::ALL
+            .get(usize::from(code))
+            .copied()
+            .unwrap_or(EndKind::Complete)
+    }
+
+    /// Its code (see [`EndKind::ALL`]).
+    pub fn code(self) -> u8 {
+        match self {
+            EndKind::Complete => 0,
+            EndKind::Aborted => 1,
+            EndKind::Failed => 2,
+        }
+    }
+}
+
+/// Why the answer's element could not be read, by the code the shell passes (`Core.dom_reason`,
+/// the index), as reports and saved timelines name it: src/words.json `domReasons`.
+pub const DOM_REASONS: [&str; 4] = [
+    "closed-shadow-root",
+    "cross-origin-iframe",
+    "not-observed",
+    "not-found",
+];
+
 #[derive(Debug)]
 enum Framer {
     /// Auto mode before the first bytes: sniff them.
@@ -369,14 +400,9 @@ impl Session {
     }
 
     /// What the shell knows about why the answer's element could not be read.
-    pub fn dom_reason(&mut self, reason: &str) {
-        self.tl.dom_reason = match reason {
-            "closed-shadow-root" => Some("closed-shadow-root"),
-            "cross-origin-iframe" => Some("cross-origin-iframe"),
-            "not-observed" => Some("not-observed"),
-            "not-found" => Some("not-found"),
-            _ => None,
-        };
+    /// `reason`: the code of one of [`DOM_REASONS`] (an unknown code: none).
+    pub fn dom_reason(&mut self, reason: u8) {
+        self.tl.dom_reason = DOM_REASONS.get(usize::from(reason)).copied();
     }
 
     /// The shell read, at `t`, text the page showed before the core was ready (a stream that

@@ -1,0 +1,52 @@
+// The words that cross between the shell and the core are declared once (issue 60):
+// src/words.json. The shell's side is generated from it (scripts/words.mjs: js/words.js,
+// js/words.d.ts), and the core's lists are held to it by src/words.rs (both ways, in order).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { generate, load } from '../../scripts/words.mjs';
+import * as words from '../../js/words.js';
+import { WEAK } from '../../js/core/weak.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const read = (f) => readFileSync(path.join(root, f), 'utf8');
+
+test('every file generated from src/words.json is current (else: node scripts/words.mjs)', () => {
+  for (const [file, text] of Object.entries(generate())) assert.equal(read(file), text, `${file} is not current: run node scripts/words.mjs`);
+});
+
+test('a word changed in the declaration makes the generated files stale, each list once', () => {
+  const now = generate();
+  const changes = {
+    endKinds: (d) => d.endKinds.reverse(),
+    domReasons: (d) => (d.domReasons[0].name = 'closed-shadow'),
+    formats: (d) => (d.formats.find((f) => f.name === 'json').weak = false),
+  };
+  for (const [list, change] of Object.entries(changes)) {
+    const decl = load();
+    change(decl);
+    const stale = Object.entries(generate(decl)).filter(([file, text]) => text !== now[file]).map(([file]) => file);
+    assert.ok(stale.length > 0, `${list}: a generated file goes stale`);
+  }
+});
+
+test("the shell's words are the declared ones", () => {
+  const decl = load();
+  assert.deepEqual([words.END_COMPLETE, words.END_ABORTED, words.END_FAILED], [0, 1, 2]);
+  assert.deepEqual(decl.endKinds.map((k) => k.name), ['complete', 'aborted', 'failed']);
+  assert.deepEqual([words.UNSEEN_CLOSED_SHADOW_ROOT, words.UNSEEN_CROSS_ORIGIN_IFRAME, words.UNSEEN_NOT_OBSERVED, words.UNSEEN_NOT_FOUND], [0, 1, 2, 3]);
+  assert.deepEqual(decl.domReasons.map((r) => r.name), ['closed-shadow-root', 'cross-origin-iframe', 'not-observed', 'not-found']);
+  assert.deepEqual([...WEAK], ['', ...decl.formats.filter((f) => f.weak).map((f) => f.name)]);
+});
+
+test('no end code or DOM reason is written as a literal where it crosses into the core', () => {
+  const strip = (f) => read(f).replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+  for (const f of ['js/transports/tap.js', 'js/transports/transports.js', 'js/transports/sockets.js', 'js/core/stream.js']) {
+    assert.doesNotMatch(strip(f), /\.(end|closeAll)\((0|1|2)\b|AbortError' \? 1 : 2|\? (0|1) : 2,/, f);
+  }
+  for (const f of ['js/browser/shadow.js', 'js/browser/watch.js']) {
+    for (const r of load().domReasons) assert.ok(!strip(f).includes(`'${r.name}'`), `${f}: '${r.name}'`);
+  }
+});
