@@ -191,11 +191,13 @@ test('scenario "highlighter": the page is slow, and its verdict names the highli
 // user sees once the cause is fixed in the page (the lab's render mode to append, without the
 // markdown re-render's cost) or in the route (nginx without buffering), in the same run. The
 // perceived TTFT and E2E after the fix are within 15% of the estimate; a gain of more than
-// 200 ms is itself within 15%. The estimate keeps the arrivals as they were; a fix in the page
-// changes the page only, so a later or earlier arrival in the run after it (the server's or the
-// network's pace on a loaded machine) moves the truth by as much, and is added from the two
-// runs' own measured arrivals. The summary ranks the verdicts by the gain
-// they add up to.
+// 200 ms is itself within 15%. The estimate keeps the first token's arrival as it was: a fix in
+// the page cannot move it (nothing is rendered before it), so a later or earlier first token in
+// the run after the fix (the server's pace on a loaded machine: 60 ms later once) moves the
+// perceived TTFT's truth by as much, and is added from the two runs' own measured TTFT. Not the
+// E2E's: a page that renders slowly reads the stream late, so its measured arrivals move with
+// the fix; nor for the proxy's fix, which moves the arrivals (that is its gain). The summary
+// ranks the verdicts by the gain they add up to.
 const FIXES = {
   markdown: ['client-render-bound', { render: 'append', renderCost: '0' }, 'page'],
   throttled: ['client-render-bound', { render: 'append' }, 'page'],
@@ -210,7 +212,7 @@ async function send(page) {
   await page.waitForFunction((k) => window.tokenpaintProfiler.reports().length > k, n, { timeout: 30000 });
   return page.evaluate(() => {
     const r = window.tokenpaintProfiler.reports().at(-1);
-    return { verdict: r.diagnosis[0].verdict, gain: r.diagnosis[0].gain, ttft: r.ttftPerceived?.painted, e2e: r.e2ePerceived?.painted, arrived: { ttft: r.ttft, e2e: r.e2e } };
+    return { verdict: r.diagnosis[0].verdict, gain: r.diagnosis[0].gain, ttft: r.ttftPerceived?.painted, e2e: r.e2ePerceived?.painted, arrived: r.ttft };
   });
 }
 
@@ -230,15 +232,14 @@ test('each fix gains what the report estimated before it: render-bound, throttle
     }, fix);
     const fixed = await send(page);
     const g = broken.gain;
-    t.diagnostic(`${name}: ${broken.verdict}, gain ${JSON.stringify(g)}; perceived TTFT ${broken.ttft.toFixed(0)} -> ${fixed.ttft.toFixed(0)} ms (estimated ${(broken.ttft - g.ttftPerceived).toFixed(0)}), E2E ${broken.e2e.toFixed(0)} -> ${fixed.e2e.toFixed(0)} ms (estimated ${(broken.e2e - g.e2ePerceived).toFixed(0)}); measured TTFT ${broken.arrived.ttft} -> ${fixed.arrived.ttft}, E2E ${broken.arrived.e2e} -> ${fixed.arrived.e2e}; then ${fixed.verdict}`);
+    t.diagnostic(`${name}: ${broken.verdict}, gain ${JSON.stringify(g)}; perceived TTFT ${broken.ttft.toFixed(0)} -> ${fixed.ttft.toFixed(0)} ms (estimated ${(broken.ttft - g.ttftPerceived).toFixed(0)}), E2E ${broken.e2e.toFixed(0)} -> ${fixed.e2e.toFixed(0)} ms (estimated ${(broken.e2e - g.e2ePerceived).toFixed(0)}); measured TTFT ${broken.arrived} -> ${fixed.arrived}; then ${fixed.verdict}`);
     assert.equal(broken.verdict, verdict, name);
     assert.ok(g, `${name}: a gain`);
     assert.deepEqual(shown, { ttft: g.ttftPerceived, e2e: g.e2ePerceived }, `${name}: the lab shows the gain`);
     assert.notEqual(fixed.verdict, verdict, `${name}: the fix removed the cause`);
-    for (const [what, key, before, after, gained] of [['TTFT', 'ttft', broken.ttft, fixed.ttft, g.ttftPerceived], ['E2E', 'e2e', broken.e2e, fixed.e2e, g.e2ePerceived]]) {
-      assert.ok(Number.isFinite(broken.arrived[key]) && Number.isFinite(fixed.arrived[key]), `${name}: measured ${key} in both runs`);
-      // A fix in the route changes the arrivals themselves: that is what it gains.
-      const drift = where === 'page' ? fixed.arrived[key] - broken.arrived[key] : 0;
+    assert.ok(Number.isFinite(broken.arrived) && Number.isFinite(fixed.arrived), `${name}: measured TTFT in both runs`);
+    const firstTokenDrift = where === 'page' ? fixed.arrived - broken.arrived : 0;
+    for (const [what, before, after, gained, drift] of [['TTFT', broken.ttft, fixed.ttft, g.ttftPerceived, firstTokenDrift], ['E2E', broken.e2e, fixed.e2e, g.e2ePerceived, 0]]) {
       const estimate = before - gained + drift;
       assert.ok(Math.abs(after - estimate) <= 0.15 * estimate, `${name}: perceived ${what} ${after} after the fix, estimated ${estimate}`);
       if (gained > 200) assert.ok(Math.abs(before + drift - after - gained) <= 0.15 * gained, `${name}: ${what} gained ${before + drift - after}, estimated ${gained}`);
