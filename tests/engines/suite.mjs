@@ -398,15 +398,16 @@ export function engineTests({ name, setup, lacks, xhrProgressMs = 0 }) {
     assert.ok(r.hidden.ms >= 400 && r.hidden.ms <= 1200, `hidden ${r.hidden.ms} ms`);
     assert.ok(r.hidden.excludedSamples >= 10, `${r.hidden.excludedSamples} excluded`);
     assert.equal(r.lag.count + r.hidden.excludedSamples, r.deltas);
-    // A sample that spanned the hidden interval would have a lag of its 600 ms and more. Samples
-    // that came just after the page was shown can wait for its first frame, which WebKit takes
-    // ~150 ms to give after a restore, and Firefox took 1.6 s to give in a fresh run with both
-    // cores spun: that is lag a user sees, and counted. So the bound is the page's own wait for
-    // that frame (recorded above), plus a token's arrival and render delay, and never under
-    // 400 ms; a spanning sample's lag is the hidden time (400 ms or more) over that wait.
+    // A sample counted across the hidden interval arrived before the page was hidden and was
+    // painted in the page's first frame once shown, or later: its lag is at least the hidden time
+    // (tokenpaint's, `hidden.ms`) plus the page's own wait for that frame (recorded above; WebKit
+    // takes ~150 ms after a restore, Firefox took 1.6 s in a fresh run with both cores spun).
+    // Samples that came just after the page was shown wait for that frame too: lag a user sees,
+    // and counted. So every counted lag is below the two together. Not a fixed 400 ms: a loaded
+    // fresh run's Firefox lagged 490 ms on a token outside the 764 ms it was hidden.
     assert.ok(Number.isFinite(shownWait), 'the page recorded its first frame once shown');
-    const bound = Math.max(400, shownWait + 100);
-    assert.ok(r.lag.max < bound, `lag max ${r.lag.max}, bound ${bound.toFixed(1)}: the hidden interval is not counted as lag`);
+    const bound = r.hidden.ms + Math.max(0, shownWait);
+    assert.ok(r.lag.max < bound, `lag max ${r.lag.max}, bound ${bound.toFixed(1)} (hidden ${r.hidden.ms} + the first frame's wait ${shownWait.toFixed(1)}): the hidden interval is not counted as lag`);
   });
 
   test(`${name}: no page saw an error`, () => {
