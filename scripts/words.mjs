@@ -2,9 +2,9 @@
 // kinds by the code the shell passes, the reasons an answer's element could not be read, and the
 // wire formats. From that this script generates js/words.js (the codes of the end kinds and DOM
 // reasons, numbers a bundler inlines where they are used), js/core/weak.js (the weak formats)
-// and js/words.d.ts (the TypeScript `Format` that js/index.d.ts re-exports, and the codes). `node scripts/words.mjs` writes them; `--check` (and
-// tests/repo/words.test.mjs) fails when one is not current; the core's tests hold its own lists
-// to the same file (src/timeline/session.rs, src/read/wire/mod.rs).
+// and js/words.d.ts (the TypeScript `Format` that js/index.d.ts re-exports, and the codes).
+// `node scripts/words.mjs` writes them; tests/repo/words.test.mjs fails when one is not current,
+// and src/words.rs holds the core's own lists to the same file.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,21 +60,6 @@ export function generate(decl = load()) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const check = process.argv.includes('--check');
-  let stale = 0;
-  for (const [file, text] of Object.entries(generate())) {
-    const at = path.join(root, file);
-    let old = null;
-    try {
-      old = readFileSync(at, 'utf8');
-    } catch {
-      old = null;
-    }
-    if (old === text) continue;
-    if (check) {
-      console.error(`${file} is not current: run node scripts/words.mjs`);
-      stale++;
-    } else writeFileSync(at, text);
-  }
-  if (stale) process.exit(1);
+  for (const [file, text] of Object.entries(generate())) writeFileSync(path.join(root, file), text);
+  console.log('wrote js/words.js, js/words.d.ts and js/core/weak.js from src/words.json');
 }

@@ -62,6 +62,12 @@ import { RESOURCE_FIELDS } from '../options.js';
  * @property {boolean} [asks] the page's requests and frames are seen (instrument()), for its start
  */
 
+/**
+ * Whether a new stream is left out of the sample (`streamSampleRate`, one draw per stream).
+ * @param {number} rate
+ */
+const leftOut = (rate) => rate < 1 && !(Math.random() < rate);
+
 // Chunks kept for a stream that started before the module loaded.
 const MAX_EARLY = 4096;
 const MAX_EARLY_BYTES = 4 * 1024 * 1024;
@@ -106,9 +112,8 @@ export function wrap(parts, res, o) {
  */
 export function feed(parts, res, o) {
   const { link, learning, sampleRate } = parts;
-  // A stream left out of the sample (streamSampleRate, one draw per stream): nothing is opened,
-  // nothing wrapped.
-  if (sampleRate < 1 && !(Math.random() < sampleRate)) return null;
+  // A stream left out of the sample: nothing is opened, nothing wrapped.
+  if (leftOut(sampleRate)) return null;
   // The stub (lazy.js) hands over a stream that began before the profiler loaded, with the
   // time its headers came.
   const headersAt = typeof o.headersAt === 'number' ? o.headersAt : performance.now();
@@ -203,7 +208,7 @@ export function feed(parts, res, o) {
  * @param {unknown} e what fetch threw
  */
 export function failedBeforeResponse({ link, options, reports, sampleRate }, url, start, e) {
-  if (sampleRate < 1 && !(Math.random() < sampleRate)) return;
+  if (leftOut(sampleRate)) return;
   const id = link.call((c) => c.open(options.format, '', '', url, start, NaN, 0), 0);
   if (!id) return;
   const err = /** @type {Error | null | undefined} */ (e);
