@@ -13,16 +13,18 @@ step "cargo fmt --check"
 cargo fmt --all --check
 cargo fmt --all --check --manifest-path examples/Cargo.toml
 step "clippy (host)"
-cargo clippy -q --workspace --all-targets --features serde -- -D warnings
+cargo clippy -q --workspace --all-targets --features serde,schema -- -D warnings
 step "clippy (wasm32)"
 cargo clippy -q --workspace --target wasm32-unknown-unknown --all-targets -- -D warnings
 cargo clippy -q --target wasm32-unknown-unknown --lib --features web -- -D warnings
 cargo clippy -q --target wasm32-unknown-unknown --lib --features module -- -D warnings
 cargo clippy -q --target wasm32-unknown-unknown --lib --features analyse -- -D warnings
+# npm run size:floor's measurement builds (scripts/floor.mjs): their cuts compile, lint-free.
+cargo clippy -q --target wasm32-unknown-unknown --lib --features floor-live,floor-one-format -- -D warnings
 step "cargo doc (feature web): no missing docs, no broken links"
 RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps --target wasm32-unknown-unknown --features web
 step "native tests"
-cargo test -q --workspace --features serde
+cargo test -q --workspace --features serde,schema
 # The wasm binding's tests in headless Chromium, with the driver given (scripts/wasm-test-runner.sh).
 wasm_tests() { CHROMEDRIVER="$1" WASM_BINDGEN_TEST_TIMEOUT=60 cargo test -q --target wasm32-unknown-unknown --test web; }
 driver="${CHROMEDRIVER:-/usr/bin/chromedriver}"

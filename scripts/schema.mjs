@@ -1,5 +1,7 @@
-// The report's one definition is `src/types.rs` (the Rust types with their docs); the rest of
-// what repeats its shape is generated from it here, on the host:
+// The report's one definition is `src/types.rs` (the Rust types with their docs). The core
+// emits it as data, `src/schema.json` (written by the native test in src/declared.rs: the types
+// as schemars' JSON Schema, as serde writes them, and the core's lists), and the rest of what
+// repeats its shape is generated from that file here, on the host; nothing here reads Rust:
 //
 // - `js/report.d.ts`: the TypeScript types of reports, summaries and progress, and the metric
 //   unions (`SummaryMetric`, `SloMetric`, `RatedMetric`) from the core's own lists;
@@ -8,8 +10,9 @@
 //   (`HEADERS` in `src/read/mod.rs`);
 // - the report table of `docs/report.md` (between its `schema:report` markers).
 //
-// `node scripts/schema.mjs` rewrites them; `--check` fails, naming the file, when one is not
-// current (`tests/repo/schema.test.mjs` runs it in `npm test`). Conventions read from the docs:
+// `npm run schema` writes src/schema.json, then runs this, which rewrites them; `--check` fails,
+// naming the file, when one is not current (`tests/repo/schema.test.mjs` runs it in `npm test`;
+// the native test fails when src/schema.json is not). Conventions read from the docs:
 // - "One of `a`, `b` or `c`" (values in parentheses are explanations) makes a string a union of
 //   those literals;
 // - "Null only in a failed report." makes an `Option` non-null in a stream's report;
@@ -23,73 +26,31 @@ import path from 'node:path';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => readFileSync(path.join(root, p), 'utf8');
 
-// --- src/types.rs ----------------------------------------------------------------------------
+// --- src/schema.json -------------------------------------------------------------------------
 
-/** Structs and enums of a rustfmt-formatted Rust file, in order, with docs and serde attributes. */
-export function parseTypes(src) {
-  const items = [];
-  const lines = src.split('\n');
-  let docs = [];
-  let attrs = [];
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    if (line.startsWith('///')) {
-      docs.push(line.slice(3).replace(/^ /, ''));
-      continue;
+/** A doc as one line (the core keeps its lines). */
+const oneLine = (d) => (d ?? '').replace(/\s+/g, ' ').trim();
+
+/** Whether a value may be null (an `Option`): `T | null` as schemars writes it. */
+const nullable = (s) => [s.type].flat().includes('null') || (s.anyOf ?? []).some((x) => x.type === 'null');
+
+/**
+ * The declaration's types as items, in its order: structs with their fields (`key` as written,
+ * `optional` when skipped while empty) and enums with their values (`key`).
+ */
+export function itemsOf(decl) {
+  return Object.entries(decl.types).map(([name, s]) => {
+    const doc = oneLine(s.description);
+    if (s.type !== 'object') {
+      const values = s.enum ?? (s.oneOf ?? []).map((v) => v.const ?? v.enum?.[0]);
+      if (!values.length || values.some((v) => typeof v !== 'string')) throw new Error(`src/schema.json: ${name} is neither a struct nor an enum of words`);
+      return { kind: 'enum', name, doc, fields: values.map((key) => ({ key, doc: '' })) };
     }
-    if (line.startsWith('#[')) {
-      attrs.push(line);
-      continue;
-    }
-    const head = /^pub (struct|enum) (\w+) \{$/.exec(line);
-    if (!head) {
-      docs = [];
-      attrs = [];
-      continue;
-    }
-    const item = { kind: head[1], name: head[2], doc: docs.join(' '), serde: serdeOf(attrs), fields: [] };
-    docs = [];
-    attrs = [];
-    let fdocs = [];
-    let fattrs = [];
-    for (i++; lines[i] !== '}'; i++) {
-      const l = lines[i].trim();
-      if (l.startsWith('///')) fdocs.push(l.slice(3).replace(/^ /, ''));
-      else if (l.startsWith('#[')) fattrs.push(l);
-      else if (item.kind === 'struct' && l.startsWith('pub ')) {
-        const m = /^pub (\w+): (.*),$/.exec(l);
-        if (!m) throw new Error(`types.rs: cannot read the field "${l}" of ${item.name}`);
-        item.fields.push({ rust: m[1], type: m[2], doc: fdocs.join(' '), serde: serdeOf(fattrs) });
-        fdocs = [];
-        fattrs = [];
-      } else if (item.kind === 'enum' && /^\w+,$/.test(l)) {
-        item.fields.push({ rust: l.slice(0, -1), doc: fdocs.join(' '), serde: serdeOf(fattrs) });
-        fdocs = [];
-        fattrs = [];
-      }
-    }
-    items.push(item);
-  }
-  return items;
+    const required = new Set(s.required ?? []);
+    const fields = Object.entries(s.properties ?? {}).map(([key, f]) => ({ key, schema: f, doc: oneLine(f.description), optional: !required.has(key), nullable: nullable(f) }));
+    return { kind: 'struct', name, doc, fields };
+  });
 }
-
-function serdeOf(attrs) {
-  const s = {};
-  for (const a of attrs) {
-    const m = /^#\[serde\((.*)\)\]$/.exec(a);
-    if (!m) continue;
-    for (const part of m[1].split(/,\s*/)) {
-      const kv = /^(\w+)(?: = "(.*)")?$/.exec(part.trim());
-      if (kv) s[kv[1]] = kv[2] ?? true;
-    }
-  }
-  return s;
-}
-
-const camel = (s) => s.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
-const renamed = (name, rule) => (rule === 'camelCase' ? camel(name) : rule === 'lowercase' ? name.toLowerCase() : rule === 'kebab-case' ? name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase() : name);
-/** The JSON key of a field (or the string of an enum variant). */
-const keyOf = (item, f) => f.serde.rename ?? renamed(f.rust, item.serde.rename_all);
 
 /** "One of `a`, `b` (why) or `c`": the literals at the top level of the clause, or null. */
 export function literals(doc) {
@@ -113,27 +74,30 @@ export function literals(doc) {
 const TS_NAMES = { Report: 'StreamReport', ErrorInfo: 'StreamErrorInfo' };
 const tsName = (n) => TS_NAMES[n] || n;
 
-/** The TypeScript type of a Rust type (`nullable`: an Option is `T | null`). */
-function tsType(rust, doc, items) {
+/** The TypeScript type of a field's schema, given its doc (its literals, or its type outright). */
+function tsType(schema, doc) {
   const given = /In TypeScript: `([^`]+)`/.exec(doc);
-  if (given) return given[1];
-  const t = rust.trim();
-  let m;
-  if ((m = /^Option<(.*)>$/.exec(t))) return `${tsType(m[1], doc, items)} | null`;
-  if ((m = /^Vec<(.*)>$/.exec(t))) {
-    const inner = tsType(m[1], doc, items);
-    return /[|&]/.test(inner) ? `(${inner})[]` : `${inner}[]`;
-  }
-  if ((m = /^BTreeMap<String, (.*)>$/.exec(t))) return `Record<string, ${tsType(m[1], '', items)}>`;
-  if ((m = /^\((.*)\)$/.exec(t))) return `[${m[1].split(',').map((x) => tsType(x, '', items)).join(', ')}]`;
-  if (/^(f64|f32|u64|u32|u16|u8|i64|i32|usize)$/.test(t)) return 'number';
-  if (t === 'bool') return 'boolean';
-  if (t === 'String') {
+  return given ? given[1] : tsOf(schema, doc);
+}
+
+function tsOf(s, doc) {
+  if (s.anyOf) return s.anyOf.map((x) => (x.type === 'null' ? 'null' : tsOf(x, doc))).join(' | ');
+  if (s.$ref) return tsName(decodeURIComponent(s.$ref.split('/').pop()));
+  const types = [s.type].flat();
+  const t = types.find((x) => x !== 'null');
+  let base;
+  if (t === 'integer' || t === 'number') base = 'number';
+  else if (t === 'boolean') base = 'boolean';
+  else if (t === 'string') {
     const lit = literals(doc);
-    return lit ? lit.map((v) => `'${v}'`).join(' | ') : 'string';
-  }
-  if (items.has(t)) return tsName(t);
-  throw new Error(`types.rs: no TypeScript type for ${t}`);
+    base = lit ? lit.map((v) => `'${v}'`).join(' | ') : 'string';
+  } else if (t === 'array' && s.prefixItems) base = `[${s.prefixItems.map((x) => tsOf(x, '')).join(', ')}]`;
+  else if (t === 'array' && s.items) {
+    const inner = tsOf(s.items, doc);
+    base = /[|&]/.test(inner) ? `(${inner})[]` : `${inner}[]`;
+  } else if (t === 'object' && s.additionalProperties) base = `Record<string, ${tsOf(s.additionalProperties, '')}>`;
+  else throw new Error(`src/schema.json: no TypeScript type for ${JSON.stringify(s)}`);
+  return types.includes('null') ? `${base} | null` : base;
 }
 
 const NON_NULL = /Null only in a failed report\./;
@@ -157,7 +121,8 @@ function comment(doc, indent) {
 /** js/report.d.ts */
 export function reportTypes(items, metrics = null) {
   const byName = new Map(items.map((i) => [i.name, i]));
-  let out = `// Generated by scripts/schema.mjs from src/types.rs: do not edit (npm test fails when it is not current).
+  let out = `// Generated by scripts/schema.mjs from src/schema.json (src/types.rs as the core declares it): do not edit
+// (npm test fails when it is not current).
 // Times are ms from the request start; null is unknown, never zero.
 
 import type { Rating } from './index.js';
@@ -166,30 +131,28 @@ import type { Rating } from './index.js';
   for (const item of items) {
     out += '\n' + comment(item.doc, '');
     if (item.kind === 'enum') {
-      out += `export type ${tsName(item.name)} = ${item.fields.map((v) => `'${keyOf(item, v)}'`).join(' | ')};\n`;
+      out += `export type ${tsName(item.name)} = ${item.fields.map((v) => `'${v.key}'`).join(' | ')};\n`;
       continue;
     }
-    const flat = item.fields.filter((f) => f.serde.flatten);
-    const ext = flat.length ? ` extends ${flat.map((f) => tsName(f.type)).join(', ')}` : '';
-    out += `export interface ${tsName(item.name)}${ext} {\n`;
+    // A flattened struct's fields are the holder's own (serde writes them so).
+    out += `export interface ${tsName(item.name)} {\n`;
     for (const f of item.fields) {
-      if (f.serde.flatten) continue;
-      let type = tsType(f.type, f.doc, byName);
-      let optional = f.serde.skip_serializing_if ? '?' : '';
+      let type = tsType(f.schema, f.doc);
+      let optional = f.optional ? '?' : '';
       if (ALWAYS.test(f.doc)) {
         optional = '';
         if (!/In TypeScript:/.test(f.doc)) type = type.replace(/ \| null$/, '');
       }
       if (item.name === 'Report') {
-        if (f.rust === 'status') type = `Exclude<${type}, 'failed'>`;
+        if (f.key === 'status') type = `Exclude<${type}, 'failed'>`;
         if (NON_NULL.test(f.doc)) type = type.replace(/ \| null$/, '');
       }
-      out += comment(f.doc, '  ') + `  ${keyOf(item, f)}${optional}: ${type};\n`;
+      out += comment(f.doc, '  ') + `  ${f.key}${optional}: ${type};\n`;
     }
     out += '}\n';
   }
   const report = byName.get('Report');
-  const kept = report.fields.filter((f) => (!f.serde.skip_serializing_if || ALWAYS.test(f.doc)) && !failedNull(f)).map((f) => keyOf(report, f));
+  const kept = report.fields.filter((f) => (!f.optional || ALWAYS.test(f.doc)) && !failedNull(f)).map((f) => f.key);
   out += `
 /** tokenpaint itself failed during the stream (the app was unaffected): every figure is null. */
 export type FailedReport = Pick<StreamReport, ${kept.filter((k) => k !== 'status' && k !== 'error').map((k) => `'${k}'`).join(' | ')}> & {
@@ -207,32 +170,10 @@ export type FailedNull = ${failedKeys(report).map((k) => `'${k}'`).join(' | ')};
 }
 
 /** An Option field not kept, and not browser-only: null in a failed report. */
-const failedNull = (f) => /^Option</.test(f.type) && !f.serde.skip_serializing_if && !KEPT.test(f.doc);
-const failedKeys = (report) => report.fields.filter(failedNull).map((f) => keyOf(report, f));
+const failedNull = (f) => f.nullable && !f.optional && !KEPT.test(f.doc);
+const failedKeys = (report) => report.fields.filter(failedNull).map((f) => f.key);
 
 // --- constants of the core -------------------------------------------------------------------
-
-/** `pub const NAME: [(&str, f64, f64); N] = [("a", 1.0, 2.0), …];` */
-export function thresholds(src) {
-  const m = /pub const THRESHOLDS: \[\(&str, f64, f64\); \d+\] = \[([\s\S]*?)\];/.exec(src);
-  if (!m) throw new Error('src/figures/browser.rs: no THRESHOLDS');
-  return [...m[1].matchAll(/\("(\w+)",\s*([\d.]+),\s*([\d.]+)\)/g)].map((x) => [x[1], Number(x[2]), Number(x[3])]);
-}
-
-/**
- * The metric names of the core: a summary's (`Metric::name` in src/figures/catalog.rs), those a
- * target cannot be set on (`parse_slos`'s filter in src/summary.rs) and the rated ones
- * (`THRESHOLDS`).
- */
-export function metricNames(catalog, summary, th) {
-  const body = /impl Metric \{[\s\S]*?pub fn name\(self\) -> &'static str \{([\s\S]*?)\n {4}\}/.exec(catalog);
-  if (!body) throw new Error('src/figures/catalog.rs: no Metric::name');
-  const names = new Map([...body[1].matchAll(/Metric::(\w+) => "(\w+)"/g)].map((x) => [x[1], x[2]]));
-  if (!names.size) throw new Error('src/figures/catalog.rs: no metric names');
-  const noSlo = [...summary.matchAll(/m != Metric::(\w+)/g)].map((x) => names.get(x[1]));
-  if (noSlo.some((n) => !n)) throw new Error('src/summary.rs: a metric parse_slos leaves out is not a Metric');
-  return { summary: [...names.values()], noSlo, rated: th.map(([n]) => n) };
-}
 
 function metricTypes({ summary, noSlo, rated }) {
   const union = (xs) => xs.map((x) => `'${x}'`).join(' | ');
@@ -248,18 +189,11 @@ export type RatedMetric = ${union(rated)};
 `;
 }
 
-/** `pub const HEADERS: [&str; N] = ["a", …];` */
-export function headers(src) {
-  const m = /pub const HEADERS: \[&str; \d+\] = \[([\s\S]*?)\];/.exec(src);
-  if (!m) throw new Error('src/read/mod.rs: no HEADERS');
-  return [...m[1].matchAll(/"([\w-]+)"/g)].map((x) => x[1]);
-}
-
 /** js/schema.js */
 export function schemaModule(items, th, hd) {
   const report = items.find((i) => i.name === 'Report');
-  return `// Generated by scripts/schema.mjs from src/types.rs, src/figures/browser.rs and
-// src/read/mod.rs: do not edit (npm test fails when it is not current).
+  return `// Generated by scripts/schema.mjs from src/schema.json (src/types.rs, src/figures/browser.rs and
+// src/read/mod.rs as the core declares them): do not edit (npm test fails when it is not current).
 
 /** The keys a failed report sets to null (tokenpaint itself failed: nothing was measured). */
 export const FAILED_NULL = ${JSON.stringify(failedKeys(report))};
@@ -282,7 +216,7 @@ const END = '<!-- /schema:report -->';
 /** The report table: one row per field of `Report`, its doc as the meaning. */
 export function reportTable(items) {
   const report = items.find((i) => i.name === 'Report');
-  const rows = report.fields.map((f) => `| \`${keyOf(report, f)}\` | ${tsDoc(f.doc).replace(/\|/g, '\\|')} |`);
+  const rows = report.fields.map((f) => `| \`${f.key}\` | ${tsDoc(f.doc).replace(/\|/g, '\\|')} |`);
   return `${BEGIN}\n| field | meaning |\n|---|---|\n${rows.join('\n')}\n${END}`;
 }
 
@@ -296,12 +230,13 @@ function withTable(doc, table) {
 // --- main ------------------------------------------------------------------------------------
 
 export function generate() {
-  const items = parseTypes(read('src/types.rs'));
-  const th = thresholds(read('src/figures/browser.rs'));
-  const metrics = metricNames(read('src/figures/catalog.rs'), read('src/summary.rs'), th);
+  const decl = JSON.parse(read('src/schema.json'));
+  const items = itemsOf(decl);
+  const th = decl.thresholds;
+  const metrics = { summary: decl.metrics.summary, noSlo: decl.metrics.noTarget, rated: th.map(([n]) => n) };
   return {
     'js/report.d.ts': reportTypes(items, metrics),
-    'js/schema.js': schemaModule(items, th, headers(read('src/read/mod.rs'))),
+    'js/schema.js': schemaModule(items, th, decl.headers),
     'docs/report.md': withTable(read('docs/report.md'), reportTable(items)),
   };
 }

@@ -68,6 +68,8 @@ pub mod timeline;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod words;
 
+#[cfg(all(test, feature = "schema"))]
+mod declared;
 #[cfg(feature = "serde")]
 pub mod types;
 #[cfg(all(feature = "web", target_arch = "wasm32"))]

@@ -31,8 +31,7 @@ pub fn parse_slos(spec: &str) -> Vec<Slo> {
         .filter_map(|entry| {
             let mut it = entry.split_whitespace();
             let name = it.next()?;
-            // A target is a most: a frame rate has none (more is better).
-            let metric = Metric::from_name(name).filter(|&m| m != Metric::Fps)?;
+            let metric = Metric::from_name(name).filter(|m| m.has_target())?;
             let quantile = crate::read::jsonscan::number_in(it.next()?)?;
             let max = crate::read::jsonscan::number_in(it.next()?)?;
             ((0.0..=1.0).contains(&quantile) && max >= 0.0).then_some(Slo {

@@ -24,6 +24,7 @@ use std::collections::BTreeMap;
 /// Fields the profiler cannot know are `None`. A report of a stream tokenpaint itself failed on
 /// has `status: "failed"`, an [`ErrorInfo`], and every figure `None`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Report {
     /// The report's id, one per stream of a page.
@@ -274,6 +275,7 @@ pub struct Report {
 
 /// A saved timeline: its form and version (the rest is read by the analysis module).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct SavedTimeline {
     /// Always `timeline`.
@@ -292,6 +294,7 @@ impl Report {
 /// An open stream so far, as `onProgress` gives it: read from the records its report will be
 /// made of. Times are ms from the request start; `None` is unknown.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default)]
 pub struct Progress {
     /// The id its report will have.
@@ -322,6 +325,7 @@ pub struct Progress {
 
 /// How a stream ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// Read to its end.
@@ -338,6 +342,7 @@ pub enum Status {
 
 /// What went wrong with a stream.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct ErrorInfo {
     /// One of `http`, `stream` (sent by the server in the body), `network`, `aborted`, `truncated`,
@@ -354,6 +359,7 @@ pub struct ErrorInfo {
 
 /// When a token was painted: between the start of its frame and the after-paint mark (ms).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct PaintBracket {
     /// The start of the frame that painted it.
@@ -364,6 +370,7 @@ pub struct PaintBracket {
 
 /// A distribution in brief.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct Spread {
     /// Samples.
@@ -378,6 +385,7 @@ pub struct Spread {
 
 /// Per-token records kept.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct Detail {
     /// Records kept.
@@ -390,6 +398,7 @@ pub struct Detail {
 
 /// Token usage as the server reported it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default)]
 pub struct Usage {
     /// Prompt tokens.
@@ -404,6 +413,7 @@ pub struct Usage {
 
 /// Reasoning or refusal deltas.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct Side {
     /// Deltas.
@@ -418,6 +428,7 @@ pub struct Side {
 
 /// A first and a last time.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct Span {
     /// The first.
@@ -428,6 +439,7 @@ pub struct Span {
 
 /// The deltas of one choice.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct Choice {
     /// The choice's index.
@@ -438,6 +450,7 @@ pub struct Choice {
 
 /// Timings the server sent in the body (vLLM `metrics`, llama.cpp `timings`, Ollama durations).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct ServerTimings {
     /// Time queued.
@@ -458,6 +471,7 @@ pub struct ServerTimings {
 
 /// How the page put the text on screen.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct Delivery {
     /// One of `per-token`, `throttled` (with the measured `interval`), `smoothed` (a typewriter,
@@ -471,6 +485,7 @@ pub struct Delivery {
 
 /// Waits with text arrived and nothing painted, longer than the threshold.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default)]
 pub struct Stalls {
     /// The threshold (`stallMs`).
@@ -487,6 +502,7 @@ pub struct Stalls {
 
 /// How the page answered the user's interactions while the answer streamed.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default)]
 pub struct InputTiming {
     /// Interactions.
@@ -503,6 +519,7 @@ pub struct InputTiming {
 
 /// The frames the page painted while the answer streamed.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default)]
 pub struct FrameCount {
     /// Frames painted.
@@ -520,6 +537,7 @@ pub struct FrameCount {
 
 /// One phase of end-to-end latency.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct Phase {
     /// One of `queue`, `prefill`, `network`, `decode`, `intermediary` or `client`.
@@ -542,6 +560,7 @@ pub struct Phase {
 
 /// What the phases add up to.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct PhasesTotal {
     /// The total.
@@ -560,6 +579,7 @@ pub struct PhasesTotal {
 /// The first answer token's path to the screen (ms); the known parts and `unattributed` add
 /// up to perceived TTFT.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct FirstToken {
     /// The server's queue (model loading included).
@@ -580,6 +600,7 @@ pub struct FirstToken {
 
 /// Arrivals compared with steady decoding.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default)]
 pub struct Intermediary {
     /// One of `steady`, `bursty` or `all-at-once`.
@@ -613,6 +634,7 @@ pub struct Intermediary {
 
 /// Whose pace TPOT and ITL are.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default)]
 pub struct Pace {
     /// One of `arrivals` (as decoded, as far as the page can tell), `buffer` (an intermediary
@@ -625,6 +647,7 @@ pub struct Pace {
 
 /// Which clock stamped the arrivals, and how late the page read them.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default)]
 pub struct Arrivals {
     /// One of `page-read` (when the page's JavaScript read each chunk, on the main thread) or
@@ -645,6 +668,7 @@ pub struct Arrivals {
 
 /// One verdict of a report's diagnosis.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default)]
 pub struct Verdict {
     /// `healthy`, `buffered`, `render-throttled`, `insufficient-evidence`, …
@@ -687,6 +711,7 @@ pub struct Verdict {
 
 /// The heaviest script of the frames that painted late.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default)]
 pub struct ScriptBlame {
     /// Its `sourceURL`.
@@ -703,6 +728,7 @@ pub struct ScriptBlame {
 
 /// What fixing a verdict's cause would gain the user, estimated.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default)]
 pub struct Gain {
     /// Perceived TTFT sooner (ms).
@@ -717,6 +743,7 @@ pub struct Gain {
 
 /// When the page was hidden during the stream.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default)]
 pub struct Hidden {
     /// How many times.
@@ -729,6 +756,7 @@ pub struct Hidden {
 
 /// Events that could not be read.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct Malformed {
     /// How many.
@@ -741,6 +769,7 @@ pub struct Malformed {
 
 /// The element that showed an answer.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct ShownIn {
     /// A short CSS selector of it: up to four steps up (an id ends it, but in a shadow tree),
@@ -755,6 +784,7 @@ pub struct ShownIn {
 
 /// How an answer was read.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct ReadBy {
     /// One of `reader`, `learned` or `none`.
@@ -783,6 +813,7 @@ pub struct ReadBy {
 
 /// What an answer's start is.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct StartBy {
     /// One of `request`, `frame`, `submit`, `post`, `sent`, `resource-timing`, `headers` or
@@ -795,6 +826,7 @@ pub struct StartBy {
 
 /// A stream or socket that was open while an answer nobody could read grew on the page.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct SeenStream {
     /// Its URL, without query string or fragment.
@@ -807,6 +839,7 @@ pub struct SeenStream {
 
 /// A stream that began before the module loaded.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct CaughtUp {
     /// When the page's text was read.
@@ -817,6 +850,7 @@ pub struct CaughtUp {
 
 /// Late tokens and the long animation frames that overlapped them.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct LatePaints {
     /// The threshold (`lateMs`).
@@ -831,6 +865,7 @@ pub struct LatePaints {
 
 /// A long animation frame that overlapped late tokens.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default)]
 pub struct LateFrame {
     /// Its start.
@@ -851,6 +886,7 @@ pub struct LateFrame {
 
 /// A script of a long animation frame.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default)]
 pub struct LateScript {
     /// What invoked it.
@@ -868,6 +904,7 @@ pub struct LateScript {
 
 /// The browser's Resource Timing entry for the request (ms from the start).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default)]
 pub struct ResourceTiming {
     /// The entry's start.
@@ -894,6 +931,7 @@ pub struct ResourceTiming {
 
 /// One Server-Timing entry.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct ServerTimingEntry {
     /// Its name.
@@ -906,6 +944,7 @@ pub struct ServerTimingEntry {
 
 /// Per-token arrays (ms from the start; `None` unknown).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct Timeline {
     /// Arrival.
@@ -925,6 +964,7 @@ pub struct Timeline {
 
 /// Percentiles of one metric over a group of streams.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct Percentiles {
     /// Samples.
@@ -943,6 +983,7 @@ pub struct Percentiles {
 
 /// Streams of a group by how they ended.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct StreamCounts {
     /// Read to their end.
@@ -957,6 +998,7 @@ pub struct StreamCounts {
 
 /// One target of a group and whether it holds.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct SloResult {
     /// The metric. In TypeScript: `SloMetric`.
@@ -973,6 +1015,7 @@ pub struct SloResult {
 
 /// Streams that met every target.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default)]
 pub struct Goodput {
     /// Streams that met every target.
@@ -987,6 +1030,7 @@ pub struct Goodput {
 
 /// A verdict over a group of streams (`capacity`, `tail`, `client-tail`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default)]
 pub struct GroupVerdict {
     /// One of `capacity`, `tail` or `client-tail`.
@@ -1004,6 +1048,7 @@ pub struct GroupVerdict {
 
 /// Percentiles over a group of finished streams.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default)]
 pub struct SummaryGroup {
     /// Streams in the group.
@@ -1061,6 +1106,7 @@ pub struct SummaryGroup {
 
 /// What fixing one verdict's cause would gain over a group's streams, estimated.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default)]
 pub struct GroupGain {
     /// The verdict.
@@ -1075,6 +1121,7 @@ pub struct GroupGain {
 
 /// The summary: overall, and by format, URL and label.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default)]
 pub struct Summary {
     /// The figures over every stream.
@@ -1090,6 +1137,7 @@ pub struct Summary {
 
 /// The summary's groups.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct SummaryBy {
     /// By wire format.

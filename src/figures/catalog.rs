@@ -132,6 +132,12 @@ impl Metric {
         }
     }
 
+    /// Whether a target (SLO) can be set on it: a most, so not on a frame rate (more is
+    /// better there).
+    pub fn has_target(self) -> bool {
+        self != Metric::Fps
+    }
+
     /// The metric a name stands for.
     pub fn from_name(name: &str) -> Option<Metric> {
         Metric::ALL.into_iter().find(|m| m.name() == name)

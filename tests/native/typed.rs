@@ -737,7 +737,8 @@ fn the_typescript_types_declare_the_fields_the_rust_types_declare() {
             ts_name(name)
         );
     }
-    // Summary: its own keys are what it writes beyond its group's.
+    // Summary: every key it writes, its flattened group's with its own (one interface in
+    // TypeScript, as serde writes it: issue 60), and among them every field of the group.
     let keys = |v: Value| -> std::collections::BTreeSet<String> {
         v.as_object()
             .map(|m| m.keys().cloned().collect())
@@ -745,16 +746,15 @@ fn the_typescript_types_declare_the_fields_the_rust_types_declare() {
     };
     let whole = keys(serde_json::to_value(Summary::default()).unwrap());
     let group = keys(serde_json::to_value(tokenpaint::types::SummaryGroup::default()).unwrap());
-    let own: Vec<String> = whole.difference(&group).cloned().collect();
     let mut have = ts["Summary"].clone();
     have.sort();
     assert_eq!(
-        have, own,
-        "js/report.d.ts's Summary against the summary's own keys"
+        have,
+        whole.iter().cloned().collect::<Vec<_>>(),
+        "js/report.d.ts's Summary against the summary's keys"
     );
     assert!(
-        include_str!("../../js/report.d.ts")
-            .contains("export interface Summary extends SummaryGroup {"),
+        group.is_subset(&whole) && group.len() > 20,
         "the summary holds its group's fields"
     );
 }

@@ -1,12 +1,14 @@
-// One schema (issue 31): src/types.rs defines the report; js/report.d.ts, js/schema.js and the
-// table of docs/report.md are generated from it (and from the core's thresholds and header
-// list) by scripts/schema.mjs. Each must be current, and a change to the definition must show.
+// One schema (issues 31, 60): src/types.rs defines the report, and the core emits it as data
+// (src/schema.json, written and held current by the native test in src/declared.rs, with the
+// core's thresholds, header list and metric names); js/report.d.ts, js/schema.js and the table of
+// docs/report.md are generated from that by scripts/schema.mjs, which reads no Rust. Each must
+// be current, and a change to the declaration must show.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { generate, parseTypes, reportTypes, literals } from '../../scripts/schema.mjs';
+import { generate, itemsOf, reportTypes, literals } from '../../scripts/schema.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -17,14 +19,36 @@ test('every file generated from src/types.rs is current (else: node scripts/sche
 });
 
 test('a new field of Report shows in the generated types', () => {
-  const src = readFileSync(path.join(root, 'src/types.rs'), 'utf8');
-  const more = src.replace('    pub ttfb: Option<f64>,\n', '    pub ttfb: Option<f64>,\n    /// Time to the first paint of anything. Null only in a failed report.\n    pub first_paint_ms: Option<f64>,\n');
-  assert.notEqual(more, src);
-  const before = reportTypes(parseTypes(src));
-  const after = reportTypes(parseTypes(more));
+  const decl = JSON.parse(readFileSync(path.join(root, 'src/schema.json'), 'utf8'));
+  const more = structuredClone(decl);
+  const report = more.types.Report;
+  // The field as the core would declare \`pub first_paint_ms: Option<f64>\` after \`ttfb\`.
+  const at = Object.keys(report.properties).indexOf('ttfb') + 1;
+  assert.ok(at > 0);
+  const entries = Object.entries(report.properties);
+  entries.splice(at, 0, ['firstPaintMs', { description: ' Time to the first paint of anything. Null only in a failed report.', type: ['number', 'null'], format: 'double' }]);
+  report.properties = Object.fromEntries(entries);
+  report.required.push('firstPaintMs');
+  const before = reportTypes(itemsOf(decl));
+  const after = reportTypes(itemsOf(more));
   assert.ok(!before.includes('firstPaintMs'));
   assert.match(after, /\n {2}firstPaintMs: number;\n/);
   assert.match(after, /'firstPaintMs'/, 'and a failed report sets it to null');
+});
+
+// Issue 60: no generator reads Rust source as text. A Rust file named in a script's code (its
+// comments aside) is one it opens; the function-length lint alone names `.rs` (it measures
+// Rust's functions and generates nothing).
+test('scripts/ reads no Rust: every generator reads data (src/*.json) or what the core emits', async () => {
+  const { readdirSync } = await import('node:fs');
+  const LINTS = ['fnlen.mjs'];
+  const scripts = readdirSync(path.join(root, 'scripts')).filter((f) => /\.m?js$/.test(f) && !LINTS.includes(f));
+  assert.ok(scripts.includes('schema.mjs') && scripts.includes('floor.mjs'), scripts.join());
+  for (const f of scripts) {
+    const code = readFileSync(path.join(root, 'scripts', f), 'utf8').replace(/^\s*\/\/.*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, '');
+    const named = [...code.matchAll(/['"`][^'"`\n]*\.rs['"`]/g)].map((m) => m[0]);
+    assert.deepEqual(named, [], `${f} names Rust sources`);
+  }
 });
 
 test('the conventions: literals, with explanations in parentheses left out', () => {

@@ -35,17 +35,20 @@ test('the overlay (tokenpaint/overlay) is its own entry, within 8 KB gzip, and n
   for (const f of ['index.js', 'profiler.js', 'core/stream.js', 'core/hub.js']) assert.ok(!readFileSync(new URL(`../../js/${f}`, import.meta.url), 'utf8').includes('overlay.js'), f);
 });
 
-test('npm run size:floor still cuts what it says: the report half and the readers of all but OpenAI chat and text', async () => {
-  const { checkCuts } = await import('../../scripts/floor.mjs');
-  const [streams, wasm, wire] = checkCuts();
-  // A stream's end writes its saved timeline only; the summary's exports give nothing.
-  const finish = streams.slice(streams.indexOf('pub fn finish('), streams.indexOf('/// Analyses a saved stream again'));
-  assert.ok(finish.includes('saved::write(') && !finish.includes('report::'), finish);
-  const core = wasm.slice(0, wasm.indexOf("/// The analysis module's one export"));
-  assert.ok(core.length > 0 && !core.includes('self.streams.summary()') && !core.includes('self.streams.export_summary()') && !core.includes('self.streams.merge_summary('));
-  // Only OpenAI chat's reader (and plain text's, inline) is still called.
-  assert.match(wire, /openai::event\(/);
-  for (const r of ['responses::', 'anthropic::', 'ollama::', 'tgi::', 'llamacpp::', 'aisdk::', 'document::']) assert.ok(!wire.includes(`${r}event(`) && !wire.includes(`${r}read(`) && !wire.includes(`${r}ui_event(`) && !wire.includes(`${r}data_line(`), r);
+// The cuts are the crate's features, held to the sources by the compiler: scripts/rust-checks.sh
+// lints the build that has them, and scripts/floor.mjs builds with them and edits no source.
+test('npm run size:floor cuts with the crate\'s own features, which the Rust checks build', async () => {
+  const { readFileSync } = await import('node:fs');
+  const text = (f) => readFileSync(new URL(`../../${f}`, import.meta.url), 'utf8');
+  const cargo = text('Cargo.toml');
+  for (const f of ['floor-live', 'floor-one-format']) assert.match(cargo, new RegExp(`^${f} = \\["module"\\]$`, 'm'), f);
+  assert.match(text('scripts/rust-checks.sh'), /^cargo clippy .*--lib --features floor-live,floor-one-format -- -D warnings$/m);
+  const floor = text('scripts/floor.mjs');
+  assert.ok(floor.includes("wasmOf(['floor-live'])") && floor.includes("wasmOf(['floor-live', 'floor-one-format'])"));
+  assert.ok(!/writeFileSync|\.rs['`]/.test(floor), 'scripts/floor.mjs edits no source');
+  // Where the cuts are: a stream's end (saved timeline alone), the summary, the readers.
+  assert.equal((text('src/streams.rs').match(/cfg!\(feature = "floor-live"\)/g) ?? []).length, 4);
+  assert.equal((text('src/read/wire/mod.rs').match(/cfg!\(feature = "floor-one-format"\)/g) ?? []).length, 1);
 });
 
 test('the ceiling\'s history in CHANGELOG.md ends at the ceiling enforced', async () => {

@@ -274,6 +274,16 @@ impl Adapter {
             reasoning: &mut self.reasoning,
             scratch: &mut self.scratch,
         };
+        // `npm run size:floor`'s one-format build reads OpenAI chat and text alone (see
+        // Cargo.toml): the other readers are left for the linker to drop.
+        if cfg!(feature = "floor-one-format")
+            && !matches!(
+                format,
+                Format::OpenAiChat | Format::SseText | Format::Text | Format::Unknown
+            )
+        {
+            return Ok(());
+        }
         match format {
             Format::OpenAiChat => openai::event(data, b, emit),
             Format::OpenAiResponses => responses::event(kind, data, b, emit),
