@@ -55,6 +55,8 @@ export interface StreamReport {
   e2ePerceived: PaintBracket | null;
   /** Time per output token: (E2E − TTFT) / (tokens − 1), over the timed answer only; null with fewer than two answer deltas. */
   tpot: number | null;
+  /** Perceived time per output token: (perceived E2E − perceived TTFT) / (tokens − 1), from the paints of the first and the last answer text: the pace the answer appeared at on screen, next to `tpot`, the pace it arrived at. Null when either paint or `tpot` is. */
+  tpotPerceived: number | null;
   /** Gaps between consecutive answer content chunks, `{ count, p50, p95, max }`. */
   itl: Spread | null;
   /** Whose pace `tpot` and `itl` are: the arrivals', a buffer's (an intermediary released them together) or the page's reads (a blocked page read them together). */
@@ -860,4 +862,4 @@ export type FailedReport = Pick<StreamReport, 'id' | 'sampleRate' | 'url' | 'tra
 export type Report = StreamReport | FailedReport;
 
 /** The keys a failed report sets to null. */
-export type FailedNull = 'label' | 'resumedFrom' | 'format' | 'httpStatus' | 'startTime' | 'headers' | 'ttfb' | 'ttfc' | 'ttft' | 'e2e' | 'bodyEnd' | 'ttftPerceived' | 'e2ePerceived' | 'tpot' | 'itl' | 'pace' | 'arrivals' | 'tokens' | 'tokensSource' | 'tokensCountedBecause' | 'deltas' | 'detail' | 'chars' | 'bytes' | 'chunks' | 'usage' | 'reasoning' | 'refusal' | 'toolCalls' | 'toolCallSpan' | 'choices' | 'finishReason' | 'serverTimings' | 'lag' | 'backlogPeak' | 'matchedPct' | 'delivery' | 'stalls' | 'frames' | 'input' | 'phases' | 'phasesTotal' | 'firstToken' | 'intermediary' | 'hidden' | 'doneMarker' | 'truncated' | 'malformed' | 'domReason' | 'startSource' | 'caughtUp';
+export type FailedNull = 'label' | 'resumedFrom' | 'format' | 'httpStatus' | 'startTime' | 'headers' | 'ttfb' | 'ttfc' | 'ttft' | 'e2e' | 'bodyEnd' | 'ttftPerceived' | 'e2ePerceived' | 'tpot' | 'tpotPerceived' | 'itl' | 'pace' | 'arrivals' | 'tokens' | 'tokensSource' | 'tokensCountedBecause' | 'deltas' | 'detail' | 'chars' | 'bytes' | 'chunks' | 'usage' | 'reasoning' | 'refusal' | 'toolCalls' | 'toolCallSpan' | 'choices' | 'finishReason' | 'serverTimings' | 'lag' | 'backlogPeak' | 'matchedPct' | 'delivery' | 'stalls' | 'frames' | 'input' | 'phases' | 'phasesTotal' | 'firstToken' | 'intermediary' | 'hidden' | 'doneMarker' | 'truncated' | 'malformed' | 'domReason' | 'startSource' | 'caughtUp';

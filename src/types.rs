@@ -80,6 +80,10 @@ pub struct Report {
     /// Time per output token: (E2E − TTFT) / (tokens − 1), over the timed answer only; null with
     /// fewer than two answer deltas.
     pub tpot: Option<f64>,
+    /// Perceived time per output token: (perceived E2E − perceived TTFT) / (tokens − 1), from the
+    /// paints of the first and the last answer text: the pace the answer appeared at on screen,
+    /// next to `tpot`, the pace it arrived at. Null when either paint or `tpot` is.
+    pub tpot_perceived: Option<f64>,
     /// Gaps between consecutive answer content chunks, `{ count, p50, p95, max }`.
     pub itl: Option<Spread>,
     /// Whose pace `tpot` and `itl` are: the arrivals', a buffer's (an intermediary released them

@@ -127,6 +127,14 @@ fn head(w: &mut JsonWriter, tl: &Timeline, f: &StreamFigures, meta: &Meta<'_>) {
 }
 
 /// Measured and perceived latency.
+/// The pace the answer appeared at: from its first text's paint to its last's, per token, over
+/// the tokens `tpot` is over.
+fn tpot_perceived(f: &StreamFigures) -> Option<f64> {
+    let (first, last) = (f.ttft_perceived?.1, f.e2e_perceived?.1);
+    // `tpot` is there with two tokens or more.
+    f.tpot.map(|_| (last - first) / (f.tokens.n - 1) as f64)
+}
+
 fn latency(w: &mut JsonWriter, _tl: &Timeline, f: &StreamFigures) {
     w.key("ttfb");
     w.opt_num(f.ttfb);
@@ -144,6 +152,8 @@ fn latency(w: &mut JsonWriter, _tl: &Timeline, f: &StreamFigures) {
     bracket(w, f.e2e_perceived);
     w.key("tpot");
     w.opt_num(f.tpot);
+    w.key("tpotPerceived");
+    w.opt_num(tpot_perceived(f));
     w.key("itl");
     spread(w, f.itl_spread);
     // Whose pace TPOT and ITL are: a buffer's, when the arrivals were held together.
