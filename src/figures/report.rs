@@ -804,6 +804,44 @@ mod tests {
         s
     }
 
+    /// Three tokens arrived 20 ms apart from 100 ms, shown by a page that puts each on screen
+    /// at `shown(i)` (ms from the start), painted 10 ms later.
+    fn three_tokens_shown(shown: impl Fn(usize) -> f64) -> Session {
+        let mut s = Session::new("openai-chat", "text/event-stream", "", 1000.0, 1050.0, 200);
+        let words = ["One", " two", " three"];
+        for (i, word) in words.iter().enumerate() {
+            let ev = format!(
+                "data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"{word}\"}}}}]}}\n\n"
+            );
+            s.chunk(ev.as_bytes(), 1100.0 + 20.0 * i as f64);
+        }
+        s.chunk(b"data: [DONE]\n\n", 1141.0);
+        s.end(EndKind::Complete, 1142.0);
+        for (i, word) in words.iter().enumerate() {
+            let t = 1000.0 + shown(i);
+            s.appended(word, t);
+            s.painted(t + 8.0, t + 8.5, t + 10.0);
+        }
+        s
+    }
+
+    #[test]
+    fn the_perceived_pace_is_the_paints_pace_next_to_the_arrivals() {
+        // A typewriter: shown 50 ms apart, from 150 ms.
+        let r = report(&three_tokens_shown(|i| 150.0 + 50.0 * i as f64));
+        assert_eq!(field(&r, "tpot"), "20");
+        assert_eq!(field(&r, "tpotPerceived"), "50");
+        // Shown at once: the whole answer appeared in one paint.
+        let r = report(&three_tokens_shown(|_| 150.0));
+        assert_eq!(field(&r, "tpot"), "20");
+        assert_eq!(field(&r, "tpotPerceived"), "0");
+        // Nothing painted: unknown, not zero.
+        let mut s = Session::new("openai-chat", "text/event-stream", "", 1000.0, 1050.0, 200);
+        s.chunk(b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"a\"}}]}\n\ndata: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"b\"}}]}\n\n", 1100.0);
+        s.end(EndKind::Complete, 1101.0);
+        assert_eq!(field(&report(&s), "tpotPerceived"), "null");
+    }
+
     #[test]
     fn measured_and_perceived_figures() {
         let s = three_tokens("");
@@ -815,6 +853,8 @@ mod tests {
         assert_eq!(field(&r, "ttftPerceived"), r#"{"frame":108,"painted":110}"#);
         assert_eq!(field(&r, "e2ePerceived"), r#"{"frame":148,"painted":150}"#);
         assert_eq!(field(&r, "tpot"), "20");
+        // Each painted 10 ms after it arrived: shown at the pace it arrived at.
+        assert_eq!(field(&r, "tpotPerceived"), "20");
         assert_eq!(
             field(&r, "itl"),
             r#"{"count":2,"p50":20,"p95":20,"max":20}"#
