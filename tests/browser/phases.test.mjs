@@ -156,7 +156,7 @@ for (const [name, extra] of [
     const { report: r, raw } = await run(`ttft_ms=150&token_ms=20&tokens=60&stall_at=30&stall_ms=600${extra}`);
     const truth = { at: num(raw, /stall_at_ms=([\d.]+)/), ms: num(raw, /stall_ms=([\d.]+)/) };
     const v = r.diagnosis.find((d) => d.verdict === 'decode-stall');
-    t.diagnostic(JSON.stringify({ truth, verdicts: r.diagnosis.map((d) => d.verdict), phases: r.phases.map((p) => [p.name, p.ms]), total: r.phasesTotal, intermediary: r.intermediary, arrivals: r.arrivals }));
+    t.diagnostic(JSON.stringify({ truth, verdicts: r.diagnosis.map((d) => d.verdict), phases: r.phases.map((p) => [p.name, p.ms]), total: r.phasesTotal, intermediary: r.intermediary, arrivals: r.arrivals, serverDecode: r.serverTimings?.decode ?? null, span: r.e2e - r.ttft }));
     addsUp(r);
     assert.equal(phase(r, 'intermediary').ms, 0);
     assert.notEqual(r.intermediary.heldBy, 'intermediary');
@@ -167,13 +167,19 @@ for (const [name, extra] of [
     // The server's own stamps: the read gap is the stall plus the pace around it, read on
     // this page within what the page's reads can move (the read before and after it).
     assert.ok(v.evidence.stallMs >= truth.ms - 5 && v.evidence.stallMs <= truth.ms + 5 + 2 * v.evidence.stepMs, `${v.evidence.stallMs} vs ${truth.ms}`);
-    // The server's decode span is the page's, as far as the page read on time: on a page whose
-    // main thread was seen blocked, the two may differ by that much (a first or last token
-    // read late), and matchesServer then says no.
-    if (extra.includes('llamacpp') && r.arrivals.blockedMs === 0) assert.equal(r.intermediary.matchesServer, true);
+    // The server's decode span against the page's: `matchesServer` is the core's comparison of
+    // the two, within SAME_SPAN_MS (5 ms), and they differ by no more than the page's own
+    // figures say it read late: the main thread's blocked time, the first token's network phase
+    // (its read after the server sent it, on localhost), and the body's end read after the
+    // network's last byte (Resource Timing). A quiet fresh run of 8c50acb saw no blocked time
+    // and had matchesServer false, which the old check (true whenever nothing was seen blocked)
+    // failed; a local run had the spans 5.6 ms apart, the first token read late.
     if (extra.includes('llamacpp')) {
       const span = r.e2e - r.ttft;
-      assert.ok(Math.abs(r.serverTimings.decode - span) <= 5 + r.arrivals.blockedMs, `server decode ${r.serverTimings.decode} vs the page's span ${span}, blocked ${r.arrivals.blockedMs}`);
+      const gap = Math.abs(r.serverTimings.decode - span);
+      if (Math.abs(gap - 5) > 0.05) assert.equal(r.intermediary.matchesServer, gap <= 5, `gap ${gap}`);
+      const late = r.arrivals.blockedMs + (phase(r, 'network').ms ?? 0) + (r.arrivals.endReadLateMs ?? 0);
+      assert.ok(gap <= 5 + late, `server decode ${r.serverTimings.decode} vs the page's span ${span}, read late by ${late} ms`);
     }
   });
 }

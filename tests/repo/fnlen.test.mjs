@@ -2,7 +2,7 @@
 // lines unless a `long-function:` comment just before it says why.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { all, LIMIT } from '../../scripts/fnlen.mjs';
+import { all, LIMIT } from '../support/fnlen.mjs';
 
 test(`no function in src/ or js/ is longer than ${LIMIT} lines without a stated reason`, (t) => {
   const rows = all();
