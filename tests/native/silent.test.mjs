@@ -215,7 +215,16 @@ test("hostile frames (10 MB, nesting 1,000 deep, invalid UTF-8, binary noise) ne
       if (prof) prof.close();
     }
   };
-  const bare = await delays(false);
-  const withIt = await delays(true);
-  for (const [i, d] of withIt.entries()) assert.ok(d <= bare[i] * 2 + 1, `frame ${i}: ${d.toFixed(3)} ms with tokenpaint, ${bare[i].toFixed(3)} ms without`);
+  // Each way three times, in turn, and each frame's quickest: a garbage collection or a compile
+  // that falls on one frame of one round is the runtime's, not what tokenpaint does in front of
+  // the app (a fresh run once had 1.3 ms on the 4 KB frame with tokenpaint, 0.08 ms without).
+  const bare = [];
+  const withIt = [];
+  for (let round = 0; round < 3; round++) {
+    bare.push(await delays(false));
+    withIt.push(await delays(true));
+  }
+  const quickest = (runs) => runs[0].map((_, i) => Math.min(...runs.map((r) => r[i])));
+  const [b, w] = [quickest(bare), quickest(withIt)];
+  for (const [i, d] of w.entries()) assert.ok(d <= b[i] * 2 + 1, `frame ${i}: ${d.toFixed(3)} ms with tokenpaint, ${b[i].toFixed(3)} ms without (each the quickest of 3)`);
 });
