@@ -16,6 +16,7 @@
 import initAnalysis, { Analyst, __tokenpaint_reinstantiate as reinstantiate } from '../pkg/analyse/tokenpaint_analyse.js';
 import { assembleFigures, assembleRead } from './core/assemble.js';
 import { sloSpec } from './ratings.js';
+import { configText } from './options.js';
 
 const WASM = new URL('../pkg/analyse/tokenpaint_analyse_bg.wasm', import.meta.url);
 
@@ -77,7 +78,7 @@ const NO_PAGE = { sampleRate: null, scripts: [], longFrames: false, ownRoot: nul
  */
 export async function createAnalyst(options = {}) {
   await load(options.wasm);
-  const config = [`slo=${sloSpec(options.slo)}`, `sampleRate=${Number.isFinite(options.sampleRate) ? options.sampleRate : 1}`].join('\n');
+  const config = configText({ slo: sloSpec(options.slo), sampleRate: Number.isFinite(options.sampleRate) ? /** @type {number} */ (options.sampleRate) : 1 });
   let born = generation;
   let core = new Analyst();
   core.configure(config);

@@ -74,6 +74,24 @@ export declare const DEFAULTS: Readonly<Required<Omit<ProfilerOptions, 'fetch'>>
 /** The keys of the core's configuration, as the shell writes them. */
 export declare const CONFIG_KEYS: readonly string[];
 
+/** The core's configuration (src/streams.rs `Config`; each key's meaning in src/options.json `config`): its values as the shell gives them. */
+export interface CoreConfig {
+  stall: number;
+  detail: number;
+  slo: string;
+  late: number;
+  longFrames: boolean;
+  eventTiming: boolean;
+  paint: boolean;
+  thresholds: string;
+  timer: number;
+  noDevtoolsTrack: boolean;
+  sampleRate: number;
+}
+
+/** The core's configuration as one value: a `key=value` line for each key given. */
+export declare function configText(values: Partial<CoreConfig>): string;
+
 /** The Resource Timing entry's fields, in the order `Core.resource` takes them. */
 export declare const RESOURCE_FIELDS: readonly string[];
 

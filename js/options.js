@@ -30,6 +30,16 @@ export const DEFAULTS = Object.freeze({
 /** The keys of the core's configuration (src/streams.rs `Config`), as the shell writes them. */
 export const CONFIG_KEYS = Object.freeze(["stall","detail","slo","late","longFrames","eventTiming","paint","thresholds","timer","noDevtoolsTrack","sampleRate"]);
 
+/**
+ * The core's configuration as one value (`Core.configure`): a `key=value` line for each key
+ * given, its value as declared (a number as JavaScript writes it, a flag 1 or 0, a text on one line).
+ * @param {Partial<import('./options.js').CoreConfig>} values
+ */
+export const configText = (values) =>
+  Object.entries(values)
+    .map(([k, v]) => `${k}=${typeof v === 'boolean' ? +v : String(v).replace(/\n/g, ' ')}`)
+    .join('\n');
+
 /** The Resource Timing entry's fields, in the order `Core.resource` takes them. */
 export const RESOURCE_FIELDS = Object.freeze(["startTime","domainLookupStart","domainLookupEnd","connectStart","connectEnd","requestStart","responseStart","responseEnd"]);
 

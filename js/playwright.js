@@ -189,7 +189,7 @@ export const budgets = {
 /**
  * The report's chart as SVG: characters arrived, committed and painted over time (ms from the
  * request start), from its timeline; a note when the report has none.
- * @param {any} report a report (with its timeline, unless the profiler's `timeline` was off)
+ * @param {Partial<import('./report.js').StreamReport> | null | undefined} report a report (with its timeline, unless the profiler's `timeline` was off)
  */
 export function chartSvg(report) {
   const W = 640;
@@ -204,7 +204,7 @@ export function chartSvg(report) {
   let total = 0;
   for (const c of tl.chars) chars.push((total += c));
   const series = { arrived: tl.arrived, committed: tl.committed, painted: tl.painted };
-  const all = Object.values(series).flat().filter(Number.isFinite);
+  const all = /** @type {number[]} */ (Object.values(series).flat().filter(Number.isFinite));
   const tMax = Math.max(1, ...all);
   const x = (/** @type {number} */ t) => 40 + (t / tMax) * (W - 50);
   const y = (/** @type {number} */ n) => H - 20 - (n / Math.max(1, total)) * (H - 40);

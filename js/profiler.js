@@ -171,7 +171,7 @@ export class Profiler {
    * Calls `callback` for each stream still open, with its figures so far (from the records its
    * report will be made of), after a painted frame, every 100 ms at most. Returns an unsubscribe
    * function. Nothing is done for it without a subscriber.
-   * @param {(progress: any) => void} callback
+   * @param {(progress: import('./report.js').Progress) => void} callback
    */
   onProgress(callback) {
     const hub = hubOf(this);
@@ -182,7 +182,7 @@ export class Profiler {
   /**
    * Calls `callback(metric)` for each headline metric of each finished stream, web-vitals
    * style: `{ name, value, rating, id, attribution }`. Returns a function that unsubscribes.
-   * @param {(metric: any) => void} callback
+   * @param {(metric: ReturnType<typeof import('./ratings.js').metricsOf>[number]) => void} callback
    */
   onMetric(callback) {
     const listeners = hubOf(this).reports.metricListeners;

@@ -23,12 +23,12 @@ export interface StreamReport {
   url: string;
   /** The stream's label (`label`, or `labeled()`), if any. */
   label: string | null;
-  /** What carried the stream to the page: one of `fetch`, `xhr`, `eventsource`, `websocket`, `socket.io` or `push` (the `stream()` handle). */
-  transport: 'fetch' | 'xhr' | 'eventsource' | 'websocket' | 'socket.io' | 'push';
+  /** What carried the stream to the page: one of `fetch`, `xhr`, `eventsource`, `websocket`, `socket.io`, `push` (the `stream()` handle) or `unknown` (an answer no stream carried: `read`). */
+  transport: 'fetch' | 'xhr' | 'eventsource' | 'websocket' | 'socket.io' | 'push' | 'unknown';
   /** For an EventSource that reconnected: the last event id this stream resumed from (the stream before it ended there). */
   resumedFrom: string | null;
-  /** The detected or given wire format: one of `openai-chat`, `openai-responses`, `anthropic`, `ollama`, `tgi`, `llamacpp`, `ai-sdk-ui`, `ai-sdk-data`, `sse-text`, `text`, `json` or `unknown` (JSON events of no known shape). */
-  format: 'openai-chat' | 'openai-responses' | 'anthropic' | 'ollama' | 'tgi' | 'llamacpp' | 'ai-sdk-ui' | 'ai-sdk-data' | 'sse-text' | 'text' | 'json' | 'unknown' | null;
+  /** The detected or given wire format, or how the shell read the answer: one of `openai-chat`, `openai-responses`, `anthropic`, `ollama`, `tgi`, `llamacpp`, `ai-sdk-ui`, `ai-sdk-data`, `sse-text`, `text`, `json`, `unknown` (JSON events of no known shape), `open-webui` or `gradio` (an app's protocol, read by the shell) or `learned` (a path the shell learned from the page: `read`). */
+  format: 'openai-chat' | 'openai-responses' | 'anthropic' | 'ollama' | 'tgi' | 'llamacpp' | 'ai-sdk-ui' | 'ai-sdk-data' | 'sse-text' | 'text' | 'json' | 'unknown' | 'open-webui' | 'gradio' | 'learned' | null;
   /** How the stream ended: `ok`, `error` (HTTP status ≥ 400, an error sent in the stream, a network failure), `aborted` (cancelled by the app or an AbortSignal), `incomplete` (the body ended inside an event, or a 2xx body carried no event at all), `failed` (tokenpaint itself failed; the app was unaffected). */
   status: Exclude<Status, 'failed'>;
   /** What went wrong, when something did: `{ kind, code, message }`. Kept in a failed report. */
@@ -418,7 +418,7 @@ export interface Verdict {
   fix?: string;
   /** The fix's id in the verdict catalog: the verdict's name, or `name/variant` (`intermediary-buffered/proxy`, `insufficient-evidence/dom`, …). */
   fixId: string;
-  /** `insufficient-evidence`: what is missing (`dom`, `paint`, `matched`, `deltas`, `server-timings`, `arrival-clock`). */
+  /** `insufficient-evidence`: what is missing (`dom`, `paint`, `matched`, `deltas`, `server-timings`, `arrival-clock`, or `stream` where no stream carried the answer). */
   missing?: string[] | null;
   /** Buffering and stall verdicts: where it most likely is, one of `server`, `proxy`, `cdn`, `compression`, `unknown` or `page`. */
   place?: 'server' | 'proxy' | 'cdn' | 'compression' | 'unknown' | 'page' | null;
@@ -625,57 +625,7 @@ export interface SavedTimeline {
 }
 
 /** The summary: overall, and by format, URL and label. */
-export interface Summary {
-  /** Streams in the group. */
-  count: number;
-  /** Streams by how they ended. */
-  streams: StreamCounts;
-  /** Measured TTFT. */
-  ttft: Percentiles;
-  /** Perceived TTFT. */
-  ttftPerceived: Percentiles;
-  /** Measured E2E. */
-  e2e: Percentiles;
-  /** Perceived E2E. */
-  e2ePerceived: Percentiles;
-  /** Time per output token. */
-  tpot: Percentiles;
-  /** Inter-token latency. */
-  itl: Percentiles;
-  /** Delivery lag. */
-  lag: Percentiles;
-  /** The queue phase. */
-  queue: Percentiles;
-  /** The prefill phase. */
-  prefill: Percentiles;
-  /** The network phase. */
-  network: Percentiles;
-  /** The decode phase. */
-  decode: Percentiles;
-  /** The intermediary phase. */
-  intermediary: Percentiles;
-  /** The client phase. */
-  client: Percentiles;
-  /** The longest freeze of each answer (ms; 0 for an answer painted without one). */
-  freeze: Percentiles;
-  /** Frames painted per second while each answer streamed. */
-  fps: Percentiles;
-  /** Frames dropped while each answer streamed. */
-  droppedFrames: Percentiles;
-  /** The longest interaction of the user's while each answer streamed (ms, Event Timing). */
-  inputDuration: Percentiles;
-  /** Targets and whether they hold. */
-  slo: SloResult[];
-  /** Streams that met every target, when targets are set. */
-  goodput: Goodput | null;
-  /** Verdicts over the group. */
-  diagnosis: GroupVerdict[];
-  /** Streams by their headline verdict. */
-  verdicts: Record<string, number>;
-  /** Tokens painted late. */
-  latePaintTokens: number;
-  /** Every verdict with an estimated gain, over all the group's streams, the fix worth most first (perceived TTFT and E2E gained together). */
-  gains: GroupGain[];
+export interface Summary extends SummaryGroup {
   /** The groups by format, URL and label. */
   by: SummaryBy;
   /** The sample rate the counts are in units of. */
@@ -858,8 +808,14 @@ export type FailedReport = Pick<StreamReport, 'id' | 'sampleRate' | 'url' | 'tra
   error: StreamErrorInfo;
 } & { [K in FailedNull]: null };
 
-/** A report: a stream's, or (when tokenpaint failed) one that says so. */
-export type Report = StreamReport | FailedReport;
+/**
+ * An answer grew on the page and no stream or socket seen carried it (`error.kind: 'unread'`,
+ * `read.by: 'none'`): a report that says so, every figure null as in a failed report.
+ */
+export type UnreadReport = Omit<FailedReport, 'status'> & { status: 'incomplete' };
+
+/** A report: a stream's, one of an answer no stream carried, or (when tokenpaint failed) one that says so. */
+export type Report = StreamReport | UnreadReport | FailedReport;
 
 /** The keys a failed report sets to null. */
 export type FailedNull = 'label' | 'resumedFrom' | 'format' | 'httpStatus' | 'startTime' | 'headers' | 'ttfb' | 'ttfc' | 'ttft' | 'e2e' | 'bodyEnd' | 'ttftPerceived' | 'e2ePerceived' | 'tpot' | 'tpotPerceived' | 'itl' | 'pace' | 'arrivals' | 'tokens' | 'tokensSource' | 'tokensCountedBecause' | 'deltas' | 'detail' | 'chars' | 'bytes' | 'chunks' | 'usage' | 'reasoning' | 'refusal' | 'toolCalls' | 'toolCallSpan' | 'choices' | 'finishReason' | 'serverTimings' | 'lag' | 'backlogPeak' | 'matchedPct' | 'delivery' | 'stalls' | 'frames' | 'input' | 'phases' | 'phasesTotal' | 'firstToken' | 'intermediary' | 'hidden' | 'doneMarker' | 'truncated' | 'malformed' | 'domReason' | 'startSource' | 'caughtUp';

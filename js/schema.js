@@ -2,6 +2,7 @@
 // src/read/mod.rs as the core declares them): do not edit (npm test fails when it is not current).
 
 /** The keys a failed report sets to null (tokenpaint itself failed: nothing was measured). */
+/** @type {import('./report.js').FailedNull[]} */
 export const FAILED_NULL = ["label","resumedFrom","format","httpStatus","startTime","headers","ttfb","ttfc","ttft","e2e","bodyEnd","ttftPerceived","e2ePerceived","tpot","tpotPerceived","itl","pace","arrivals","tokens","tokensSource","tokensCountedBecause","deltas","detail","chars","bytes","chunks","usage","reasoning","refusal","toolCalls","toolCallSpan","choices","finishReason","serverTimings","lag","backlogPeak","matchedPct","delivery","stalls","frames","input","phases","phasesTotal","firstToken","intermediary","hidden","doneMarker","truncated","malformed","domReason","startSource","caughtUp"];
 
 /** The default rating thresholds: [good up to, poor above], in ms. */

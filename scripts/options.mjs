@@ -43,6 +43,16 @@ ${rows.join('\n')}
 /** The keys of the core's configuration (src/streams.rs \`Config\`), as the shell writes them. */
 export const CONFIG_KEYS = Object.freeze(${JSON.stringify((decl.config || []).map((c) => c.key))});
 
+/**
+ * The core's configuration as one value (\`Core.configure\`): a \`key=value\` line for each key
+ * given, its value as declared (a number as JavaScript writes it, a flag 1 or 0, a text on one line).
+ * @param {Partial<import('./options.js').CoreConfig>} values
+ */
+export const configText = (values) =>
+  Object.entries(values)
+    .map(([k, v]) => \`\${k}=\${typeof v === 'boolean' ? +v : String(v).replace(/\\n/g, ' ')}\`)
+    .join('\\n');
+
 /** The Resource Timing entry's fields, in the order \`Core.resource\` takes them. */
 export const RESOURCE_FIELDS = Object.freeze(${JSON.stringify(decl.resource || [])});
 
@@ -50,6 +60,9 @@ export const RESOURCE_FIELDS = Object.freeze(${JSON.stringify(decl.resource || [
 export const RENDER = Object.freeze(${JSON.stringify(decl.render || {})});
 `;
 }
+
+/** The TypeScript type of a configuration value of each declared type. */
+const CONFIG_TYPES = { number: 'number', flag: 'boolean', text: 'string' };
 
 /** js/options.d.ts: the options' type. */
 export function types(decl) {
@@ -71,6 +84,14 @@ export declare const DEFAULTS: Readonly<Required<Omit<ProfilerOptions, 'fetch'>>
 
 /** The keys of the core's configuration, as the shell writes them. */
 export declare const CONFIG_KEYS: readonly string[];
+
+/** The core's configuration (src/streams.rs \`Config\`; each key's meaning in src/options.json \`config\`): its values as the shell gives them. */
+export interface CoreConfig {
+${(decl.config || []).map((c) => `  ${c.key}: ${CONFIG_TYPES[c.type]};`).join('\n')}
+}
+
+/** The core's configuration as one value: a \`key=value\` line for each key given. */
+export declare function configText(values: Partial<CoreConfig>): string;
 
 /** The Resource Timing entry's fields, in the order \`Core.resource\` takes them. */
 export declare const RESOURCE_FIELDS: readonly string[];

@@ -22,6 +22,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => readFileSync(path.join(root, p), 'utf8');
@@ -134,9 +135,12 @@ import type { Rating } from './index.js';
       out += `export type ${tsName(item.name)} = ${item.fields.map((v) => `'${v.key}'`).join(' | ')};\n`;
       continue;
     }
-    // A flattened struct's fields are the holder's own (serde writes them so).
-    out += `export interface ${tsName(item.name)} {\n`;
+    // A struct that holds all of another's fields as they are (serde's flatten: schemars merges
+    // the group's fields into its holder) extends it, and declares only its own.
+    const base = baseOf(item, items);
+    out += `export interface ${tsName(item.name)}${base ? ` extends ${tsName(base.name)}` : ''} {\n`;
     for (const f of item.fields) {
+      if (base?.fields.some((g) => g.key === f.key)) continue;
       let type = tsType(f.schema, f.doc);
       let optional = f.optional ? '?' : '';
       if (ALWAYS.test(f.doc)) {
@@ -160,13 +164,34 @@ export type FailedReport = Pick<StreamReport, ${kept.filter((k) => k !== 'status
   error: StreamErrorInfo;
 } & { [K in FailedNull]: null };
 
-/** A report: a stream's, or (when tokenpaint failed) one that says so. */
-export type Report = StreamReport | FailedReport;
+/**
+ * An answer grew on the page and no stream or socket seen carried it (\`error.kind: 'unread'\`,
+ * \`read.by: 'none'\`): a report that says so, every figure null as in a failed report.
+ */
+export type UnreadReport = Omit<FailedReport, 'status'> & { status: 'incomplete' };
+
+/** A report: a stream's, one of an answer no stream carried, or (when tokenpaint failed) one that says so. */
+export type Report = StreamReport | UnreadReport | FailedReport;
 
 /** The keys a failed report sets to null. */
 export type FailedNull = ${failedKeys(report).map((k) => `'${k}'`).join(' | ')};
 `;
   return out;
+}
+
+/**
+ * The struct whose fields `item` holds, every one the same (key, schema with its doc, whether it
+ * may be absent), if any: the largest of them, of at least two fields. A struct holds another's
+ * so when serde flattens it; a shared key with another doc or type is no match.
+ */
+export function baseOf(item, items) {
+  let best = null;
+  for (const b of items) {
+    if (b === item || b.kind !== 'struct' || b.fields.length < 2 || b.fields.length >= item.fields.length) continue;
+    const same = (f) => item.fields.some((g) => g.key === f.key && g.optional === f.optional && isDeepStrictEqual(g.schema, f.schema));
+    if (b.fields.every(same) && (!best || b.fields.length > best.fields.length)) best = b;
+  }
+  return best;
 }
 
 /** An Option field not kept, and not browser-only: null in a failed report. */
@@ -196,6 +221,7 @@ export function schemaModule(items, th, hd) {
 // src/read/mod.rs as the core declares them): do not edit (npm test fails when it is not current).
 
 /** The keys a failed report sets to null (tokenpaint itself failed: nothing was measured). */
+/** @type {import('./report.js').FailedNull[]} */
 export const FAILED_NULL = ${JSON.stringify(failedKeys(report))};
 
 /** The default rating thresholds: [good up to, poor above], in ms. */

@@ -580,8 +580,9 @@ mod tests {
         assert_eq!((r / resume).floor(), f64::from((1u32 << 21) - 64));
     }
 
-    /// Every key of src/options.json's `config` sets a field of `Config` of its own, and every
-    /// field has a key there: the declaration the shell's lines are checked against
+    /// Every key of src/options.json's `config` sets a field of `Config` of its own, its value
+    /// read as its declared type, and every field has a key there: the declaration the shell's
+    /// lines are written from (js/options.js `configText`) and checked against
     /// (tests/native/shell.test.mjs) is the one the core reads.
     #[cfg(not(target_arch = "wasm32"))]
     #[test]
@@ -605,6 +606,7 @@ mod tests {
             ]
         };
         let mut set = [false; 11];
+        let d = Config::default();
         let config = decl["config"].as_array().expect("config");
         for c in config {
             let (key, example) = (c["key"].as_str().unwrap(), c["example"].as_str().unwrap());
@@ -612,6 +614,18 @@ mod tests {
             let changed = fields(&Config::parse(&line));
             let n = changed.iter().filter(|x| **x).count();
             assert_eq!(n, 1, "`{line}` sets one field of Config, not {n}");
+            // Its value reads as its declared type does (`configText` of js/options.js writes
+            // it so): a flag is `1` or `0`, a number is not read from a word, a text is kept.
+            let unset = |value: &str| Config::parse(&format!("{key}={value}")) == d;
+            match c["type"].as_str() {
+                Some("flag") => assert!(example == "1" && unset("0"), "`{key}`: a flag"),
+                Some("number") => assert!(
+                    unset("NaN") && unset("x") && !unset("1e3"),
+                    "`{key}`: a number"
+                ),
+                Some("text") => assert!(unset("") && !unset("a b; c d"), "`{key}`: a text"),
+                other => panic!("`{key}`: no type of value declared ({other:?})"),
+            }
             for (s, c) in set.iter_mut().zip(changed) {
                 assert!(!(*s && c), "`{key}`: a field set by another key too");
                 *s |= c;

@@ -38,14 +38,17 @@ pub struct Report {
     /// The stream's label (`label`, or `labeled()`), if any.
     pub label: Option<String>,
     /// What carried the stream to the page: one of `fetch`, `xhr`, `eventsource`, `websocket`,
-    /// `socket.io` or `push` (the `stream()` handle).
+    /// `socket.io`, `push` (the `stream()` handle) or `unknown` (an answer no stream carried:
+    /// `read`).
     pub transport: String,
     /// For an EventSource that reconnected: the last event id this stream resumed from (the stream
     /// before it ended there).
     pub resumed_from: Option<String>,
-    /// The detected or given wire format: one of `openai-chat`, `openai-responses`, `anthropic`,
-    /// `ollama`, `tgi`, `llamacpp`, `ai-sdk-ui`, `ai-sdk-data`, `sse-text`, `text`, `json` or
-    /// `unknown` (JSON events of no known shape).
+    /// The detected or given wire format, or how the shell read the answer: one of `openai-chat`,
+    /// `openai-responses`, `anthropic`, `ollama`, `tgi`, `llamacpp`, `ai-sdk-ui`, `ai-sdk-data`,
+    /// `sse-text`, `text`, `json`, `unknown` (JSON events of no known shape), `open-webui` or
+    /// `gradio` (an app's protocol, read by the shell) or `learned` (a path the shell learned from
+    /// the page: `read`).
     pub format: Option<String>,
     /// How the stream ended: `ok`, `error` (HTTP status ≥ 400, an error sent in the stream, a
     /// network failure), `aborted` (cancelled by the app or an AbortSignal), `incomplete` (the body
@@ -687,7 +690,7 @@ pub struct Verdict {
     /// (`intermediary-buffered/proxy`, `insufficient-evidence/dom`, …).
     pub fix_id: String,
     /// `insufficient-evidence`: what is missing (`dom`, `paint`, `matched`, `deltas`,
-    /// `server-timings`, `arrival-clock`).
+    /// `server-timings`, `arrival-clock`, or `stream` where no stream carried the answer).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub missing: Option<Vec<String>>,
     /// Buffering and stall verdicts: where it most likely is, one of `server`, `proxy`, `cdn`,

@@ -114,8 +114,11 @@ impl Core {
         self.streams.hidden(start, end);
     }
 
-    /// Opens a stream; returns its id (never 0). `headers`: the response headers tokenpaint
-    /// reads, as `name: value` lines with lower-case names.
+    /// Opens a stream with what the shell knows of it, and returns its id (never 0): the call
+    /// `open` of src/words.json, whose arguments the shell names in one record (js/core/calls.js,
+    /// generated from it; tests/repo/words.test.mjs holds this order to it). `headers`: the
+    /// response headers tokenpaint reads, as `name: value` lines with lower-case names; the rest
+    /// as [`Streams::describe`] takes them.
     #[allow(clippy::too_many_arguments)]
     pub fn open(
         &mut self,
@@ -126,8 +129,14 @@ impl Core {
         start: f64,
         headers_at: f64,
         http_status: u16,
+        label: &str,
+        transport: &str,
+        resumed_from: &str,
+        keep_text: bool,
+        start_unknown: bool,
+        prior_chars: f64,
     ) -> u32 {
-        self.streams.open(
+        let id = self.streams.open(
             format,
             content_type,
             headers,
@@ -135,21 +144,7 @@ impl Core {
             start,
             headers_at,
             http_status,
-        )
-    }
-
-    /// What the shell knows of stream `id` when it opens (see [`Streams::describe`]).
-    #[allow(clippy::too_many_arguments)]
-    pub fn describe(
-        &mut self,
-        id: u32,
-        label: &str,
-        transport: &str,
-        resumed_from: &str,
-        keep_text: bool,
-        start_unknown: bool,
-        prior_chars: f64,
-    ) {
+        );
         self.streams.describe(
             id,
             label,
@@ -159,6 +154,7 @@ impl Core {
             start_unknown,
             prior_chars,
         );
+        id
     }
 
     /// A body chunk read at `t`, or with `more`, the next part of the chunk read last.

@@ -12,6 +12,7 @@ const SCRIPTS = 5; // scripts kept per frame, longest first
 /**
  * A long animation frame as kept: its number, times, and its longest scripts.
  * @typedef {ReturnType<typeof summarize>} KeptFrame
+ * @typedef {{ seq: number, scripts: import('../report.js').LateScript[] }} Kept a late frame's scripts, by its number
  */
 
 export class LongFrames {
@@ -63,15 +64,15 @@ export class LongFrames {
   /**
    * The scripts of the late frames a report names (by `seq`): what a saved timeline keeps to
    * name them again (see `expandFrames`).
-   * @param {any} report the core's report, being assembled
-   * @returns {{ seq: number, scripts: object[] }[]}
+   * @param {import('../report.js').StreamReport} report the core's report, being assembled
+   * @returns {Kept[]}
    */
   scriptsOf(report) {
     const late = report.latePaints;
     const frames = late && Array.isArray(late.frames) ? late.frames : [];
-    return frames.map((/** @type {{ seq: number }} */ f) => {
+    return frames.map((f) => {
       const kept = this.#frames.find((k) => k.seq === f.seq);
-      return { seq: f.seq, scripts: kept ? kept.scripts : [] };
+      return { seq: /** @type {number} */ (f.seq), scripts: kept ? kept.scripts : [] };
     });
   }
 
@@ -111,8 +112,8 @@ const OWN = ownBy(OWN_ROOT);
  * `latePaints`, and names on the render verdicts the heaviest of them, or why none can be named
  * (`supported`: the engine reports long animation frames; `own`: which script URLs are
  * tokenpaint's own, never named).
- * @param {any} report
- * @param {{ seq: number, scripts: object[] }[]} kept
+ * @param {import('../report.js').StreamReport} report
+ * @param {Kept[]} kept
  * @param {boolean} supported
  * @param {(url: string) => boolean} [own]
  */
@@ -124,8 +125,9 @@ export function expandFrames(report, kept, supported, own = OWN) {
     f.scripts = k ? k.scripts : [];
     delete f.seq;
   }
-  const render = (report.diagnosis || []).filter((/** @type {{ verdict: string }} */ v) => NAMES_SCRIPT.includes(v.verdict));
+  const render = (report.diagnosis || []).filter((v) => NAMES_SCRIPT.includes(v.verdict));
   if (!render.length) return;
+  /** @type {ReturnType<typeof heaviest>} */
   const [script, unknown] = supported ? heaviest(frames, own) : [null, 'long-animation-frame-unsupported'];
   for (const v of render) {
     v.script = script;
@@ -139,8 +141,9 @@ export function expandFrames(report, kept, supported, own = OWN) {
  * tokenpaint's own is never the page's script: a read that the tap resolves is the entry point
  * of the microtasks that follow it, the app's own handling of the text (its parse and render)
  * among them, so its time is the app's as much as tokenpaint's.
- * @param {any[]} frames
+ * @param {import('../report.js').LateFrame[]} frames
  * @param {(url: string) => boolean} [own]
+ * @returns {[import('../report.js').ScriptBlame, null] | [null, NonNullable<import('../report.js').Verdict['scriptUnknown']>]}
  */
 export function heaviest(frames, own = OWN) {
   if (!frames.length) return [null, 'no-late-frames'];

@@ -21,7 +21,7 @@ export const OBSERVE = { childList: true, subtree: true, characterData: true, ch
  * Per stream: the element showing it (`scope`) and how it was found, what it showed last
  * (`text`), the furthest offset the core can resume a re-render from (`limit`), the observer of
  * a target given with the stream (`mo`), and whether its earlier changes are being replayed.
- * @typedef {{ scope: Element | null, how: string | null, unsure: boolean, text: string, limit: number, mo: MutationObserver | null, replaying: boolean }} View
+ * @typedef {{ scope: Element | null, how: import('../report.js').ShownIn['how'] | null, unsure: boolean, text: string, limit: number, mo: MutationObserver | null, replaying: boolean }} View
  */
 /**
  * What a change is read from: a MutationRecord, or one made up for text the page already shows.
@@ -199,13 +199,14 @@ export class DomWatch {
    * `s` is reported: its observer goes, and the element that showed it is retired. Returns that
    * element for the report (`{ selector, how }`, null when none did).
    * @param {import('../core/stream.js').Stream} s
-   * @returns {{ selector: string, how: string } | null}
+   * @returns {import('../report.js').ShownIn | null}
    */
   forget(s) {
     const v = this.#views.get(s);
     if (v && v.mo) v.mo.disconnect();
     const el = s.target || (v && v.scope);
-    const element = el ? { selector: selectorOf(el), how: s.target ? 'target' : /** @type {string} */ (/** @type {View} */ (v).how) } : null;
+    /** @type {import('../report.js').ShownIn | null} */
+    const element = el ? { selector: selectorOf(el), how: s.target ? 'target' : /** @type {import('../report.js').ShownIn['how']} */ (/** @type {View} */ (v).how) } : null;
     if (el) {
       this.#shown.push(typeof WeakRef === 'function' ? new WeakRef(el) : { deref: () => el });
       if (this.#shown.length > 64) this.#shown.shift();

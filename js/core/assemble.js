@@ -5,24 +5,30 @@
 import { withFixes } from '../verdicts.js';
 import { expandFrames, ownBy } from '../browser/longframes.js';
 
+/** @typedef {import('../report.js').StreamReport} StreamReport */
+/** @typedef {import('../report.js').FailedReport} FailedReport */
+/** @typedef {import('../report.js').ShownIn} ShownIn */
+/** @typedef {import('../report.js').ReadBy} ReadBy */
+/** @typedef {import('../report.js').StartBy} StartBy */
+
 /**
  * What the page told of a stream that the core does not keep: the browser's own strings and
  * the shell's findings. A saved timeline carries them (`saved.page`).
  * @typedef {object} PageParts
  * @property {number} sampleRate the share of page loads profiled
- * @property {{ seq: number, scripts: object[] }[]} scripts the scripts of the late frames, by number
+ * @property {import('../browser/longframes.js').Kept[]} scripts the scripts of the late frames, by number
  * @property {boolean} longFrames the engine reports long animation frames
  * @property {string | null} ownRoot where tokenpaint's own scripts were served from (never named)
- * @property {{ protocol: string | null, serverTiming: object[] } | null} entry the Resource Timing entry's strings
- * @property {any} element the element that showed the answer, as the watch found it
- * @property {{ by: string, format?: string, path?: string, end?: string } | null} read how the answer was read, and how it ended
- * @property {{ by: string, url?: string | null } | null} [start] what the answer's start is, where the shell found it (answers.js)
+ * @property {{ protocol: string | null, serverTiming: import('../report.js').ServerTimingEntry[] } | null} entry the Resource Timing entry's strings
+ * @property {ShownIn | null} element the element that showed the answer, as the watch found it
+ * @property {ReadBy | null} read how the answer was read, and how it ended
+ * @property {StartBy | null} [start] what the answer's start is, where the shell found it (answers.js)
  */
 
 /**
  * The figures' part, before the exporters see the report: the sample rate, the verdicts' fixes
  * (the catalog's words for the core's fix ids), the late frames' scripts, the entry's strings.
- * @param {any} report the core's report (changed in place)
+ * @param {StreamReport} report the core's report (changed in place)
  * @param {PageParts} page
  */
 export function assembleFigures(report, page) {
@@ -42,13 +48,13 @@ export function assembleFigures(report, page) {
  * How the answer was shown and read: the element (a browser fact), and a reader of the core's
  * (its format), an app's reader in the shell (the format is the app's), or the path the shell
  * learned from the page.
- * @param {any} report (changed in place)
+ * @param {StreamReport | FailedReport} report (changed in place)
  * @param {PageParts} page
  */
 export function assembleRead(report, page) {
   report.element = page.element || null;
   const read = page.read;
-  if (read) report.format = read.by === 'learned' ? 'learned' : read.format || report.format;
+  if (read) report.format = read.by === 'learned' ? 'learned' : /** @type {StreamReport['format']} */ (read.format) || report.format;
   report.read = read || (report.format ? { by: 'reader', format: report.format } : null);
   // What the start is: the request, frame or submit that asked (answers.js), else the stream's
   // own request (or what stood in for it: the headers, Resource Timing).

@@ -8,6 +8,7 @@
 // tokenpaint, the app's fetch, body and DOM behave exactly as without it.
 
 import { load } from './wasm.js';
+import { paintedOne } from './calls.js';
 import { CoreLink } from './link.js';
 import { Reports } from './reports.js';
 import { PaintClock, timerResolution, IDLE_FRAMES } from '../browser/paint.js';
@@ -22,6 +23,7 @@ import { Visibility } from '../browser/visibility.js';
 import { devtoolsTracks } from '../export/devtools.js';
 import { LazyExporter } from '../export/exporter.js';
 import { sloSpec, thresholdSpec } from '../ratings.js';
+import { configText } from '../options.js';
 import { whenIdle } from '../sample.js';
 
 /** The figures of progress that tell what is on screen. */
@@ -151,7 +153,7 @@ export class Hub {
     // `Register`: opened, closed, done, hurry), never its other parts.
     this.#parts = { options: o, sampleRate: streamSampleRate, link, watch, resources, reports, meter, inputs, learning, register: this };
     // Live progress (onProgress): its subscribers, and when it was last delivered.
-    /** @readonly @type {Set<(progress: object) => void>} */
+    /** @readonly @type {Set<(progress: import('../report.js').Progress) => void>} */
     this.progress = new Set();
     this.#progressAt = -Infinity;
     this.progressFrames = 0;
@@ -167,23 +169,19 @@ export class Hub {
   // and how figures are rated. The core ignores what does not read.
   #configuration() {
     const o = this.options;
-    const flag = (/** @type {unknown} */ b) => (b ? 1 : 0);
-    const lines = {
+    return configText({
       stall: o.stallMs,
       detail: Number.isInteger(o.maxTokenDetail) && o.maxTokenDetail > 0 ? o.maxTokenDetail : 0,
       slo: sloSpec(o.slo),
       late: o.lateMs,
-      longFrames: flag(this.#frames.supported),
-      eventTiming: flag(this.#inputs.supported),
-      paint: flag(this.#paint.available),
+      longFrames: this.#frames.supported,
+      eventTiming: this.#inputs.supported,
+      paint: this.#paint.available,
       thresholds: thresholdSpec(o.thresholds),
       timer: timerResolution(),
-      noDevtoolsTrack: flag(!!this.#measure && !devtoolsTracks()),
+      noDevtoolsTrack: !!this.#measure && !devtoolsTracks(),
       sampleRate: this.#rate,
-    };
-    return Object.entries(lines)
-      .map(([k, v]) => `${k}=${String(v).replace(/\n/g, ' ')}`)
-      .join('\n');
+    });
   }
 
   /** @param {Element} element */
@@ -226,7 +224,7 @@ export class Hub {
 
   /**
    * Subscribes `cb` to live progress; returns the unsubscribe.
-   * @param {(progress: object) => void} cb
+   * @param {(progress: import('../report.js').Progress) => void} cb
    */
   onProgress(cb) {
     this.progress.add(cb);
@@ -264,7 +262,7 @@ export class Hub {
       this.watch.replay(s, history);
       const since = history[0][0];
       for (const f of this.#recentFrames) {
-        if (f.after > since) this.link.call((c) => c.painted_one(s.id, f.frame, f.cutoff, f.after), 0, s);
+        if (f.after > since) this.link.call((c) => paintedOne(c, { ...f, id: s.id }), 0, s);
       }
     } catch {
       /* the stream goes on without its first commits */

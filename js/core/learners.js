@@ -11,7 +11,7 @@ const MAX_KEPT = 4096;
  * What learns where an answer is from the page (a Sidecar, a socket's learner): the DOM watch
  * hands it the text of each changed element; `describe()` says what it saw.
  * @typedef {{ shown(text: string, el?: Element): void, describe(): Seen }} PageLearner
- * @typedef {{ url: string, transport: string, events: number }} Seen
+ * @typedef {{ url: string, transport: import('../report.js').StreamReport['transport'], events: number }} Seen
  */
 
 /**

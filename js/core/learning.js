@@ -216,6 +216,7 @@ export class Sidecar {
 
   takeOver() {
     const how = /** @type {import('../transports/learn.js').Learned} */ (this.learner.learned);
+    /** @type {import('../report.js').ReadBy} */
     const read = how.by === 'reader' ? { by: 'reader', format: /** @type {string} */ (how.format) } : { by: 'learned', path: how.path };
     this.parts.learners.delete(this);
     // Its start: the request, frame or submit that asked (asks.js); else the page's last POST
@@ -223,7 +224,7 @@ export class Sidecar {
     const first = this.firstAt === null ? this.o.start : this.firstAt;
     const ask = this.o.asks ? asks.find(first) : null;
     const post = this.o.asks ? lastAsk(this.o.start) : undefined;
-    /** @type {{ answerStart: number, startBy: { by: string, url?: string | null } }} */
+    /** @type {{ answerStart: number, startBy: import('../report.js').StartBy }} */
     let at = { answerStart: this.o.start, startBy: { by: 'request', url: this.o.url } };
     if (ask) at = { answerStart: ask.t, startBy: { by: ask.by, url: ask.url } };
     else if (post !== undefined && this.o.start - post < 10000) at = { answerStart: post, startBy: { by: 'post' } };
@@ -355,12 +356,14 @@ export function socketLearner(home, o) {
   const apps = p.options.appReaders !== false;
   const later = tasks(home);
   // How the learned answers are read: the path changes if the learner learns another one.
+  /** @type {import('../report.js').ReadBy} */
   const read = { by: 'learned', path: '' };
   /** @type {Answers | null} */
   let learned = null;
   /** @type {Answers | null} */
   let reader = null;
-  let transport = '';
+  // Set by the first event, before anything reads it (`describe` counts only sockets with events).
+  let transport = /** @type {import('../report.js').StreamReport['transport']} */ ('');
   let events = 0;
   // An answer over (its end, or quiet): the learner learns the next one anew.
   const onEnd = (/** @type {string} */ id) => {
@@ -397,7 +400,7 @@ export function socketLearner(home, o) {
    * @param {number} t
    * @param {unknown} data
    * @param {string} name
-   * @param {string} via
+   * @param {import('../report.js').StreamReport['transport']} via
    */
   const take = (t, data, name, via) => {
     const r = apps && name === 'events' ? openWebUiEvent(data) : null;
@@ -423,7 +426,7 @@ export function socketLearner(home, o) {
      * @param {number} t
      * @param {unknown} data
      * @param {string} name
-     * @param {string} via
+     * @param {import('../report.js').StreamReport['transport']} via
      */
     event(t, data, name, via) {
       const copy = data instanceof Uint8Array ? data.slice() : data;
@@ -664,21 +667,26 @@ export class Teacher {
  * @param {Element} el
  * @param {Seen[]} seen
  * @param {number} rate
- * @returns {any} a report (its figures the failed report's nulls)
+ * @returns {import('../report.js').UnreadReport} a report (its figures the failed report's nulls)
  */
 export function unreadReport(el, seen, rate) {
   const why = seen.length
     ? `cannot read this app's stream: an answer grew on the page, and none of the ${seen.length} stream${seen.length === 1 ? '' : 's'} and sockets open meanwhile carried its text in a form tokenpaint could find`
     : "cannot read this app's stream: an answer grew on the page after the user asked, and tokenpaint saw no stream or socket that could carry it";
-  /** @type {Record<string, unknown>} */
-  const report = { id: 0, url: seen.length ? seen[0].url : '', transport: seen.length ? seen[0].transport : 'unknown', status: 'incomplete', error: { kind: 'unread', code: null, message: why } };
-  for (const k of FAILED_NULL) report[k] = null;
-  return Object.assign(report, {
-    diagnosis: [{ verdict: 'insufficient-evidence', evidence: { streams: seen.length }, fix: `tokenpaint ${why}. Give it the events with instrument({ extract }) or profiler.stream(), or report the app's protocol.`, missing: ['stream'], gain: null }],
+  /** @type {Omit<import('../report.js').UnreadReport, import('../report.js').FailedNull>} */
+  const report = {
+    id: 0,
+    url: seen.length ? seen[0].url : '',
+    transport: seen.length ? seen[0].transport : 'unknown',
+    status: 'incomplete',
+    error: { kind: 'unread', code: null, message: why },
+    diagnosis: [{ verdict: 'insufficient-evidence', evidence: { streams: seen.length }, fixId: 'insufficient-evidence', fix: `tokenpaint ${why}. Give it the events with instrument({ extract }) or profiler.stream(), or report the app's protocol.`, missing: ['stream'], gain: null }],
     unavailable: ['stream'],
     sampleRate: rate,
     element: { selector: selectorOf(el), how: 'document' },
     read: { by: 'none', why, seen: seen.map((x) => ({ url: x.url, transport: x.transport, events: x.events })) },
     start: { by: 'unknown' },
-  });
+  };
+  for (const k of FAILED_NULL) /** @type {Record<string, unknown>} */ (report)[k] = null;
+  return /** @type {import('../report.js').UnreadReport} */ (report);
 }

@@ -6,6 +6,7 @@
 // queued, so an app that transfers or reuses its buffer loses nothing.
 
 import { createCore, call as callCore, generationOf, committedOf } from './wasm.js';
+import { painted } from './calls.js';
 
 // Deferred chunks, appends and frames: at most this many wait, at most this long.
 const MAX_QUEUE = 1024;
@@ -247,7 +248,7 @@ export class CoreLink {
     for (const op of q) {
       const s = op.s;
       if (s === null) {
-        this.callNow((c) => c.painted(op.frame, op.cutoff, op.after, op.since), 0);
+        this.callNow((c) => painted(c, op), 0);
       } else if (op.bytes) {
         this.#beforeChunk(s);
         const start = op.end - op.bytes.byteLength;

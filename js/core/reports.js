@@ -26,6 +26,7 @@ function each(listeners, value) {
 }
 
 /** @typedef {import('../report.js').Report} Report */
+/** @typedef {import('../report.js').FailedReport} FailedReport */
 
 /**
  * What the reports work with, handed over by their owner (hub.js): the options, the share of
@@ -62,7 +63,7 @@ export class Reports {
   /**
    * Reports stream `id` (`s`: its Stream, or `{ url, start }` for a request that never had a response).
    * @param {number} id
-   * @param {import('./stream.js').Stream | { url: string, start: number, transport?: undefined, beforeReport?: undefined }} s
+   * @param {import('./stream.js').Stream | { url: string, start: number, transport: 'fetch', beforeReport?: undefined }} s
    */
   emit(id, s) {
     const { link, visibility, options, rate, frames, exported } = this.#parts;
@@ -78,11 +79,11 @@ export class Reports {
     const timeline = options.timeline !== false;
     const save = options.saveTimeline === true;
     const json = link.call((c) => c.finish(id, timeline, save), '', stream);
-    /** @type {any} */
+    /** @type {import('../report.js').StreamReport | FailedReport | null} */
     let report = null;
     if (json) {
       try {
-        report = JSON.parse(json);
+        report = /** @type {import('../report.js').StreamReport} */ (JSON.parse(json));
       } catch {
         report = null;
       }
@@ -105,9 +106,9 @@ export class Reports {
       const reason = failure();
       if (!reason) return;
       // The core failed: say so rather than stay silent, with every figure unknown.
-      report = { id, url: s.url, transport: s.transport, status: 'failed', error: { kind: 'internal', code: null, message: reason }, diagnosis: [], unavailable: ['report'] };
+      // Its nulls are put in next, its element, read and start by assembleRead below.
+      report = /** @type {FailedReport} */ (/** @type {Omit<FailedReport, import('../report.js').FailedNull | 'element' | 'read' | 'start'>} */ ({ id, url: s.url, transport: s.transport, status: 'failed', error: { kind: 'internal', code: null, message: reason }, diagnosis: [], unavailable: ['report'], sampleRate: rate }));
       for (const k of FAILED_NULL) report[k] = null;
-      report.sampleRate = rate;
     } else {
       try {
         page.scripts = frames.scriptsOf(report);
@@ -122,7 +123,8 @@ export class Reports {
     // A saved timeline carries what the page told, to be assembled again as here: a copy, so
     // that the report shares no object with it (a report crossing to another context, a test
     // runner's or a worker's, keeps both whole).
-    if (report.saved) report.saved.page = JSON.parse(JSON.stringify(page));
+    const saved = /** @type {import('../report.js').StreamReport} */ (report).saved;
+    if (saved) saved.page = JSON.parse(JSON.stringify(page));
     this.deliver(report);
   }
 
@@ -135,7 +137,7 @@ export class Reports {
     if (this.list.length > this.#parts.options.maxReports) this.list.shift();
     each(this.listeners, report);
     if (this.metricListeners.size && report.status !== 'failed' && report.error?.kind !== 'unread') {
-      for (const m of metricsOf(report)) each(this.metricListeners, m);
+      for (const m of metricsOf(/** @type {import('../report.js').StreamReport} */ (report))) each(this.metricListeners, m);
     }
   }
 }

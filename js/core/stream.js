@@ -10,6 +10,7 @@ import { tap } from '../transports/tap.js';
 import { WEAK } from './weak.js';
 import { END_COMPLETE, END_ABORTED, END_FAILED } from '../words.js';
 import { RESOURCE_FIELDS } from '../options.js';
+import { open } from './calls.js';
 
 /** @typedef {import('../../pkg/tokenpaint_core.js').Core} Core */
 /** @typedef {import('./hub.js').Options} Options */
@@ -35,7 +36,7 @@ import { RESOURCE_FIELDS } from '../options.js';
  * that showed its answer; `done(s)`, once it is reported or discarded (its frames and its
  * Resource Timing entries are no longer wanted); `hurry()`, whether reports go out at once (the
  * profiler is disconnecting).
- * @typedef {{ opened(s: Stream): void, closed(s: Stream): { selector: string, how: string } | null, done(s: Stream, reported: boolean): void, hurry(): boolean }} Register
+ * @typedef {{ opened(s: Stream): void, closed(s: Stream): import('../report.js').ShownIn | null, done(s: Stream, reported: boolean): void, hurry(): boolean }} Register
  */
 /**
  * The response a stream reads: a Response, or what a transport knows of one.
@@ -48,14 +49,14 @@ import { RESOURCE_FIELDS } from '../options.js';
  * @property {string} [fullUrl] the request URL in full (for its Resource Timing entry)
  * @property {number} start the request start (NaN: unknown)
  * @property {string} [label] the app's label
- * @property {string} [transport] fetch, xhr, eventsource, websocket, …
+ * @property {import('../report.js').StreamReport['transport']} [transport] fetch, xhr, eventsource, websocket, …
  * @property {string} [resumedFrom] the stream a resumed one continues
  * @property {string} [format] the wire format, if the app says
  * @property {import('../export/otel.js').Trace | null} [trace] OpenTelemetry: the requested model, the request's span
  * @property {string | null} [arrival] the arrival clock's name for it
  * @property {Element | null} [target] the element the app said will show it
- * @property {{ by: string, format?: string, path?: string, end?: string } | null} [read] how the shell reads it (and, once over, how it ended)
- * @property {{ by: string, url?: string | null }} [startBy] what its start is: its own request, or the request, frame or submit that asked
+ * @property {import('../report.js').ReadBy | null} [read] how the shell reads it (and, once over, how it ended)
+ * @property {import('../report.js').StartBy} [startBy] what its start is: its own request, or the request, frame or submit that asked
  * @property {boolean} [guess] only guessed to be an answer (instrument() with no match)
  * @property {boolean} [startUnknown] its request was not seen
  * @property {number} [headersAt] when its headers came (the stub's streams)
@@ -209,12 +210,12 @@ export function feed(parts, res, o) {
  */
 export function failedBeforeResponse({ link, options, reports, sampleRate }, url, start, e) {
   if (leftOut(sampleRate)) return;
-  const id = link.call((c) => c.open(options.format, '', '', url, start, NaN, 0), 0);
+  const id = link.call((c) => open(c, { format: options.format, url, start }), 0);
   if (!id) return;
   const err = /** @type {Error | null | undefined} */ (e);
   const aborted = err && err.name === 'AbortError';
   link.call((c) => c.end(id, aborted ? END_ABORTED : END_FAILED, performance.now(), String((err && err.message) || e)));
-  reports.emit(id, { url, start });
+  reports.emit(id, { url, start, transport: 'fetch' });
 }
 
 /**
@@ -262,9 +263,12 @@ export class Stream {
           /* the app's mapping failed: go on without it */
         }
       }
-      const id = link.call((c) => c.open(format, contentType, hints, o.url, o.start, headersAt, res.status), 0);
+      const id = link.call(
+        // The stream's options name its url, start, label, transport, resumedFrom and startUnknown.
+        (c) => open(c, { ...o, format, contentType, headers: hints, headersAt, httpStatus: res.status, keepText: options.includeText === true, priorChars: watch.heldChars(o.target) }),
+        0,
+      );
       if (!id) return null;
-      link.call((c) => c.describe(id, o.label || '', o.transport || '', o.resumedFrom || '', options.includeText === true, !!o.startUnknown, watch.heldChars(o.target)));
       const s = new Stream(parts, id, o, headersAt);
       register.opened(s);
       return s;
@@ -331,7 +335,7 @@ export class Stream {
     /** @type {PerformanceResourceTiming | null | undefined} */
     this.entry = undefined;
     // and the element that showed its answer (`{ selector, how }`), once reported; null if none did.
-    /** @type {{ selector: string, how: string } | null} */
+    /** @type {import('../report.js').ShownIn | null} */
     this.element = null;
   }
 

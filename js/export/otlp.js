@@ -19,6 +19,8 @@ export { otel };
 const SECONDS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92];
 const TOKENS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864];
 /** @typedef {import('../report.js').Report} Report */
+/** @typedef {import('../report.js').StreamReport} StreamReport */
+/** @typedef {import('../report.js').FailedReport} FailedReport */
 /** @typedef {import('./otel.js').Trace} Trace */
 /** @typedef {NonNullable<import('../options.js').ProfilerOptions['otlp']>} OtlpOptions */
 /** @typedef {Record<string, unknown>} Attributes */
@@ -36,7 +38,7 @@ const one = (v, extra) => (v === null || v === undefined ? [] : [[v, extra]]);
  * differences of the report's per-token arrivals. Once detail was decimated a record stands for
  * a run of deltas whose own gaps are not kept (the core sketched them): nothing is exported then,
  * rather than the gaps between runs.
- * @param {any} r
+ * @param {StreamReport} r
  * @returns {Array<[number, Attributes?]>}
  */
 function gaps(r) {
@@ -57,7 +59,7 @@ function gaps(r) {
  * Every metric: [name, unit, description, bucket advice, values of one report as [value, extra
  * attributes]]. The `gen_ai.*` ones are the conventions' own; the `tokenpaint.*` ones are not in
  * any convention.
- * @type {Array<[string, string, string, number[], (r: any) => Array<[number, Attributes?]>]>}
+ * @type {Array<[string, string, string, number[], (r: StreamReport) => Array<[number, Attributes?]>]>}
  */
 export const METRICS = [
   ['gen_ai.client.operation.duration', 's', 'GenAI operation duration.', SECONDS, (r) => one(sec(r.bodyEnd))],
@@ -78,12 +80,12 @@ export const METRICS = [
 const PROVIDERS = { 'openai-chat': 'openai', 'openai-responses': 'openai', anthropic: 'anthropic', ollama: 'ollama', tgi: 'huggingface.tgi', llamacpp: 'llama.cpp' };
 
 /** The conventions' attributes of a report's operation. */
-/** @param {any} r @param {any} [options] @param {any} [trace] */
+/** @param {StreamReport | FailedReport} r @param {{ operation?: string, provider?: string, model?: string }} [options] @param {Trace | null} [trace] */
 export function genaiAttributes(r, options = {}, trace = null) {
   /** @type {Attributes} */
   const a = {
     'gen_ai.operation.name': options.operation || 'chat',
-    'gen_ai.provider.name': options.provider || PROVIDERS[r.format] || r.format || 'unknown',
+    'gen_ai.provider.name': options.provider || PROVIDERS[/** @type {string} */ (r.format)] || r.format || 'unknown',
     'gen_ai.request.model': options.model || (trace && trace.model) || null,
   };
   try {
@@ -93,7 +95,7 @@ export function genaiAttributes(r, options = {}, trace = null) {
   } catch {
     /* a relative URL with no page to resolve it: no server attributes */
   }
-  if (r.status !== 'ok') a['error.type'] = r.error?.code || (r.httpStatus >= 400 ? String(r.httpStatus) : r.error?.kind) || '_OTHER';
+  if (r.status !== 'ok') a['error.type'] = r.error?.code || (/** @type {number} */ (r.httpStatus) >= 400 ? String(r.httpStatus) : r.error?.kind) || '_OTHER';
   return a;
 }
 
@@ -116,7 +118,7 @@ const nanos = (/** @type {number} */ t) => (BigInt(Math.round((performance.timeO
 
 /**
  * The root span's attributes: the conventions', then tokenpaint's own.
- * @param {any} r
+ * @param {StreamReport} r
  * @param {Attributes} a
  */
 function spanAttributes(r, a) {
@@ -146,8 +148,8 @@ function spanName(a) {
   return a['gen_ai.request.model'] ? `${a['gen_ai.operation.name']} ${a['gen_ai.request.model']}` : a['gen_ai.operation.name'];
 }
 
-const endOf = (/** @type {any} */ r) => Math.max(0, r.e2ePerceived?.painted ?? 0, r.bodyEnd ?? r.e2e ?? r.ttfb ?? 0);
-const eventsOf = (/** @type {any} */ r) =>
+const endOf = (/** @type {StreamReport} */ r) => Math.max(0, r.e2ePerceived?.painted ?? 0, r.bodyEnd ?? r.e2e ?? r.ttfb ?? 0);
+const eventsOf = (/** @type {StreamReport} */ r) =>
   /** @type {Array<[string, number]>} */ (
     [
       ['tokenpaint.first_token', r.ttft],
@@ -157,10 +159,10 @@ const eventsOf = (/** @type {any} */ r) =>
 
 /**
  * The phases as [name, start, end, source] from the request start (ms, performance.now()).
- * @param {any} r
+ * @param {StreamReport} r
  */
 function phaseSpans(r) {
-  /** @type {Array<[string, number, number, string]>} */
+  /** @type {Array<[string, number, number, string | null]>} */
   const out = [];
   let at = r.startTime;
   for (const p of r.phases || []) {
@@ -175,7 +177,7 @@ function phaseSpans(r) {
  * The OTLP/JSON spans of one report, whose conventions' attributes are `a`; `trace` carries the
  * ids sent in `traceparent`, if any.
  */
-/** @param {any} r @param {any} a @param {any} [trace] */
+/** @param {StreamReport} r @param {Attributes} a @param {Trace | null} [trace] */
 export function spansOf(r, a, trace = null) {
   const traceId = (trace && trace.traceId) || hex(16);
   const root = (trace && trace.spanId) || hex(8);
@@ -231,7 +233,7 @@ class Histograms {
 
   /**
    * Adds report `r`, whose conventions' attributes are `a`.
-   * @param {any} r
+   * @param {StreamReport | FailedReport} r
    * @param {Attributes} a
    */
   add(r, a) {
@@ -289,12 +291,12 @@ class Histograms {
  * The reports an earlier page of the origin left for the collector at `url` (it was left before
  * the exporter had loaded: exporter.js kept them), taken out of the storage.
  * @param {unknown} url
- * @returns {Array<[any, Trace | null]>}
+ * @returns {Array<[StreamReport, Trace | null]>}
  */
 export function takeUnsent(url) {
   if (!url) return [];
   try {
-    /** @type {Array<{ url: string, report: any, trace: Trace | null }>} */
+    /** @type {Array<{ url: string, report: StreamReport, trace: Trace | null }>} */
     const kept = JSON.parse(localStorage.getItem(UNSENT) || '[]');
     const rest = kept.filter((k) => k.url !== String(url));
     if (rest.length) localStorage.setItem(UNSENT, JSON.stringify(rest));
@@ -342,7 +344,7 @@ export class OtlpExporter {
   }
 
   /**
-   * @param {any} report
+   * @param {StreamReport | FailedReport} report
    * @param {Trace | null} trace
    */
   add(report, trace) {
@@ -417,7 +419,7 @@ export class SdkSink {
   }
 
   /**
-   * @param {any} r
+   * @param {StreamReport | FailedReport} r
    * @param {Trace | null} trace
    */
   add(r, trace) {
@@ -437,7 +439,7 @@ export class SdkSink {
   }
 
   /**
-   * @param {any} r
+   * @param {StreamReport} r
    * @param {Attributes} a
    * @param {Trace | null} trace
    */

@@ -72,7 +72,7 @@ function usageOf(usage) {
  * else the socket's last frame out before it; else unknown.
  * @param {AnswerOptions} o
  * @param {number} t
- * @returns {{ start?: number, startUnknown?: boolean, startBy: { by: string, url?: string | null } }}
+ * @returns {{ start?: number, startUnknown?: boolean, startBy: import('../report.js').StartBy }}
  */
 export function startOf(o, t) {
   if (typeof o.answerStart === 'number') return { start: o.answerStart, startBy: o.startBy || { by: 'request' } };
@@ -101,7 +101,7 @@ export function answers(p, o) {
    * @param {string} id
    * @param {number} t
    * @param {boolean} plain
-   * @param {string} transport
+   * @param {import('../report.js').StreamReport['transport']} transport
    * @returns {Open}
    */
   const start = (id, t, plain, transport) => {
@@ -125,6 +125,7 @@ export function answers(p, o) {
    * @param {number} t
    * @param {string} message
    * @param {boolean} [doneMarker]
+   * @param {import('../report.js').ReadBy['end']} [how]
    */
   const close = (id, kind, t, message, doneMarker, how = 'closed') => {
     const a = open.get(id);
@@ -155,7 +156,7 @@ export function answers(p, o) {
      * `{ id, delta | text, done, usage }`: `text` is the answer so far; what is new is fed.
      * @param {Item | null | undefined} r
      * @param {number} t
-     * @param {string} transport
+     * @param {import('../report.js').StreamReport['transport']} transport
      */
     extracted(r, t, transport) {
       if (!r || typeof r !== 'object') return;
@@ -168,14 +169,14 @@ export function answers(p, o) {
       const usage = a.synth && usageOf(r.usage);
       if (a.f && usage) a.f.chunk(bytesOf(`data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [], usage })}\n\n`), t);
       if (delta || usage) a.last = t;
-      if (r.done) close(id, 0, t, '', false, typeof r.end === 'string' ? r.end : 'marker');
+      if (r.done) close(id, 0, t, '', false, typeof r.end === 'string' ? /** @type {import('../report.js').ReadBy['end']} */ (r.end) : 'marker');
       else if (a.synth && quietMs && !a.timer) a.timer = setTimeout(() => quiet(id), quietMs);
     },
     /**
      * One OpenAI chunk message; the answer ends at `[DONE]` or once messages stop after its finish.
      * @param {string} text
      * @param {number} t
-     * @param {string} transport
+     * @param {import('../report.js').StreamReport['transport']} transport
      */
     openai(text, t, transport) {
       const m = openaiMessage(text);

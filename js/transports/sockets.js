@@ -61,7 +61,7 @@ function socketReaders(p, o) {
      * A Socket.IO event (`[name, ...args]`).
      * @param {[string, ...unknown[]]} args
      * @param {number} t
-     * @param {string} transport
+     * @param {import('../report.js').StreamReport['transport']} transport
      */
     io(args, t, transport) {
       const [name, payload] = args;
@@ -72,7 +72,7 @@ function socketReaders(p, o) {
      * A text or binary message that is not Socket.IO's.
      * @param {unknown} data
      * @param {number} t
-     * @param {string} transport
+     * @param {import('../report.js').StreamReport['transport']} transport
      */
     message(data, t, transport) {
       if (o.extract) return list.extracted(o.extract(data), t, transport);

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { load, createCore, call } from '../../js/core/wasm.js';
+import * as calls from '../../js/core/calls.js';
 import { assembleFigures, assembleRead } from '../../js/core/assemble.js';
 import { createAnalyst, analyse } from '../../js/analyse.js';
 
@@ -26,8 +27,7 @@ const sse = (deltas) => new TextEncoder().encode(deltas.map((d) => `data: ${JSON
 
 /** A stream of `n` words, every `step` ms, rendered `lag` ms after each arrives; its report with `saved`. */
 function stream(t0, n, step, lag) {
-  const id = call(core, (c) => c.open('auto', 'text/event-stream', 'server: nginx', '/v1/chat/completions', t0, t0 + 30, 200), 0);
-  call(core, (c) => c.describe(id, 'chat', 'fetch', '', false, false, 120));
+  const id = call(core, (c) => calls.open(c, { format: 'auto', contentType: 'text/event-stream', headers: 'server: nginx', url: '/v1/chat/completions', start: t0, headersAt: t0 + 30, httpStatus: 200, label: 'chat', transport: 'fetch', priorChars: 120 }), 0);
   let shown = '';
   for (let i = 0; i < n; i++) {
     const t = t0 + 80 + i * step;
@@ -36,7 +36,7 @@ function stream(t0, n, step, lag) {
     shown += w;
     call(core, (c) => c.render(id, shown, 0, t + lag), 0);
     if (i % 7 === 3) call(core, (c) => c.long_frame(i, t, 80, 30));
-    call(core, (c) => c.painted(t + lag + 2, NaN, t + lag + 6, t + lag - 12));
+    call(core, (c) => calls.painted(c, { frame: t + lag + 2, cutoff: NaN, after: t + lag + 6, since: t + lag - 12 }));
   }
   call(core, (c) => c.chunk(id, new TextEncoder().encode('data: [DONE]\n\n'), t0 + 90 + n * step, false, NaN));
   call(core, (c) => c.end(id, 0, t0 + 91 + n * step, ''));

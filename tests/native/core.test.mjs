@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { load, createCore, call, committedOf, resumeLimitOf } from '../../js/core/wasm.js';
+import * as calls from '../../js/core/calls.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const wasm = path.join(root, 'pkg/tokenpaint_core_bg.wasm');
@@ -24,7 +25,7 @@ before(async () => {
 const sse = (deltas) => new TextEncoder().encode(deltas.map((d) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: d } }] })}\n\n`).join(''));
 
 test("a render's result reads back as the tokens it committed and where the next can resume", () => {
-  const id = call(core, (c) => c.open('auto', 'text/event-stream', '', '/v1/chat/completions', 0, 5, 200), 0);
+  const id = call(core, (c) => calls.open(c, { format: 'auto', contentType: 'text/event-stream', url: '/v1/chat/completions', start: 0, headersAt: 5, httpStatus: 200 }), 0);
   assert.ok(id > 0);
   const words = Array.from({ length: 40 }, (_, i) => ` word${i}`);
   call(core, (c) => c.chunk(id, sse(words), 10, false, NaN));

@@ -14,10 +14,11 @@ import init, { Profiler } from '../../js/index.js';
 import { socketIoEvent } from '../../js/transports/sockets.js';
 import { assembleFigures, assembleRead } from '../../js/core/assemble.js';
 import { FIXES } from '../../js/verdicts.js';
-import { CONFIG_KEYS, RESOURCE_FIELDS, RENDER } from '../../js/options.js';
+import { CONFIG_KEYS, RESOURCE_FIELDS, RENDER, configText } from '../../js/options.js';
 import { committedOf, resumeLimitOf } from '../../js/core/wasm.js';
 import http from 'node:http';
 import { Core } from '../../pkg/tokenpaint_core.js';
+import * as calls from '../../js/core/calls.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const enc = new TextEncoder();
@@ -365,8 +366,9 @@ test('the options the core reads reach it: the saved timeline holds what it took
   p.close();
 });
 
-// The shell writes the configuration's lines (js/core/hub.js); the keys are declared once
-// (src/options.json `config`), and src/streams.rs's test holds the core's Config to the same list.
+// The shell writes the configuration's lines (js/core/hub.js, through js/options.js `configText`);
+// the keys and their values' types are declared once (src/options.json `config`), and
+// src/streams.rs's test holds the core's Config to the same list.
 test("the shell configures the core with exactly the declared keys", () => {
   const given = [];
   const configure = Core.prototype.configure;
@@ -386,6 +388,14 @@ test("the shell configures the core with exactly the declared keys", () => {
   assert.deepEqual([...keys].sort(), [...CONFIG_KEYS].sort());
   assert.ok(given[0].split('\n').includes('stall=250'));
   assert.ok(given[0].split('\n').includes('slo=ttftPerceived 0.95 1000'));
+  // Each value as its key's declared type writes it (js/options.js `configText`).
+  const types = Object.fromEntries(JSON.parse(readFileSync(path.join(root, 'src/options.json'), 'utf8')).config.map((c) => [c.key, c.type]));
+  const forms = { flag: /^[01]$/, number: /^(-?\d+(\.\d+)?(e[+-]?\d+)?|Infinity)$/, text: /^[^\n]*$/ };
+  for (const line of given[0].split('\n')) {
+    const [key, value] = [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)];
+    assert.match(value, forms[types[key]], `${key}: a ${types[key]}`);
+  }
+  assert.equal(configText({ paint: true, longFrames: false, timer: Infinity, slo: 'a 1 2\nb 3 4' }), 'paint=1\nlongFrames=0\ntimer=Infinity\nslo=a 1 2 b 3 4');
 });
 
 // The Resource Timing entry crosses as one array in the declared order (src/options.json
@@ -425,7 +435,7 @@ test('the Resource Timing entry crosses into the core in the declared order: the
 test("the render result is read as the core packs it: the tokens committed and the resume limit", async () => {
   const core = new Core();
   core.configure('paint=1');
-  const id = core.open('auto', 'text/event-stream', '', '/v1/x', 1, 2, 200);
+  const id = calls.open(core, { format: 'auto', contentType: 'text/event-stream', url: '/v1/x', start: 1, headersAt: 2, httpStatus: 200 });
   const text = WORDS.join('');
   core.chunk(id, enc.encode(WORDS.map(sse).join('')), 10, true, NaN);
   const r = core.render(id, text, 0, 20);

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { generate, itemsOf, reportTypes, literals } from '../../scripts/schema.mjs';
+import { generate, itemsOf, reportTypes, literals, baseOf } from '../../scripts/schema.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -34,6 +34,23 @@ test('a new field of Report shows in the generated types', () => {
   assert.ok(!before.includes('firstPaintMs'));
   assert.match(after, /\n {2}firstPaintMs: number;\n/);
   assert.match(after, /'firstPaintMs'/, 'and a failed report sets it to null');
+});
+
+// A flattened group is declared once: the holder extends it. A struct sharing keys with another
+// but not their docs or types (Verdict and GroupVerdict) is no match.
+test('a struct holding all of another\'s fields as they are extends it, and no other does', () => {
+  const decl = JSON.parse(readFileSync(path.join(root, 'src/schema.json'), 'utf8'));
+  const items = itemsOf(decl);
+  const bases = items.filter((i) => i.kind === 'struct').map((i) => [i.name, baseOf(i, items)?.name]).filter(([, b]) => b);
+  assert.deepEqual(bases, [['Summary', 'SummaryGroup']]);
+  const shared = items.find((i) => i.name === 'Verdict').fields.filter((f) => items.find((i) => i.name === 'GroupVerdict').fields.some((g) => g.key === f.key));
+  assert.ok(shared.length >= 2, 'Verdict and GroupVerdict share keys');
+  // One of the group's fields declared otherwise on the summary: it no longer extends the group.
+  const other = structuredClone(decl);
+  other.types.Summary.properties.count.description = ' Streams in the whole.';
+  const flat = reportTypes(itemsOf(other));
+  assert.match(flat, /export interface Summary \{\n/);
+  assert.match(reportTypes(items), /export interface Summary extends SummaryGroup \{\n/);
 });
 
 // Issue 60: no generator reads Rust source as text. A Rust file named in a script's code (its

@@ -3,10 +3,10 @@
 // js/words.d.ts), and the core's lists are held to it by src/words.rs (both ways, in order).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { generate, load } from '../../scripts/words.mjs';
+import { generate, load, callsDiffer } from '../../scripts/words.mjs';
 import * as words from '../../js/words.js';
 import { WEAK } from '../../js/core/weak.js';
 
@@ -48,5 +48,43 @@ test('no end code or DOM reason is written as a literal where it crosses into th
   }
   for (const f of ['js/browser/shadow.js', 'js/browser/watch.js']) {
     for (const r of load().domReasons) assert.ok(!strip(f).includes(`'${r.name}'`), `${f}: '${r.name}'`);
+  }
+});
+
+// The calls into the core that take many arguments are declared once, each as one record
+// (src/words.json `calls`): the shell names every argument (js/core/calls.js, generated), and the
+// core's order is held to the declaration through what the compiler emits (wasm-bindgen's
+// declaration of the built core, pkg/tokenpaint_core.d.ts).
+test("the core takes each declared call's arguments in the declared order", () => {
+  const dts = read('pkg/tokenpaint_core.d.ts');
+  assert.deepEqual(callsDiffer(load(), dts), []);
+  // Two of the core's parameters reordered (as a change of src/wasm.rs would emit), or two of
+  // the declaration's: each fails.
+  const swapped = dts.replace('start: number, headers_at: number', 'headers_at: number, start: number');
+  assert.notEqual(swapped, dts);
+  assert.match(callsDiffer(load(), swapped).join(), /^open: declared \(.*start: number, headersAt: number.*\), the core takes \(.*headersAt: number, start: number/);
+  const decl = load();
+  const args = decl.calls.painted.args;
+  [args[0], args[2]] = [args[2], args[0]];
+  assert.match(callsDiffer(decl, dts).join(), /^painted: declared \(after: number, cutoff: number, frame: number/);
+  // A call the core no longer has.
+  assert.match(callsDiffer(load(), dts.replace('painted_one(', 'paintedOne(')).join(), /paintedOne: the core has no method painted_one/);
+});
+
+test('the shell makes every declared call through its record, never positionally', () => {
+  const methods = Object.values(load().calls).map((c) => c.core);
+  const files = readdirSync(path.join(root, 'js'), { recursive: true }).filter((f) => f.endsWith('.js') && f !== path.join('core', 'calls.js'));
+  const direct = [];
+  for (const f of files) {
+    const code = read(`js/${f}`).replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+    for (const m of methods) if (new RegExp(`\\bc\\.${m}\\(|\\bcore\\.${m}\\(`).test(code)) direct.push(`${f}: ${m}`);
+  }
+  assert.deepEqual(direct, []);
+  // The generated calls pass the record's fields in the declared order.
+  const text = read('js/core/calls.js');
+  for (const [name, call] of Object.entries(load().calls)) {
+    const line = text.split('\n').find((l) => l.startsWith(`export const ${name} = `));
+    assert.ok(line, name);
+    assert.deepEqual([...line.matchAll(/\ba\.(\w+)/g)].map((m) => m[1]), call.args.map((a) => a.name), name);
   }
 });
