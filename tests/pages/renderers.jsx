@@ -319,9 +319,13 @@ window.runRenderer = async ({ renderer: kind, strategy: how, query, delay, inter
     current(text);
     renders.push([text.length, performance.now() - t0]);
   }, { delay, interval, cps });
+  // When the busy loop ran, as the page saw it (its truth for the late paints it causes).
+  let busy = null;
   if (busyAt) setTimeout(function busyLoop() {
-    const until = performance.now() + busyMs;
+    const from = performance.now();
+    const until = from + busyMs;
     while (performance.now() < until) { /* the page is busy */ }
+    busy = [from, performance.now()];
   }, busyAt);
   // What the container holds before the answer: the conversation so far.
   const held = root.textContent.length;
@@ -356,7 +360,7 @@ window.runRenderer = async ({ renderer: kind, strategy: how, query, delay, inter
     const c = commits.find(([, shown]) => shown >= end);
     return c && c[2] !== null ? c[2] - t : null;
   });
-  return { report: r, earlierReport: turns ? reports[0] : null, held, earlierMs: median(earlierCost.slice(0, Math.ceil(earlierCost.length / 5))), truth: median(lags), renderSlope: slope(renders), renders: renders.length, paintTruth: { p50: quantile(painted, 0.5), p95: quantile(painted, 0.95) }, commits: commits.length, arrivals: arrivals.length, text: out.textContent.length, lastCommit: commits.length ? commits[commits.length - 1][0] - r.startTime : null, firstArrival: arrivals.length ? arrivals[0][0] - r.startTime : null };
+  return { report: r, earlierReport: turns ? reports[0] : null, held, earlierMs: median(earlierCost.slice(0, Math.ceil(earlierCost.length / 5))), truth: median(lags), renderSlope: slope(renders), renders: renders.length, paintTruth: { p50: quantile(painted, 0.5), p95: quantile(painted, 0.95) }, commits: commits.length, arrivals: arrivals.length, text: out.textContent.length, lastCommit: commits.length ? commits[commits.length - 1][0] - r.startTime : null, firstArrival: arrivals.length ? arrivals[0][0] - r.startTime : null, busy: busy && busy.map((t) => t - r.startTime) };
 };
 
 /**
