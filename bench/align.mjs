@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { marked } from 'marked';
 import { initSync, Core } from '../pkg/tokenpaint_core.js';
+import * as calls from '../js/core/calls.js';
 import { resumeAt } from '../js/browser/dom.js';
 import { MARKDOWN, tokenize } from '../scripts/sim.mjs';
 
@@ -33,10 +34,10 @@ export function workload(chars, updates) {
   return steps;
 }
 
-function run(steps, incremental) {
+export function run(steps, incremental) {
   const core = new Core();
   const enc = new TextEncoder();
-  const id = core.open('sse-text', 'text/event-stream', '', 'bench', 0, 0, 200);
+  const id = calls.open(core, { format: 'sse-text', contentType: 'text/event-stream', url: 'bench', start: 0, headersAt: 0, httpStatus: 200 });
   let prev = '';
   // The furthest offset the core can resume a re-render from, as render() returned it.
   let limit = 0;
@@ -55,7 +56,7 @@ function run(steps, incremental) {
     prev = rendered;
   }
   core.end(id, 0, t + 1, '');
-  const report = JSON.parse(core.finish(id, false));
+  const report = JSON.parse(core.finish(id, false, false));
   core.free();
   return { ms, matched: report.matchedPct };
 }

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { createParser } from 'eventsource-parser';
 import { initSync, Core } from '../pkg/tokenpaint_core.js';
+import * as calls from '../js/core/calls.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 initSync({ module: readFileSync(path.join(root, 'pkg/tokenpaint_core_bg.wasm')) });
@@ -45,11 +46,11 @@ export function makeStream(size = 10 * 1024 * 1024) {
 
 export function tokenpaint(chunks) {
   const core = new Core();
-  const id = core.open('auto', 'text/event-stream', '', 'bench', 0, 0, 200);
+  const id = calls.open(core, { format: 'auto', contentType: 'text/event-stream', url: 'bench', start: 0, headersAt: 0, httpStatus: 200 });
   let t = 0;
-  for (const c of chunks) core.chunk(id, c, t++);
+  for (const c of chunks) core.chunk(id, c, t++, false, NaN);
   core.end(id, 0, t, '');
-  const report = JSON.parse(core.finish(id, false));
+  const report = JSON.parse(core.finish(id, false, false));
   core.free();
   return report.deltas;
 }

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { initSync, Core } from '../pkg/tokenpaint_core.js';
+import * as calls from '../js/core/calls.js';
 import { MARKDOWN, tokenize } from '../scripts/sim.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -12,7 +13,7 @@ initSync({ module: readFileSync(path.join(root, 'pkg/tokenpaint_core_bg.wasm')) 
 const enc = new TextEncoder();
 const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 
-function workload(chars) {
+export function workload(chars) {
   let md = '';
   while (md.length < chars) md += MARKDOWN + '\n';
   const tokens = tokenize(md.slice(0, chars), 9);
@@ -20,9 +21,9 @@ function workload(chars) {
   return { tokens, chunks };
 }
 
-function run({ tokens, chunks }) {
+export function run({ tokens, chunks }) {
   const core = new Core();
-  const id = core.open('auto', 'text/event-stream', '', 'bench', 0, 0, 200);
+  const id = calls.open(core, { format: 'auto', contentType: 'text/event-stream', url: 'bench', start: 0, headersAt: 0, httpStatus: 200 });
   let units = 0;
   const t0 = performance.now();
   for (let i = 0; i < tokens.length; i++) {
@@ -30,12 +31,12 @@ function run({ tokens, chunks }) {
     core.chunk(id, chunks[i], t, false, NaN);
     core.render(id, tokens[i], units, t + 1);
     units += tokens[i].length;
-    if (i % 3 === 2) core.painted(t + 2, t + 2, t + 4, NaN);
+    if (i % 3 === 2) calls.painted(core, { frame: t + 2, cutoff: t + 2, after: t + 4, since: NaN });
   }
-  core.painted(tokens.length * 5 + 20, tokens.length * 5 + 20, tokens.length * 5 + 24, NaN);
+  calls.painted(core, { frame: tokens.length * 5 + 20, cutoff: tokens.length * 5 + 20, after: tokens.length * 5 + 24, since: NaN });
   core.end(id, 0, tokens.length * 5 + 30, '');
   const t1 = performance.now();
-  const report = JSON.parse(core.finish(id, true));
+  const report = JSON.parse(core.finish(id, true, false));
   const t2 = performance.now();
   core.free();
   return { total: t2 - t0, report: t2 - t1, matched: report.matchedPct, deltas: report.deltas };

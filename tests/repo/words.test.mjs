@@ -73,10 +73,19 @@ test("the core takes each declared call's arguments in the declared order", () =
 
 test('the shell makes every declared call through its record, never positionally', () => {
   const methods = Object.values(load().calls).map((c) => c.core);
-  const files = readdirSync(path.join(root, 'js'), { recursive: true }).filter((f) => f.endsWith('.js') && f !== path.join('core', 'calls.js'));
+  // The shell, and everything else that drives a core: the benchmarks, the lab, the tests, the
+  // scripts (a positional call left there passes the wrong values, or throws, once the core's
+  // order changes: bench/parser.mjs did, unnoticed, until this looked there too).
+  const files = ['js', 'bench', 'www', 'tests', 'scripts', 'examples'].flatMap((dir) =>
+    readdirSync(path.join(root, dir), { recursive: true })
+      .filter((f) => /\.(m?js|jsx)$/.test(f) && !f.split(path.sep).includes('node_modules') && !f.split(path.sep).includes('dist'))
+      .map((f) => path.join(dir, f))
+      .filter((f) => f !== path.join('js', 'core', 'calls.js')),
+  );
+  assert.ok(files.some((f) => f.startsWith('bench')), 'the benchmarks are looked at');
   const direct = [];
   for (const f of files) {
-    const code = read(`js/${f}`).replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+    const code = read(f).replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
     for (const m of methods) if (new RegExp(`\\bc\\.${m}\\(|\\bcore\\.${m}\\(`).test(code)) direct.push(`${f}: ${m}`);
   }
   assert.deepEqual(direct, []);
