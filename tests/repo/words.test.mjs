@@ -3,7 +3,8 @@
 // js/words.d.ts), and the core's lists are held to it by src/words.rs (both ways, in order).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { generate, load, callsDiffer } from '../../scripts/words.mjs';
@@ -76,12 +77,10 @@ test('the shell makes every declared call through its record, never positionally
   // The shell, and everything else that drives a core: the benchmarks, the lab, the tests, the
   // scripts (a positional call left there passes the wrong values, or throws, once the core's
   // order changes: bench/parser.mjs did, unnoticed, until this looked there too).
-  const files = ['js', 'bench', 'www', 'tests', 'scripts', 'examples'].flatMap((dir) =>
-    readdirSync(path.join(root, dir), { recursive: true })
-      .filter((f) => /\.(m?js|jsx)$/.test(f) && !f.split(path.sep).includes('node_modules') && !f.split(path.sep).includes('dist'))
-      .map((f) => path.join(dir, f))
-      .filter((f) => f !== path.join('js', 'core', 'calls.js')),
-  );
+  // The tracked files only: the Rust checks beside these tests rebuild examples/*/dist meanwhile.
+  const files = execFileSync('git', ['ls-files', '-z', '--', 'js', 'bench', 'www', 'tests', 'scripts', 'examples'], { cwd: root, encoding: 'utf8' })
+    .split('\0')
+    .filter((f) => /\.(m?js|jsx)$/.test(f) && f !== 'js/core/calls.js');
   assert.ok(files.some((f) => f.startsWith('bench')), 'the benchmarks are looked at');
   const direct = [];
   for (const f of files) {
