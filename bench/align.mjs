@@ -3,17 +3,11 @@
 // found by the shell's resumeAt, which compares native strings and is not timed),
 // one update per 25 characters, for 1k, 10k and 100k characters. Only the core's time is counted.
 // "from scratch" re-matches the whole text on every update, as without checkpoints.
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import path from 'node:path';
 import { marked } from 'marked';
-import { initSync, Core } from '../pkg/tokenpaint_core.js';
-import * as calls from '../js/core/calls.js';
+import { Core, openBench } from './core.mjs';
 import { resumeAt } from '../js/browser/dom.js';
 import { MARKDOWN, tokenize } from '../scripts/sim.mjs';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-initSync({ module: readFileSync(path.join(root, 'pkg/tokenpaint_core_bg.wasm')) });
 
 const ENTITIES = { '&lt;': '<', '&gt;': '>', '&amp;': '&', '&quot;': '"', '&#39;': "'" };
 const textOf = (html) => html.replace(/<[^>]*>/g, '').replace(/&(lt|gt|amp|quot|#39);/g, (e) => ENTITIES[e]);
@@ -37,7 +31,7 @@ export function workload(chars, updates) {
 export function run(steps, incremental) {
   const core = new Core();
   const enc = new TextEncoder();
-  const id = calls.open(core, { format: 'sse-text', contentType: 'text/event-stream', url: 'bench', start: 0, headersAt: 0, httpStatus: 200 });
+  const id = openBench(core, 'sse-text');
   let prev = '';
   // The furthest offset the core can resume a re-render from, as render() returned it.
   let limit = 0;

@@ -1,15 +1,9 @@
 // Parser throughput, in one Node process, on the same 10 MB OpenAI-style stream cut into the
 // same chunks: tokenpaint's SSE framer + OpenAI adapter (the wasm module, one call per chunk,
 // as in the browser) against eventsource-parser + JSON.parse (what chat apps run).
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import path from 'node:path';
 import { createParser } from 'eventsource-parser';
-import { initSync, Core } from '../pkg/tokenpaint_core.js';
-import * as calls from '../js/core/calls.js';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-initSync({ module: readFileSync(path.join(root, 'pkg/tokenpaint_core_bg.wasm')) });
+import { Core, openBench } from './core.mjs';
 
 /** A deterministic OpenAI chat stream of about `size` bytes, and its chunks (0.5–8 KB). */
 export function makeStream(size = 10 * 1024 * 1024) {
@@ -46,7 +40,7 @@ export function makeStream(size = 10 * 1024 * 1024) {
 
 export function tokenpaint(chunks) {
   const core = new Core();
-  const id = calls.open(core, { format: 'auto', contentType: 'text/event-stream', url: 'bench', start: 0, headersAt: 0, httpStatus: 200 });
+  const id = openBench(core, 'auto');
   let t = 0;
   for (const c of chunks) core.chunk(id, c, t++, false, NaN);
   core.end(id, 0, t, '');

@@ -1,15 +1,10 @@
 // Scale: the core's whole cost per token for answers of 1k, 10k and 100k characters, as a page
 // appending each delta drives it: one chunk per token, the appended text, a painted frame every
 // three tokens, then the report. Median of `rounds`; the report's cost is also given alone.
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import path from 'node:path';
-import { initSync, Core } from '../pkg/tokenpaint_core.js';
-import * as calls from '../js/core/calls.js';
+import { Core, calls, openBench } from './core.mjs';
 import { MARKDOWN, tokenize } from '../scripts/sim.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-initSync({ module: readFileSync(path.join(root, 'pkg/tokenpaint_core_bg.wasm')) });
 const enc = new TextEncoder();
 const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 
@@ -23,7 +18,7 @@ export function workload(chars) {
 
 export function run({ tokens, chunks }) {
   const core = new Core();
-  const id = calls.open(core, { format: 'auto', contentType: 'text/event-stream', url: 'bench', start: 0, headersAt: 0, httpStatus: 200 });
+  const id = openBench(core, 'auto');
   let units = 0;
   const t0 = performance.now();
   for (let i = 0; i < tokens.length; i++) {
