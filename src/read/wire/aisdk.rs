@@ -22,6 +22,7 @@ pub(super) fn ui_event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) 
         answer: delta,
         reasoning: ty,
         scratch: text,
+        ..
     } = b;
     let mut reason = String::new();
     let mut sc = Scanner::new(data);
@@ -58,6 +59,7 @@ pub(super) fn data_line(line: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>))
         answer: text,
         reasoning: reason,
         scratch: _,
+        ..
     } = b;
     let mut sc = Scanner::new(json);
     match code {

@@ -13,6 +13,7 @@ pub(super) fn event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> 
         answer: text,
         reasoning: thinking,
         scratch: ty,
+        ..
     } = b;
     let mut delta_type = String::new();
     let mut stop = String::new();

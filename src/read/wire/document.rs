@@ -10,6 +10,7 @@ pub(super) fn read(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> R
         answer,
         reasoning,
         scratch: kind,
+        ..
     } = b;
     let mut usage = None;
     let mut error = None;

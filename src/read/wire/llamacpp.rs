@@ -12,6 +12,7 @@ pub(super) fn event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> 
         answer,
         reasoning,
         scratch: stop_type,
+        ..
     } = b;
     let mut stop = false;
     let mut u = Usage::default();

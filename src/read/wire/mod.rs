@@ -243,6 +243,17 @@ pub struct Adapter {
     answer: String,
     reasoning: String,
     scratch: String,
+    more: More,
+}
+
+/// OpenAI chat's buffers beside [`Bufs`]': kept between events, so that its rare fields cost
+/// no allocation, nor a drop, per event.
+#[derive(Debug, Default)]
+pub(crate) struct More {
+    pub refusal: String,
+    pub kind: String,
+    pub top: StreamError,
+    pub others: Vec<u32>,
 }
 
 /// Scratch buffers lent to one adapter call.
@@ -250,6 +261,7 @@ pub(crate) struct Bufs<'b> {
     pub answer: &'b mut String,
     pub reasoning: &'b mut String,
     pub scratch: &'b mut String,
+    pub more: &'b mut More,
 }
 
 impl Adapter {
@@ -273,6 +285,7 @@ impl Adapter {
             answer: &mut self.answer,
             reasoning: &mut self.reasoning,
             scratch: &mut self.scratch,
+            more: &mut self.more,
         };
         // `npm run size:floor`'s one-format build reads OpenAI chat and text alone (see
         // Cargo.toml): the other readers are left for the linker to drop.
@@ -555,6 +568,87 @@ mod tests {
             read(Format::Unknown, "message", r#"{"error":"boom"}"#),
             vec![Out::Error("stream-error".into(), "boom".into())]
         );
+    }
+
+    /// An adapter keeps buffers from event to event (the answer's, OpenAI chat's refusal,
+    /// `object` and error fields): what it reads from an event never depends on the events
+    /// before it.
+    #[test]
+    fn an_event_reads_the_same_after_any_other() {
+        let events: [(Format, &str, &str); 14] = [
+            (
+                Format::OpenAiChat,
+                "",
+                r#"{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hi"}}]}"#,
+            ),
+            (
+                Format::OpenAiChat,
+                "",
+                r#"{"choices":[{"index":0,"delta":{"refusal":"No."}}]}"#,
+            ),
+            (
+                Format::OpenAiChat,
+                "",
+                r#"{"choices":[{"index":0,"delta":{"content":"a","refusal":"b","reasoning_content":"c"},"finish_reason":"stop"}]}"#,
+            ),
+            (
+                Format::OpenAiChat,
+                "",
+                r#"{"choices":[{"index":1,"delta":{"content":"x"}},{"index":2,"delta":{"refusal":"y"}}]}"#,
+            ),
+            (
+                Format::OpenAiChat,
+                "",
+                r#"{"object":"error","message":"too long","type":"BadRequestError","code":400}"#,
+            ),
+            (
+                Format::OpenAiChat,
+                "",
+                r#"{"object":"error","message":"m"}"#,
+            ),
+            (
+                Format::OpenAiChat,
+                "",
+                r#"{"error":{"message":"boom","type":"server_error"}}"#,
+            ),
+            (
+                Format::OpenAiChat,
+                "",
+                r#"{"type":"t","code":"c","choices":[]}"#,
+            ),
+            (
+                Format::OpenAiChat,
+                "",
+                r#"{"choices":[{"index":0,"delta":{"tool_calls":[{},{}]}}],"usage":{"prompt_tokens":3}}"#,
+            ),
+            (Format::OpenAiChat, "", " [DONE] "),
+            (
+                Format::Anthropic,
+                "",
+                r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"A"}}"#,
+            ),
+            (
+                Format::Ollama,
+                "",
+                r#"{"message":{"content":"o"},"done":true,"done_reason":"stop","eval_count":2}"#,
+            ),
+            (
+                Format::OpenAiResponses,
+                "response.output_text.delta",
+                r#"{"type":"response.output_text.delta","delta":"r"}"#,
+            ),
+            (Format::Unknown, "", r#"{"error":"boom"}"#),
+        ];
+        let fresh: Vec<Vec<Out>> = events.iter().map(|&(f, k, d)| read(f, k, d)).collect();
+        for before in &events {
+            for (i, &(f, k, d)) in events.iter().enumerate() {
+                let mut a = Adapter::new();
+                let _ = a.event(before.0, before.1, before.2, &mut |_| {});
+                let mut out = Vec::new();
+                a.event(f, k, d, &mut |w| out.push(own(w))).unwrap();
+                assert_eq!(out, fresh[i], "{d} after {}", before.2);
+            }
+        }
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub(super) fn event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> 
         answer,
         reasoning,
         scratch: reason,
+        ..
     } = b;
     let mut done = false;
     let mut tools = 0u32;

@@ -14,7 +14,8 @@ use super::{Bufs, ServerTimings, StreamError, Usage, Wire};
 use crate::read::jsonscan::{Result, Scanner};
 
 pub(super) fn event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> Result<()> {
-    if data.trim() == "[DONE]" {
+    // Every event but the last is an object: its first byte settles it without the trim.
+    if data.as_bytes().first() != Some(&b'{') && data.trim() == "[DONE]" {
         emit(Wire::Done);
         return Ok(());
     }
@@ -22,23 +23,30 @@ pub(super) fn event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> 
         answer,
         reasoning,
         scratch: finish,
+        more,
     } = b;
+    // Choices other than the first that carried content (`n > 1`), by index; refusal text;
+    // the `object` and a top-level error's fields (vLLM's bare `{"object":"error", …}`).
+    let super::More {
+        refusal,
+        kind,
+        top,
+        others,
+    } = more;
+    refusal.clear();
+    top.code.clear();
+    top.message.clear();
+    others.clear();
     let mut tools = 0u32;
-    // Choices other than the first that carried content (`n > 1`), by index.
-    let mut others: Vec<u32> = Vec::new();
-    // Refusal text is rare: this allocates only when there is some.
-    let mut refusal = String::new();
     let mut usage: Option<Usage> = None;
     let mut timings = ServerTimings::default();
     let mut error: Option<StreamError> = None;
     let mut object_is_error = false;
-    let mut top = StreamError::default();
-    let mut kind = String::new();
     let mut sc = Scanner::new(data);
     sc.object(&mut |sc, key| match key {
         b"choices" if sc.peek() == Some(b'[') => sc.array(&mut |sc, _| {
-            let bufs = (&mut *answer, &mut *reasoning, &mut refusal);
-            choice(sc, bufs, finish, &mut tools, &mut others)
+            let bufs = (&mut *answer, &mut *reasoning, &mut *refusal);
+            choice(sc, bufs, finish, &mut tools, others)
         }),
         b"usage" if sc.peek() == Some(b'{') => {
             let u = read_usage(sc)?;
@@ -59,12 +67,12 @@ pub(super) fn event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> 
             Ok(())
         }
         b"error" => {
-            error = read_error(sc, &mut kind)?;
+            error = read_error(sc, kind)?;
             Ok(())
         }
         b"object" => {
             kind.clear();
-            sc.string_or_skip(&mut kind)?;
+            sc.string_or_skip(kind)?;
             object_is_error = kind == "error";
             Ok(())
         }
@@ -81,12 +89,12 @@ pub(super) fn event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> 
         emit(Wire::Answer(answer));
     }
     if !refusal.is_empty() {
-        emit(Wire::Refusal(&refusal));
+        emit(Wire::Refusal(refusal));
     }
     for _ in 0..tools {
         emit(Wire::ToolCall);
     }
-    for i in others {
+    for &i in others.iter() {
         emit(Wire::OtherChoice(i));
     }
     if let Some(u) = usage {
@@ -99,7 +107,7 @@ pub(super) fn event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> 
         emit(Wire::Finish(finish));
     }
     if object_is_error && error.is_none() {
-        error = Some(top);
+        error = Some(core::mem::take(top));
     }
     if let Some(e) = error {
         emit(Wire::Error(e.bounded()));

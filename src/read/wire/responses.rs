@@ -21,6 +21,7 @@ pub(super) fn event(
         answer: delta,
         reasoning: ty,
         scratch: reason,
+        ..
     } = b;
     let mut usage = None;
     let mut timings = ServerTimings::default();

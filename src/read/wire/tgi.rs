@@ -12,6 +12,7 @@ pub(super) fn event(data: &str, b: Bufs<'_>, emit: &mut dyn FnMut(Wire<'_>)) -> 
         answer: text,
         reasoning: _,
         scratch: reason,
+        ..
     } = b;
     let mut special = false;
     let mut last = false;
