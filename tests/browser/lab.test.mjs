@@ -246,7 +246,7 @@ async function send(page) {
   await page.waitForFunction((k) => window.tokenpaintProfiler.reports().length > k, n, { timeout: 30000 });
   return page.evaluate(() => {
     const r = window.tokenpaintProfiler.reports().at(-1);
-    return { verdict: r.diagnosis[0].verdict, gain: r.diagnosis[0].gain, ttft: r.ttftPerceived?.painted, e2e: r.e2ePerceived?.painted, arrived: r.ttft };
+    return { verdict: r.diagnosis[0].verdict, gain: r.diagnosis[0].gain, ttft: r.ttftPerceived?.painted, e2e: r.e2ePerceived?.painted, arrived: r.ttft, server: r.serverTimings?.ttft };
   });
 }
 
@@ -266,13 +266,18 @@ test('each fix gains what the report estimated before it: render-bound, throttle
     }, fix);
     const fixed = await send(page);
     const g = broken.gain;
-    t.diagnostic(`${name}: ${broken.verdict}, gain ${JSON.stringify(g)}; perceived TTFT ${broken.ttft.toFixed(0)} -> ${fixed.ttft.toFixed(0)} ms (estimated ${(broken.ttft - g.ttftPerceived).toFixed(0)}), E2E ${broken.e2e.toFixed(0)} -> ${fixed.e2e.toFixed(0)} ms (estimated ${(broken.e2e - g.e2ePerceived).toFixed(0)}); measured TTFT ${broken.arrived} -> ${fixed.arrived}; then ${fixed.verdict}`);
+    t.diagnostic(`${name}: ${broken.verdict}, gain ${JSON.stringify(g)}; perceived TTFT ${broken.ttft.toFixed(0)} -> ${fixed.ttft.toFixed(0)} ms (estimated ${(broken.ttft - g.ttftPerceived).toFixed(0)}), E2E ${broken.e2e.toFixed(0)} -> ${fixed.e2e.toFixed(0)} ms (estimated ${(broken.e2e - g.e2ePerceived).toFixed(0)}); measured TTFT ${broken.arrived} -> ${fixed.arrived}; the server's ${broken.server} -> ${fixed.server}; then ${fixed.verdict}`);
     assert.equal(broken.verdict, verdict, name);
     assert.ok(g, `${name}: a gain`);
     assert.deepEqual(shown, { ttft: g.ttftPerceived, e2e: g.e2ePerceived }, `${name}: the lab shows the gain`);
     assert.notEqual(fixed.verdict, verdict, `${name}: the fix removed the cause`);
     assert.ok(Number.isFinite(broken.arrived) && Number.isFinite(fixed.arrived), `${name}: measured TTFT in both runs`);
-    const firstTokenDrift = where === 'page' ? fixed.arrived - broken.arrived : 0;
+    // What moved the first token between the two runs besides the fix, from the same runs' own
+    // stamps: for a fix in the page, when it arrived; for a fix on the route (the proxy), when
+    // the server sent it (its own time to first token, in the stream's metrics), which a busy
+    // machine moves by tens of ms from one run to the next.
+    if (where === 'route') assert.ok(Number.isFinite(broken.server) && Number.isFinite(fixed.server), `${name}: the server's own TTFT in both runs`);
+    const firstTokenDrift = where === 'page' ? fixed.arrived - broken.arrived : fixed.server - broken.server;
     for (const [what, before, after, gained, drift] of [['TTFT', broken.ttft, fixed.ttft, g.ttftPerceived, firstTokenDrift], ['E2E', broken.e2e, fixed.e2e, g.e2ePerceived, 0]]) {
       const estimate = before - gained + drift;
       assert.ok(Math.abs(after - estimate) <= 0.15 * estimate, `${name}: perceived ${what} ${after} after the fix, estimated ${estimate}`);
