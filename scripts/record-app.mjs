@@ -232,7 +232,51 @@ export const APPS = {
   mesop: { prompt: 'input.mat-mdc-input-element' },
   marimo: { prompt: 'marimo-chatbot textarea, marimo-chatbot [contenteditable="true"]' },
   solara: { prompt: 'input[type="text"]' },
+  // shinychat's input is a ProseMirror editor.
+  shiny: { prompt: 'shiny-chat-input [contenteditable="true"], shiny-chat-container [contenteditable="true"]' },
+  panel: { prompt: 'textarea.bk-input' },
+  // Taipy loads MathJax from a CDN this machine does not reach: it is served from npm
+  // (scripts/real-apps.sh installs it into $APPS/taipy-cdn).
+  taipy: { prompt: '.taipy-chat input:not([type="file"]), .taipy-chat textarea', cdn: { 'https://cdnjs.cloudflare.com/ajax/libs/mathjax/3.2.2/': 'taipy-cdn/node_modules/mathjax/' } },
+  pywebio: { prompt: 'input[placeholder="Say something"]' },
+  // Rio takes a headless browser for a search engine's crawler and serves it a page without a
+  // session: the page is asked for as a desktop browser asks.
+  rio: { prompt: '.rio-text-input input, input[type="text"]', desktop: true },
 };
+
+/**
+ * Serves what `app` asks a CDN for from the copies installed under `apps` (its `cdn`: URL prefix
+ * to folder), as the app's own CDN would.
+ * @param {string} app
+ * @param {import('playwright-core').Page | import('playwright-core').BrowserContext} page
+ * @param {string} [apps]
+ */
+export async function routeCdn(app, page, apps = process.env.APPS || '/opt/tokenpaint-apps') {
+  const cdn = APPS[app] && APPS[app].cdn;
+  if (!cdn) return;
+  for (const [prefix, dir] of Object.entries(cdn)) {
+    await page.route(`${prefix}**`, (route) => {
+      const file = path.join(apps, dir, new URL(route.request().url()).pathname.slice(new URL(prefix).pathname.length));
+      try {
+        route.fulfill({ status: 200, contentType: file.endsWith('.js') ? 'text/javascript' : 'application/octet-stream', body: readFileSync(file) });
+      } catch {
+        route.fulfill({ status: 404, body: '' });
+      }
+    });
+  }
+}
+
+/**
+ * The page's options for `app`: a desktop browser's user agent where the app serves a headless
+ * one differently (the same Chromium, its version kept).
+ * @param {string} app
+ * @param {import('playwright-core').Browser} browser
+ */
+export function pageOptions(app, browser) {
+  if (!APPS[app] || !APPS[app].desktop) return {};
+  const major = browser.version().split('.')[0];
+  return { userAgent: `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36` };
+}
 
 const letters = (s) => s.replace(/[^\p{L}\p{N}]/gu, '').toLowerCase();
 
@@ -241,8 +285,9 @@ export async function record(app, url, { question = 'Say something', answer = []
   if (!a) throw new Error(`unknown app ${app}`);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   try {
-    const page = await browser.newPage();
+    const page = await browser.newPage(pageOptions(app, browser));
     page.on('pageerror', (e) => console.error(`${app}: page error: ${e.message}`));
+    await routeCdn(app, page);
     await page.addInitScript(logger);
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForSelector(a.prompt, { timeout });

@@ -197,21 +197,23 @@ export class DomWatch {
 
   /**
    * `s` is reported: its observer goes, and the element that showed it is retired. Returns that
-   * element for the report (`{ selector, how }`, null when none did).
+   * element for the report (`{ selector, how }`, null when none did). A stream discarded
+   * (`reported` false: another reading of its answer is opened instead) leaves it free.
    * @param {import('../core/stream.js').Stream} s
+   * @param {boolean} [reported]
    * @returns {import('../report.js').ShownIn | null}
    */
-  forget(s) {
+  forget(s, reported = true) {
     const v = this.#views.get(s);
     if (v && v.mo) v.mo.disconnect();
     const el = s.target || (v && v.scope);
     /** @type {import('../report.js').ShownIn | null} */
     const element = el ? { selector: selectorOf(el), how: s.target ? 'target' : /** @type {import('../report.js').ShownIn['how']} */ (/** @type {View} */ (v).how) } : null;
-    if (el) {
+    if (el && reported) {
       this.#shown.push(typeof WeakRef === 'function' ? new WeakRef(el) : { deref: () => el });
       if (this.#shown.length > 64) this.#shown.shift();
     }
-    if (el && !s.target && this.#retired) this.#retired.add(el);
+    if (el && reported && !s.target && this.#retired) this.#retired.add(el);
     this.#views.delete(s);
     return element;
   }
@@ -247,7 +249,9 @@ export class DomWatch {
       const mo = new MutationObserver((records) => this.#onMutations(records, root, null));
       mo.observe(root, OBSERVE);
       this.#shadows.set(root, { mo, owner });
-      if (root.childNodes.length && this.#streams.size) {
+      // (Or handed to the learners, while something learns: the answer's first words may be in it.)
+      const teacher = this.#learning && this.#learning.teacher;
+      if (root.childNodes.length && (this.#streams.size || (teacher && teacher.watching(performance.now())))) {
         this.#onMutations(asRecords([{ target: root, type: 'childList', addedNodes: [...root.childNodes], removedNodes: [] }]), root, null);
       }
       return true;

@@ -284,12 +284,13 @@ export class Hub {
 
   /**
    * A stream is closed (to be reported, or discarded). Returns the element that showed its
-   * answer (`{ selector, how }`), or null.
+   * answer (`{ selector, how }`), or null. A discarded stream's element is not kept as shown.
    * @param {import('./stream.js').Stream} s
+   * @param {boolean} [reported]
    */
-  closed(s) {
+  closed(s, reported = true) {
     if (s.arrival && this.#arrival) this.#arrival.forgetArrivals(s.arrival);
-    const element = this.watch.forget(s);
+    const element = this.watch.forget(s, reported);
     this.streams.delete(s);
     return element;
   }

@@ -163,11 +163,41 @@ export class Sidecar {
    */
   event(t, data, name) {
     this.events++;
-    const items = this.learner.event(t, data, name);
-    // A heartbeat is not taught: the watch reads no text for it.
-    if (!this.list && !this.learner.teachable) this.parts.learners.delete(this);
-    if (this.learner.learned && !this.list) this.takeOver();
+    const l = this.learner;
+    const items = l.event(t, data, name);
+    // A heartbeat is not taught: the watch reads no text for it; nor, once one reading of the
+    // answer is left, is an answer being read.
+    if (!l.teachable) this.parts.learners.delete(this);
+    // Another reading won at the answer's end: its items from the start replace the answer.
+    if (l.restart) return this.reopen(items);
+    if (l.learned && !this.list) this.takeOver();
     if (this.list) this.hand(items);
+  }
+
+  /**
+   * The answer read anew by the reading that won (`items`, from its start): the answer's stream
+   * opened so far goes without a report, and one is opened for it, shown in the element where
+   * the page showed the most of it.
+   * @param {Item[]} items
+   */
+  reopen(items) {
+    const l = this.learner;
+    l.restart = false;
+    if (this.list) this.list.discard();
+    this.list = null;
+    const where = l.learned && l.learned.where;
+    if (where) this.parts.watch().expect(/** @type {Element} */ (where), leadOf(items));
+    this.takeOver();
+    this.hand(items);
+  }
+
+  /** Before the answer ends by quiet: the reading the page showed the most of is chosen again. */
+  settle() {
+    const l = this.learner;
+    if (!l || this.off || !l.settle()) return false;
+    this.parts.learners.delete(this);
+    this.reopen(l.replay());
+    return true;
   }
 
   /** @param {Item[]} items */
@@ -199,7 +229,15 @@ export class Sidecar {
    * @param {Element} [el]
    */
   shown(text, el) {
-    if (this.off || this.list || !this.learner.shown(text)) return;
+    if (this.off) return;
+    const l = this.learner;
+    // An answer being read while other readings of it stand: the page's text decides.
+    if (this.list) {
+      if (l.shown(text, el)) this.reopen(l.replay());
+      if (!l.teachable) this.parts.learners.delete(this);
+      return;
+    }
+    if (!l.shown(text, el)) return;
     const s = this.stream();
     // A reader of the core's holds it (it had not been asked yet), or the core reads the text as
     // it is (SSE data, a text body): the core's stream is the answer.
@@ -217,8 +255,8 @@ export class Sidecar {
   takeOver() {
     const how = /** @type {import('../transports/learn.js').Learned} */ (this.learner.learned);
     /** @type {import('../report.js').ReadBy} */
-    const read = how.by === 'reader' ? { by: 'reader', format: /** @type {string} */ (how.format) } : { by: 'learned', path: how.path };
-    this.parts.learners.delete(this);
+    const read = how.by === 'reader' ? { by: 'reader', format: /** @type {string} */ (how.format) } : readOf(this.learner);
+    if (!this.learner.teachable) this.parts.learners.delete(this);
     // Its start: the request, frame or submit that asked (asks.js); else the page's last POST
     // just before it (an app that POSTs, then GETs the stream); else its own request.
     const first = this.firstAt === null ? this.o.start : this.firstAt;
@@ -228,7 +266,8 @@ export class Sidecar {
     let at = { answerStart: this.o.start, startBy: { by: 'request', url: this.o.url } };
     if (ask) at = { answerStart: ask.t, startBy: { by: ask.by, url: ask.url } };
     else if (post !== undefined && this.o.start - post < 10000) at = { answerStart: post, startBy: { by: 'post' } };
-    this.list = answers(this.parts, { ...this.o, guess: false, ...at, format: read.format || 'learned', read, quietMs: this.parts.options.quietMs });
+    const l = this.learner;
+    this.list = answers(this.parts, { ...this.o, guess: false, ...at, format: read.format || 'learned', read, quietMs: this.parts.options.quietMs, settle: () => this.settle(), reading: () => (l && how.by === 'learned' ? l.reading() : null) });
     this.drop();
   }
 
@@ -244,6 +283,8 @@ export class Sidecar {
       try {
         this.drain();
         if (this.framer) for (const [name, data] of this.framer.finish()) this.event(t, data, name);
+        // The stream is over: so is its answer, read by the reading the page showed the most of.
+        if (this.list && this.learner.settle()) this.reopen(this.learner.replay());
         if (this.list) this.list.closeAll(kind, t, message);
         else this.teacher.unlearned(this.describe(), t);
       } catch {
@@ -262,6 +303,17 @@ export class Sidecar {
     // Released: a stopped sidecar is called no more.
     this.learner = /** @type {any} */ (null);
   }
+}
+
+/**
+ * How a learned answer is read, for its report: the reading's path, how its values add up
+ * (`delta`, `snapshot`), where its first words came if another message carried them, and how
+ * many readings were tried and how many of them the page ruled out.
+ * @param {Learner} l
+ * @returns {import('../report.js').ReadBy}
+ */
+function readOf(l) {
+  return { by: 'learned', path: '', ...l.reading() };
 }
 
 /**
@@ -371,20 +423,40 @@ export function socketLearner(home, o) {
     if (l.answer && String(l.answer.id ?? '') === id) l.ended();
     teach();
   };
-  const list = () => (learned ||= answers(p, { ...o, format: 'learned', read, quietMs: p.options.quietMs, onEnd }));
+  // Before an answer ends by quiet: the reading the page showed the most of is chosen again.
+  const settle = () => {
+    if (!l.settle()) return false;
+    reopen(l.replay());
+    teach();
+    return true;
+  };
+  const list = () => (learned ||= answers(p, { ...o, format: 'learned', read, quietMs: p.options.quietMs, onEnd, settle, reading: () => l.reading() }));
   /** @param {Item[]} items */
   const hand = (items) => {
     if (!items.length) return;
-    if (l.learned) read.path = l.learned.path;
+    Object.assign(read, l.reading());
     const to = list();
     for (const it of items) to.extracted(it, it.t, transport);
+  };
+  // Another reading won: the answers opened so far go without a report, and the answer is read
+  // anew by it, shown where the page showed the most of it.
+  const reopen = (/** @type {Item[]} */ items) => {
+    l.restart = false;
+    if (learned) learned.discard();
+    const where = l.learned && l.learned.where;
+    if (where) p.watch().expect(/** @type {Element} */ (where), leadOf(items));
+    hand(items);
   };
   /** @type {import('./learners.js').PageLearner} */
   const teacher = {
     describe: () => ({ url: o.url || '', transport, events }),
     shown(text, el) {
-      if (!l.shown(text)) return;
-      p.learners.delete(teacher);
+      const verifying = l.verifying;
+      if (!l.shown(text, el)) return;
+      if (verifying) {
+        reopen(l.replay());
+        return teach();
+      }
       const items = l.replay();
       if (el) p.watch().expect(el, leadOf(items));
       hand(items);
@@ -414,10 +486,12 @@ export function socketLearner(home, o) {
     }
     transport = via;
     events++;
-    hand(l.event(t, data, name));
+    const items = l.event(t, data, name);
+    if (l.restart) reopen(items);
+    else hand(items);
     teach();
     // The page may have shown what this event carried before it was read: offer it again.
-    if (l.teachable) home.offer(teacher);
+    if (!l.learned && l.teachable) home.offer(teacher);
   };
   return {
     /**
@@ -441,6 +515,8 @@ export function socketLearner(home, o) {
       later(() => {
         p.learners.delete(teacher);
         if (!learned && !reader && events) home.unlearned(teacher.describe(), t);
+        // The socket closed: so is the answer, read by the reading the page showed the most of.
+        if (learned && l.settle()) reopen(l.replay());
         if (learned) learned.closeAll(kind, t, message);
         if (reader) reader.closeAll(kind, t, message);
       });
@@ -517,10 +593,23 @@ export class Teacher {
     const p = this.parts;
     /** @type {Set<Element>} */
     const seen = new Set();
+    /** @type {Element[]} */
+    const starts = [];
     for (const r of records) {
-      let el = r.target && r.target.nodeType === 1 ? /** @type {Element} */ (r.target) : r.target && r.target.parentElement;
-      // A change inside a shadow root is the host's too (marimo's chat is in one).
-      if (!el && r.target && r.target.nodeType === 11) el = /** @type {ShadowRoot} */ (r.target).host;
+      const el = r.target && r.target.nodeType === 1 ? /** @type {Element} */ (r.target) : r.target && r.target.parentElement;
+      if (el) starts.push(el);
+      else if (r.target && r.target.nodeType === 11) {
+        // A change at the top of a shadow root: the elements it added are read (the host's own
+        // text holds none of them: Bokeh's chat messages are shadow roots in shadow roots), and
+        // the host above them (marimo's chat is in one).
+        for (const n of r.addedNodes || []) if (n.nodeType === 1) starts.push(/** @type {Element} */ (n));
+        starts.push(/** @type {ShadowRoot} */ (r.target).host);
+      }
+    }
+    for (const start of starts) {
+      // A style's or a script's text is never shown.
+      /** @type {Element | null} */
+      let el = start.localName === 'style' || start.localName === 'script' ? start.parentElement : start;
       for (let up = 0; el && up < 3 && seen.size < 64; up++) {
         if (seen.has(el) || el === document.body || el === document.documentElement) break;
         seen.add(el);

@@ -32,11 +32,11 @@ import { open } from './calls.js';
  * @property {Register} register
  */
 /**
- * The owner's register of open streams: `opened(s)`; `closed(s)`, which gives the element
- * that showed its answer; `done(s)`, once it is reported or discarded (its frames and its
+ * The owner's register of open streams: `opened(s)`; `closed(s, reported)`, which gives the
+ * element that showed its answer; `done(s)`, once it is reported or discarded (its frames and its
  * Resource Timing entries are no longer wanted); `hurry()`, whether reports go out at once (the
  * profiler is disconnecting).
- * @typedef {{ opened(s: Stream): void, closed(s: Stream): import('../report.js').ShownIn | null, done(s: Stream, reported: boolean): void, hurry(): boolean }} Register
+ * @typedef {{ opened(s: Stream): void, closed(s: Stream, reported?: boolean): import('../report.js').ShownIn | null, done(s: Stream, reported: boolean): void, hurry(): boolean }} Register
  */
 /**
  * The response a stream reads: a Response, or what a transport knows of one.
@@ -447,10 +447,10 @@ export class Stream {
     }
   }
 
-  /** Nobody reads it: it goes without a report. */
+  /** Nobody reads it: it goes without a report (its element is free for another stream). */
   discard() {
     this.done = true;
-    this.#register.closed(this);
+    this.#register.closed(this, false);
     this.#register.done(this, false);
     this.call((c) => c.finish(this.id, false, false), '');
   }

@@ -57,7 +57,11 @@ function usageOf(usage) {
  * @typedef {{ id?: unknown, delta?: unknown, text?: unknown, done?: unknown, usage?: unknown, end?: unknown }} Item
  */
 /**
- * @typedef {import('../core/stream.js').StreamOptions & { sentAt?: () => number | undefined, answerStart?: number, asks?: boolean, quietMs?: number, onEnd?: (id: string) => void }} AnswerOptions
+ * `settle`: asked before an answer ends by quiet, whether whoever reads the answers chose another
+ * reading of it at its end (then the answers were discarded and opened again: the quiet end waits).
+ * `reading`: how the answer was read, as it stands when it ends (the learner's readings tried and
+ * ruled out), into its `read`.
+ * @typedef {import('../core/stream.js').StreamOptions & { sentAt?: () => number | undefined, answerStart?: number, asks?: boolean, quietMs?: number, onEnd?: (id: string) => void, settle?: () => boolean, reading?: () => Partial<import('../report.js').ReadBy> | null }} AnswerOptions
  */
 /**
  * An open answer: its sink, its text so far, its end-of-finish timer (OpenAI chunks) or quiet
@@ -132,6 +136,8 @@ export function answers(p, o) {
     open.delete(id);
     if (!a || !a.f) return;
     clearTimeout(a.timer);
+    const reading = a.read && o.reading ? o.reading() : null;
+    if (a.read && reading) Object.assign(a.read, reading);
     if (a.read) a.read.end = how;
     if (doneMarker || a.synth) a.f.chunk(bytesOf('data: [DONE]\n\n'), t);
     a.f.end(kind, t, message);
@@ -149,7 +155,8 @@ export function answers(p, o) {
     clearTimeout(a.timer);
     const wait = Math.max(a.last, a.f.changedAt()) + quietMs - performance.now();
     if (wait > 0) a.timer = setTimeout(() => quiet(id), wait);
-    else close(id, 0, a.last, '', false, 'quiet');
+    // Another reading of the answer won at its end: it was opened again, and ends by quiet then.
+    else if (!(o.settle && o.settle())) close(id, 0, a.last, '', false, 'quiet');
   };
   return {
     /**
@@ -197,6 +204,15 @@ export function answers(p, o) {
       if (m.done) a.finished = true;
       if (a.finished) a.timer = setTimeout(() => close(id, 0, t, '', true, 'marker'), 100);
       return true;
+    },
+    /** Every open answer goes without a report (another reading of them is opened instead). */
+    discard() {
+      for (const a of open.values()) {
+        clearTimeout(a.timer);
+        if (a.f) a.f.discard();
+      }
+      open.clear();
+      latest = null;
     },
     /**
      * The socket or stream closed: answers that finished are done; the others end as `kind`.

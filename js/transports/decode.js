@@ -14,16 +14,123 @@ const ENTITIES = /** @type {Record<string, string>} */ ({ amp: '&', lt: '<', gt:
  * @param {string} s
  */
 export function isHtml(s) {
-  return s.length > 6 && s.includes('<') && HTML.test(s);
+  return s.length > 6 && s.includes('<') && (HTML.test(s) || FRAGMENT.test(s));
+}
+
+// A string that begins with a whole start tag (of any element, a void one such as `<input …>`
+// too) and ends with a tag: a fragment of markup sent to be swapped into the page.
+const FRAGMENT = /^\s*<[a-zA-Z][\w:-]*(?:\s[^<>]*)?\/?>(?:[\s\S]*>)?\s*$/;
+
+/**
+ * HTML sent escaped inside a value (Bokeh's markup models carry `&lt;p&gt;…`): the markup, or
+ * null when `s` is not that.
+ * @param {string} s
+ */
+export function unescapedHtml(s) {
+  if (!/&lt;\/?[a-zA-Z]/.test(s)) return null;
+  const u = s.replace(/&(lt|gt|quot|#39|apos|amp);/g, (_, e) => ENTITIES[e]);
+  return isHtml(u) ? u : null;
+}
+
+// Elements that have no closing tag.
+const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
+// The attributes that name how a fragment is swapped into the page, and where (htmx's
+// `hx-swap-oob`, `data-swap`): `beforeend`, `beforeend:#target`, `true`.
+const SWAPS = ['hx-swap-oob', 'data-swap-oob', 'data-swap', 'swap', 'sse-swap', 'ws-swap'];
+const TAG = /<(\/?)([a-zA-Z][\w:-]*)((?:\s+[^\s=<>/]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'<>]+))?)*)\s*(\/?)>/g;
+const ATTR = /([^\s=<>/]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'<>]+)))?/g;
+
+/**
+ * The fragments of an HTML string that name where they go: each top-level element with an id,
+ * or a swap attribute naming a target, as `{ target, swap, text }` (the text a browser shows of
+ * what it swaps in), and each element with an id inside them (`swap: 'create'`: the element it
+ * creates, with its first words, if any). Null when no fragment names a target (the string is
+ * then one value). The text of top-level elements that name no target is one more, with an
+ * empty target. At most 64, in their order. `ids`: whether an id alone names a target (a frame
+ * of markup, swapped by id as htmx's WebSocket and SSE extensions do), or only a swap attribute
+ * (markup inside a value, whose headings may carry ids).
+ * @param {string} html
+ * @param {boolean} [ids]
+ * @returns {Array<{ target: string, swap: string, text: string }> | null}
+ */
+export function fragments(html, ids = true) {
+  /** @type {Array<{ target: string, swap: string, text: string }>} */
+  const out = [];
+  // The open elements: [tag, where its content starts, its target and swap (top level), or its
+  // id (inside one)].
+  /** @type {Array<{ tag: string, at: number, from: number, target: string, swap: string }>} */
+  const open = [];
+  // Where the top-level fragments that name a target are, to leave them out of the rest.
+  /** @type {Array<[number, number]>} */
+  const spans = [];
+  let named = false;
+  TAG.lastIndex = 0;
+  for (let m; (m = TAG.exec(html)) && out.length < 64; ) {
+    const [whole, close, name, attrs, self] = m;
+    const tag = name.toLowerCase();
+    if (close) {
+      // Its element, and the ones left open inside it (partial markup), end here.
+      const at = open.map((o) => o.tag).lastIndexOf(tag);
+      if (at < 0) continue;
+      while (open.length > at) {
+        const o = /** @type {{ tag: string, at: number, from: number, target: string, swap: string }} */ (open.pop());
+        if (o.target) out.push({ target: o.target, swap: o.swap, text: visibleText(html.slice(o.from, m.index), false) });
+        if (o.target && open.length === 0) spans.push([o.at, m.index + whole.length]);
+      }
+      continue;
+    }
+    /** @type {Record<string, string>} */
+    const a = {};
+    ATTR.lastIndex = 0;
+    for (let x; (x = ATTR.exec(attrs)); ) a[x[1].toLowerCase()] = x[2] ?? x[3] ?? x[4] ?? '';
+    let target = '';
+    let swap = '';
+    if (open.length === 0) {
+      const how = SWAPS.map((k) => a[k]).find((v) => v !== undefined);
+      if (how !== undefined) {
+        const i = how.indexOf(':');
+        swap = (i >= 0 ? how.slice(0, i) : how).trim() || 'outerHTML';
+        if (swap === 'true') swap = 'outerHTML';
+        target = i >= 0 ? how.slice(i + 1).trim().replace(/^#/, '') : a.id || '';
+      } else if (a.id && ids) [target, swap] = [a.id, 'outerHTML'];
+    } else if (a.id && open.some((o) => o.target)) [target, swap] = [a.id, 'create'];
+    if (target) named = true;
+    if (self || VOID.has(tag)) {
+      if (target) out.push({ target, swap, text: '' });
+      if (target && open.length === 0) spans.push([m.index, m.index + whole.length]);
+      continue;
+    }
+    open.push({ tag, at: m.index, from: m.index + whole.length, target, swap });
+  }
+  // What is still open at the end (a fragment cut short) ends with the string.
+  while (open.length) {
+    const o = /** @type {{ tag: string, at: number, from: number, target: string, swap: string }} */ (open.pop());
+    if (o.target) out.push({ target: o.target, swap: o.swap, text: visibleText(html.slice(o.from), false) });
+    if (o.target && open.length === 0) spans.push([o.at, html.length]);
+  }
+  if (!named) return null;
+  // Outermost first, as the page applies them; what names no target last.
+  out.reverse().sort((x, y) => (x.swap === 'create' ? 1 : 0) - (y.swap === 'create' ? 1 : 0));
+  let rest = '';
+  let from = 0;
+  for (const [a, b] of spans.sort((x, y) => x[0] - y[0])) {
+    rest += html.slice(from, a);
+    from = b;
+  }
+  rest = visibleText(rest + html.slice(from), false);
+  if (rest.trim()) out.push({ target: '', swap: '', text: rest });
+  return out;
 }
 
 /**
  * The text a browser shows of an HTML string: scripts, styles and comments dropped, tags
- * removed, entities decoded, the white space at its end (which no browser shows) left out.
+ * removed, entities decoded, the white space at its end (which no browser shows) left out
+ * (kept with `trim` false: a fragment's text is appended to what came before).
  * @param {string} html
+ * @param {boolean} [trim]
  */
-export function visibleText(html) {
-  return html
+export function visibleText(html, trim = true) {
+  const text = html
     .replace(/<(script|style|template-script)\b[\s\S]*?<\/\1\s*>/gi, '')
     .replace(/<!--[\s\S]*?-->/g, '')
     .replace(/<[a-zA-Z/!][^<>]*>/g, '')
@@ -34,8 +141,8 @@ export function visibleText(html) {
         return n > 0 && n < 0x110000 ? String.fromCodePoint(n) : m;
       }
       return ENTITIES[k] ?? m;
-    })
-    .trimEnd();
+    });
+  return trim ? text.trimEnd() : text;
 }
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;

@@ -18,7 +18,7 @@
 // grow on the page, so they are never learned. Pure: no DOM, no timers; tested in Node
 // (tests/native/learn.test.mjs).
 
-import { isHtml, visibleText, base64Bytes, binary } from './decode.js';
+import { isHtml, visibleText, base64Bytes, binary, unescapedHtml, fragments } from './decode.js';
 import { normal } from './normal.js';
 
 export { normal };
@@ -26,8 +26,14 @@ export { normal };
 // Keys whose string value names what an object is: they become part of the path, so that the
 // answer's deltas and, say, reasoning deltas of the same shape stay apart.
 const KINDS = ['type', 'msg', 'event', 'object', 'role', 'kind'];
+// Keys whose string value names where an operation writes (a scope, a target element): part of
+// the path too, so that operations on different targets are different paths.
+const TARGETS = ['target', 'scope'];
 // Keys whose string value names an answer, on a socket that carries many.
 const IDS = ['message_id', 'messageId', 'event_id', 'eventId', 'request_id', 'response_id', 'id'];
+// Keys that name each element of a list of operations (`[{ key: 'rows -1', value: … }]`): an
+// element is at `[key=rows -1]`, not at its index, which changes from frame to frame.
+const OP_KEYS = ['key', 'k', 'target', 'path', 'name', 'id'];
 // A kind that says the answer is over (`process_completed`, `text-end`, `message_stop`).
 const END = /(?:^|[^a-z])(?:complete[d]?|done|finish(?:ed)?|end(?:ed)?|stop(?:ped)?|close[d]?)(?:[^a-z]|$)/i;
 // Flags that end the answer when true, at any depth.
@@ -41,8 +47,8 @@ export const CAPS = {
   bytes: 4 * 1024 * 1024,
   /** How long an event is kept (ms before the newest). */
   keptMs: 60000,
-  /** Nesting followed in a JSON value. */
-  depth: 12,
+  /** Nesting followed in a JSON value (a Bokeh document's markdown pane is 18 levels down). */
+  depth: 32,
   /** The longest event read (characters or bytes); a longer one is counted, not read. */
   event: 1024 * 1024,
   /** Paths followed per stream or socket. */
@@ -120,6 +126,24 @@ function parse(text) {
  */
 
 /**
+ * The key that names each element of a list of operations: one of OP_KEYS that every element
+ * (an object) has, with a short string or number, each element's its own (an operation's `key`
+ * may repeat); null when none does.
+ * @param {any[]} list
+ * @returns {string | null}
+ */
+function opKey(list) {
+  if (!list.length || !list.every((x) => x && typeof x === 'object' && !Array.isArray(x))) return null;
+  for (const k of OP_KEYS) {
+    if (!list.every((x) => (typeof x[k] === 'string' && x[k].length < 80) || typeof x[k] === 'number')) continue;
+    // A key that names each element: no two the same (a list of children of one type is not
+    // named by its type), save a list of operations on one key (`rows +` twice).
+    if (k === 'key' || k === 'k' || new Set(list.map((x) => x[k])).size === list.length) return k;
+  }
+  return null;
+}
+
+/**
  * The string values of `value` as `[path, string]`, into `out`; `meta` gets the answer's id if
  * one is named, the kinds named anywhere (for end markers) and end flags; `state` holds the last
  * whole value at each path that diffs patch.
@@ -129,23 +153,26 @@ function parse(text) {
  * @param {Meta} meta
  * @param {Map<string, unknown>} state
  * @param {number} depth
+ * @param {string} [at] the path by indices, where diffs address what they patch (`path` names
+ *   the elements of a list of operations by their keys)
  * @returns {void}
  */
-function leaves(value, path, out, meta, state, depth) {
+function leaves(value, path, out, meta, state, depth, at = path) {
   if (depth > CAPS.depth || value === null || value === undefined) return;
-  if (typeof value === 'string') return str(value, path, out, meta, state, depth);
-  if (value instanceof Uint8Array) return bytes(value, path, out, meta, state, depth);
+  if (typeof value === 'string') return str(value, path, out, meta, state, depth, at);
+  if (value instanceof Uint8Array) return bytes(value, path, out, meta, state, depth, at);
   if (typeof value !== 'object') return;
   if (isDiffs(value)) {
-    const base = state.get(path);
+    const base = state.get(at);
     if (base === undefined) return;
     const next = patch(base, value);
-    state.set(path, next);
-    return leaves(next, path, out, meta, state, depth + 1);
+    state.set(at, next);
+    return leaves(next, path, out, meta, state, depth + 1, at);
   }
-  if (path && depth > 0) state.set(path, value);
+  if (at && depth > 0) state.set(at, value);
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) leaves(value[i], `${path}/${i}`, out, meta, state, depth + 1);
+    const key = opKey(value);
+    for (let i = 0; i < value.length; i++) leaves(value[i], key ? `${path}/[${key}=${value[i][key]}]` : `${path}/${i}`, out, meta, state, depth + 1, `${at}/${i}`);
     return;
   }
   let here = path;
@@ -155,6 +182,10 @@ function leaves(value, path, out, meta, state, depth) {
       here += `[${k}=${v}]`;
       meta.kinds.push(v);
     }
+  }
+  for (const k of TARGETS) {
+    const v = value[k];
+    if (typeof v === 'string' && v.length < 80) here += `[${k}=${v}]`;
   }
   if (meta.id === null) {
     for (const k of IDS) {
@@ -169,9 +200,9 @@ function leaves(value, path, out, meta, state, depth) {
   for (const k of Object.keys(value)) {
     // A kind or an id named as a string is in the path or the meta; anything else under such a
     // key (an `event` object) is read as any value.
-    if ((KINDS.includes(k) || IDS.includes(k)) && (typeof value[k] === 'string' || typeof value[k] === 'number')) continue;
+    if ((KINDS.includes(k) || IDS.includes(k) || TARGETS.includes(k)) && (typeof value[k] === 'string' || typeof value[k] === 'number')) continue;
     if (value[k] === true && FINAL.has(k)) meta.done = true;
-    leaves(value[k], `${here}/${k}`, out, meta, state, depth + 1);
+    leaves(value[k], `${here}/${k}`, out, meta, state, depth + 1, `${at}/${k}`);
   }
 }
 
@@ -184,20 +215,27 @@ function leaves(value, path, out, meta, state, depth) {
  * @param {Meta} meta
  * @param {Map<string, unknown>} state
  * @param {number} depth
+ * @param {string} [at]
  */
-function str(value, path, out, meta, state, depth) {
+function str(value, path, out, meta, state, depth, at = path) {
   if (value.length > 1) {
     const inner = parse(value);
-    if (inner !== undefined && typeof inner === 'object') return leaves(inner, path, out, meta, state, depth + 1);
+    if (inner !== undefined && typeof inner === 'object') return leaves(inner, path, out, meta, state, depth + 1, at);
     // Base64 is taken only where it decodes to a message or to text (an id in hex is not).
     const b = /^[0-9a-f]+$/i.test(value) ? null : base64Bytes(value);
     if (b) {
       const d = binary(b);
-      if ('value' in d) return leaves(d.value, `${path}#${d.via}`, out, meta, state, depth + 1);
+      if ('value' in d) return leaves(d.value, `${path}#${d.via}`, out, meta, state, depth + 1, `${at}#${d.via}`);
       if (d.runs.length === 1 && d.runs[0].length * 10 >= b.length * 9) return str(d.runs[0], `${path}#base64`, out, meta, state, depth + 1);
     }
   }
-  out.push([path, isHtml(value) ? visibleText(value) : value]);
+  const html = isHtml(value) ? value : unescapedHtml(value);
+  if (html === null) return void out.push([path, value]);
+  // Fragments that name their target (an id, a swap attribute): each one's text at a path of its
+  // target and swap, so that the answer's element is followed whatever else the frame swaps.
+  const parts = fragments(html, depth === 0);
+  if (!parts) return void out.push([path, visibleText(html)]);
+  for (const f of parts) out.push([f.target ? `${path}$html[#${f.target}][${f.swap}]` : `${path}$html`, f.text]);
 }
 
 /**
@@ -208,10 +246,11 @@ function str(value, path, out, meta, state, depth) {
  * @param {Meta} meta
  * @param {Map<string, unknown>} state
  * @param {number} depth
+ * @param {string} [at]
  */
-function bytes(data, path, out, meta, state, depth) {
+function bytes(data, path, out, meta, state, depth, at = path) {
   const d = binary(data);
-  if ('value' in d) return leaves(d.value, `${path}#${d.via}`, out, meta, state, depth + 1);
+  if ('value' in d) return leaves(d.value, `${path}#${d.via}`, out, meta, state, depth + 1, `${at}#${d.via}`);
   let i = 0;
   for (const run of d.runs) out.push([`${path}$bytes/${i++}`, run]);
 }
@@ -274,19 +313,155 @@ class Path {
  * @typedef {{ path: string, mode: string, by: string, format: string | null, match: ((p: string) => boolean) | null }} Learned
  */
 
+// Readings kept alive beside the one followed, while the page can still tell them apart.
+const READINGS = 6;
+
+/**
+ * One reading of a protocol (a hypothesis the page keeps testing): where the answer's text is
+ * (its path, down to one operation of a frame or one target of an HTML fragment), how it adds up
+ * (`delta`: each value appended; `snapshot`: each value the whole answer so far), and where its
+ * first words came when another message carried them (`first`). It reads each event into the
+ * answer's items, and keeps what the page showed of it: the longest run of its text, in letters
+ * and digits, that one changed element held (`best`).
+ */
+class Reading {
+  /**
+   * @param {{ path: string, mode: string, by?: string, format?: string | null, match?: ((p: string) => boolean) | null, first?: string | null, firstId?: string | null, chain?: string | null }} how
+   */
+  constructor({ path, mode, by = 'learned', format = null, match = null, first = null, firstId = null, chain = null }) {
+    /** @readonly */
+    this.path = path;
+    /** @readonly */
+    this.mode = mode;
+    /** @readonly */
+    this.by = by;
+    /** @readonly */
+    this.format = format;
+    /** @readonly */
+    this.match = match;
+    // Where a message before the answer's values carried its first words (a path), if anywhere.
+    /** @readonly */
+    this.first = first;
+    // The id the answer's values carry, where the message of its first words names another
+    // (Bokeh's names the document's model): the first words are the same answer's.
+    /** @readonly */
+    this.firstId = firstId;
+    // The snapshots' text the page was seen to show when it was learned (letters and digits):
+    // the answer's first snapshot is one of its chain.
+    this.chain = chain;
+    // The answer being read: its id, its text so far and that text in letters and digits.
+    /** @type {{ id: string | null, text: string, n: string } | null} */
+    this.answer = null;
+    // What it read while another reading was followed (to be handed over if it wins); null once
+    // it read more than CAPS.events of them (it can no longer be handed over whole).
+    /** @type {Item[] | null} */
+    this.items = [];
+    // The most of its text the page showed in one run, and in which element (the learner's
+    // caller's, opaque here).
+    this.best = 0;
+    /** @type {unknown} */
+    this.where = null;
+    // Why the page ruled it out ('' while it stands).
+    this.out = '';
+  }
+
+  /** @param {string} p */
+  on(p) {
+    return this.match ? this.match(p) : p === this.path;
+  }
+
+  /**
+   * What event `ev` carries of the answer, and whether it ends it (a done item).
+   * @param {number} t
+   * @param {Read} ev
+   * @param {string} question
+   * @returns {Item[]}
+   */
+  take(t, ev, question) {
+    /** @type {Item[]} */
+    const out = [];
+    let a = this.answer;
+    for (const [p, value] of ev.values) {
+      const on = this.on(p);
+      const first = !on && p === this.first && (!a || !a.text);
+      if (!on && !first) continue;
+      if (!value) continue;
+      const id = first && this.firstId !== null ? this.firstId : ev.id;
+      // An answer with another id than the open one: the open one is over, as the next begins.
+      if (a && a.id !== null && id !== null && a.id !== id) a = null;
+      if (!a) a = this.answer = { id, text: '', n: '' };
+      if (this.mode === 'delta') {
+        a.text += value;
+        out.push({ t, id: a.id, delta: value });
+      } else {
+        // Another element's value on the same path (the question's bubble) is not the answer's:
+        // the first value must start the text the page was seen to show (`chain`), each later
+        // one must start as the answer so far does.
+        const n = normal(value);
+        if (!n && !a.n) continue;
+        if (!a.n && this.chain !== null && !(this.chain.startsWith(n) || n.startsWith(this.chain))) continue;
+        if (!a.n && n === question) continue;
+        if (a.n && !n.startsWith(a.n.slice(0, Math.min(MIN_MATCH, n.length)))) continue;
+        a.text = value;
+        out.push({ t, id: a.id, text: value });
+      }
+      a.n = normal(a.text);
+    }
+    if (!a || !a.text) return out;
+    const same = a.id === null || ev.id === null || a.id === ev.id;
+    // The answer ends with a flag or a kind that says so, at any depth of an event of its own.
+    /** @type {string | null} */
+    let end = same && (ev.done || ev.kinds.some((k) => END.test(k))) ? 'marker' : null;
+    // Or with a whole message after its deltas that equals its text: an event of its own, not one
+    // that carried the answer (which may hold it twice, as Mesop's components do).
+    if (!end && !out.length && a.n.length >= MIN_MATCH) {
+      for (const [p, value] of ev.values) {
+        if (!this.on(p) && value.length >= a.n.length && normal(value) === a.n) {
+          end = 'whole';
+          break;
+        }
+      }
+    }
+    if (end) out.push({ t, id: a.id, done: true, end });
+    return out;
+  }
+
+  /** The text it read so far, in letters and digits. */
+  get n() {
+    return this.answer ? this.answer.n : '';
+  }
+
+  /** How it is named in a report: `path` (with `first` where the first words came). */
+  describe() {
+    return { path: this.path, mode: this.mode, first: this.first };
+  }
+}
+
 /**
  * One stream's or socket's learner. `event(t, data, name)` takes an event (a string, bytes, or
  * a value already parsed, e.g. a Socket.IO event's arguments) and returns what it carries of the
  * answer once the path is learned: `[{ t, id, delta | text, done, end }]`, else `[]` (the event is
  * kept). `shown(text)` hands it the text of an element the page changed: true when that taught
- * it the path (then `replay()` gives the kept events' items).
+ * it the path (then `replay()` gives the kept events' items), or, while several readings of the
+ * answer still stand (`verifying`), when it made the learner follow another of them (then
+ * `restart` is true, and `replay()` gives that reading's items from the answer's start: what was
+ * handed over before is void).
+ *
+ * A reading is a hypothesis. Every reading whose text the page showed when the path was learned
+ * is kept alive (up to READINGS) and reads every event after. At each change of the page, the
+ * runs of their texts in the changed element are compared: a reading is ruled out when the page
+ * shows, where its run stops, more of another reading's run (the page went on with text it says
+ * does not come next, or never came). The reading followed is replaced when it is ruled out, and
+ * at the answer's end (`settle()`) the reading the page showed the most of wins.
  */
 export class Learner {
   #keptBytes;
-  /** @type {string | null} */
-  #firstPath;
-  /** @type {string | null} */
-  #chain;
+  // A reading that won over the one followed: its items, to be handed over (`replay()`).
+  /** @type {Item[] | null} */
+  #switched;
+  // The reading of the last answer, once it is over.
+  /** @type {Reading | null} */
+  #last = null;
 
   /** `readers`: whether the apps' readers (READERS) may claim the stream from its first events. */
   constructor({ readers = false } = {}) {
@@ -295,18 +470,22 @@ export class Learner {
     /** @type {Array<[number, Read, number]>} */
     this.kept = [];
     this.#keptBytes = 0;
+    this.#switched = null;
     /** @readonly @type {Map<string, unknown>} */
     this.state = new Map();
-    /** @type {Learned | null} */
+    // The reading followed, and the others that still stand.
+    /** @type {Reading | null} */
     this.learned = null;
+    /** @type {Reading[]} */
+    this.others = [];
+    // Whether the items `replay()` gives next replace what was handed over before.
+    this.restart = false;
+    // The readings tried for the answer, and those the page ruled out: the report says so.
+    this.tried = 0;
+    this.dropped = 0;
     // The path the last answer was read from: the next answer on it is followed at once.
     /** @type {Learned | null} */
     this.hint = null;
-    // Where a whole message carried the first words before the deltas (the path), if anywhere.
-    this.#firstPath = null;
-    // The snapshots' text the page was seen to show when the path was learned (letters and
-    // digits): the answer's first snapshot is one of its chain.
-    this.#chain = null;
     this.seen = 0;
     this.skipped = 0;
     /** @readonly */
@@ -319,9 +498,30 @@ export class Learner {
     // The user's question, in letters and digits, where the shell knows it (asks.js): a value
     // equal to it (a chat's title) is never the answer's first words.
     this.question = '';
-    // The answer being read: its id, its text so far and that text in letters and digits.
-    /** @type {{ id: string | null, text: string, n: string } | null} */
-    this.answer = null;
+  }
+
+  /**
+   * How the answer is read, or the last one was: the reading's path, how its values add up,
+   * where its first words came (if another message carried them), and how many readings were
+   * tried for it and how many of them the page ruled out. Null before any was learned.
+   */
+  reading() {
+    const r = this.learned || this.#last;
+    if (!r) return null;
+    /** @type {{ path: string, mode: string, first?: string, tried: number, dropped: number }} */
+    const out = { path: r.path, mode: r.mode, tried: this.tried, dropped: this.dropped };
+    if (r.first) out.first = r.first;
+    return out;
+  }
+
+  /** The answer being read (the followed reading's), if any. */
+  get answer() {
+    return this.learned ? this.learned.answer : null;
+  }
+
+  /** Whether other readings of the answer still stand: the page's changes still decide. */
+  get verifying() {
+    return !!this.learned && this.others.length > 0;
   }
 
   /**
@@ -377,7 +577,7 @@ export class Learner {
     // The next answer on the path the last one took: followed at once.
     const hint = this.hint;
     if (hint && ev.values.some(([p, v]) => v && (hint.match ? hint.match(p) : p === hint.path))) {
-      this.learned = hint;
+      this.follow([new Reading(hint)]);
       return this.replay();
     }
     // An app whose protocol a reader knows: its path is known from the wire alone.
@@ -385,7 +585,7 @@ export class Learner {
     if (this.reader) {
       const path = this.reader.path(ev);
       if (path) {
-        this.learned = { path, mode: this.reader.mode, by: 'reader', format: this.reader.name, match: this.reader.match(path) };
+        this.follow([new Reading({ path, mode: this.reader.mode, by: 'reader', format: this.reader.name, match: this.reader.match(path) })]);
         return this.replay();
       }
     }
@@ -407,70 +607,73 @@ export class Learner {
     }
   }
 
-  // What event `ev` carries of the learned path, and whether it ends the answer.
+  // Follows the first of `readings`, the others kept alive beside it.
+  /** @param {Reading[]} readings */
+  follow(readings) {
+    this.learned = readings[0];
+    this.others = readings.slice(1);
+    this.tried = readings.length;
+    this.dropped = 0;
+  }
+
+  // What event `ev` carries of the answer (the followed reading's items), every other reading
+  // that stands reading it too; at the answer's end, the reading the page showed the most of
+  // is chosen again (`settle`).
   /**
    * @param {number} t
    * @param {Read} ev
    * @returns {Item[]}
    */
   items(t, ev) {
-    const { path, mode, match } = /** @type {Learned} */ (this.learned);
-    const on = (/** @type {string} */ p) => (match ? match(p) : p === path);
-    /** @type {Item[]} */
-    const out = [];
-    let a = this.answer;
-    // An answer with another id than the open one: the open one is over, as the next begins.
-    for (const [p, value] of ev.values) {
-      const first = !on(p) && p === this.#firstPath && (!a || !a.text);
-      if (!on(p) && !first) continue;
-      if (!value) continue;
-      if (a && a.id !== null && ev.id !== null && a.id !== ev.id) a = null;
-      if (!a) a = this.answer = { id: ev.id, text: '', n: '' };
-      if (mode === 'delta') {
-        a.text += value;
-        out.push({ t, id: a.id, delta: value });
-      } else {
-        // Another element's value on the same path (the question's bubble) is not the answer's:
-        // the first value must start the text the page was seen to show (`chain`), each later
-        // one must start as the answer so far does.
-        const n = normal(value);
-        if (!n && !a.n) continue;
-        if (!a.n && this.#chain !== null && !(this.#chain.startsWith(n) || n.startsWith(this.#chain))) continue;
-        if (a.n && !n.startsWith(a.n.slice(0, Math.min(MIN_MATCH, n.length)))) continue;
-        a.text = value;
-        out.push({ t, id: a.id, text: value });
-      }
-      a.n = normal(a.text);
+    const cur = /** @type {Reading} */ (this.learned);
+    const out = cur.take(t, ev, this.question);
+    for (const o of this.others) {
+      if (!o.items) continue;
+      for (const it of o.take(t, ev, this.question)) if (!it.done) o.items.push(it);
+      if (o.items.length > CAPS.events) o.items = null;
     }
-    if (!a || !a.text) return out;
-    const same = a.id === null || ev.id === null || a.id === ev.id;
-    // The answer ends with a flag or a kind that says so, at any depth of an event of its own.
-    /** @type {string | null} */
-    let end = same && (ev.done || ev.kinds.some((k) => END.test(k))) ? 'marker' : null;
-    // Or with a whole message after its deltas that equals its text: an event of its own, not one
-    // that carried the answer (which may hold it twice, as Mesop's components do).
-    if (!end && !out.length && a.n.length >= MIN_MATCH) {
-      for (const [p, value] of ev.values) {
-        if (!on(p) && value.length >= a.n.length && normal(value) === a.n) {
-          end = 'whole';
-          break;
-        }
-      }
-    }
-    if (end) {
-      out.push({ t, id: a.id, done: true, end });
-      this.ended();
-    }
-    return out;
+    const done = out.find((it) => it.done);
+    if (!done) return out;
+    // The answer is over: the reading that explains the page best is the answer's.
+    const won = this.settle();
+    this.ended();
+    if (!won) return out;
+    const items = /** @type {Item[]} */ (this.replay());
+    const a = won.answer;
+    items.push({ t, id: a ? a.id : null, done: true, end: done.end });
+    return items;
+  }
+
+  /**
+   * The answer is over (an end the learner saw, or one the shell decided: quiet, closed): of
+   * the readings that stand, the one whose text the page showed the most of wins. Returns it
+   * when it is not the one followed (then it is followed, `restart` is set and `replay()` gives
+   * its items), else null. Either way the others are let go.
+   * @returns {Reading | null}
+   */
+  settle() {
+    const cur = this.learned;
+    if (!cur || !this.others.length) return null;
+    let won = cur;
+    for (const o of this.others) if (o.items && o.best > won.best) won = o;
+    this.others = [];
+    if (won === cur) return null;
+    this.learned = won;
+    this.#switched = /** @type {Item[]} */ (won.items);
+    won.items = [];
+    this.restart = true;
+    return won;
   }
 
   // The answer is over: the next is learned anew (the page may show it elsewhere), its path
   // followed at once if it comes on the same one.
   ended() {
-    this.answer = null;
-    this.#chain = null;
-    if (this.learned && this.learned.by === 'learned') {
-      this.hint = this.learned;
+    const cur = this.learned;
+    if (cur) cur.answer = null;
+    this.#last = cur;
+    this.others = [];
+    if (cur && cur.by === 'learned') {
+      this.hint = { path: cur.path, mode: cur.mode, by: cur.by, format: null, match: null };
       this.learned = null;
       this.paths.clear();
       this.kept = [];
@@ -481,38 +684,104 @@ export class Learner {
 
   /** Whether the page can still teach it anything: not while every event has been the same. */
   get teachable() {
-    return !this.learned && (this.seen < 2 || !this.same);
+    return (!this.learned && (this.seen < 2 || !this.same)) || this.verifying;
   }
 
   /**
-   * The text of an element the page changed: whether it taught the path.
+   * The text of an element the page changed: whether it taught the path, or (while several
+   * readings stand) made the learner follow another one. `where` names the element (opaque).
    * @param {string} text
+   * @param {unknown} [where]
    */
-  shown(text) {
-    if (this.learned) return false;
+  shown(text, where) {
+    if (this.learned) return this.verify(text, where);
     const page = normal(text);
     if (page.length < MIN_MATCH) return false;
-    /** @type {{ path: string, mode: string, n: number, read: string } | null} */
-    let best = null;
+    /** @type {Array<{ path: string, mode: string, n: number, read: string }>} */
+    const found = [];
     for (const [path, p] of this.paths) {
       if (p.joinedEvents >= MIN_EVENTS && p.changes >= MIN_EVENTS) {
         const read = normal(p.joined);
         const n = shownPrefix(read, page);
         // Deltas are shown when the page shows more than the first of them.
-        if (n >= MIN_MATCH && n > p.firstN && (!best || n > best.n)) best = { path, mode: 'delta', n, read };
+        if (n >= MIN_MATCH && n > p.firstN) found.push({ path, mode: 'delta', n, read });
       }
       for (const c of p.chains) {
         if (c.grew < MIN_EVENTS - 1) continue;
         const n = shownPrefix(c.n, page);
-        // A tie with the same path's deltas goes to the snapshots: values that each extend the
-        // one before are snapshots (an answer that repeats its words joins as deltas too).
-        if (n >= MIN_MATCH && (!best || n > best.n || (n === best.n && best.path === path))) best = { path, mode: 'snapshot', n, read: c.n };
+        if (n >= MIN_MATCH) found.push({ path, mode: 'snapshot', n, read: c.n });
       }
     }
-    if (!best) return false;
-    this.learned = { path: best.path, mode: best.mode, by: 'learned', format: null, match: null };
-    this.#chain = best.mode === 'snapshot' ? best.read : null;
-    this.#firstPath = best.mode === 'delta' ? this.firstWords(best.path, page.slice(0, page.indexOf(best.read.slice(0, best.n)))) : this.firstSnapshot(best.path, best.read);
+    if (!found.length) return false;
+    // The reading that shows the most first; a tie with the same path's deltas goes to the
+    // snapshots (values that each extend the one before are snapshots: an answer that repeats
+    // its words joins as deltas too). One reading for each text shown.
+    found.sort((x, y) => y.n - x.n || (x.path === y.path ? (x.mode === 'snapshot' ? -1 : 1) : 0));
+    /** @type {Reading[]} */
+    const readings = [];
+    const texts = new Set();
+    for (const f of found) {
+      if (readings.length >= READINGS || texts.has(f.read.slice(0, f.n))) continue;
+      texts.add(f.read.slice(0, f.n));
+      const words = f.mode === 'delta' ? this.firstWords(f.path, page.slice(0, page.indexOf(f.read.slice(0, f.n)))) : null;
+      const first = words ? words.path : f.mode === 'snapshot' ? this.firstSnapshot(f.path, f.read) : null;
+      const r = new Reading({ path: f.path, mode: f.mode, first, firstId: words ? words.id : null, chain: f.mode === 'snapshot' ? f.read : null });
+      r.where = where;
+      readings.push(r);
+    }
+    this.follow(readings);
+    return true;
+  }
+
+  /**
+   * The page's text of a changed element, held to the readings that stand: each one's run there
+   * (the longest start of its text the element holds), and a reading ruled out where another's
+   * run goes on past the end of its own. Returns true when the followed reading was ruled out
+   * and another is followed now (`restart`).
+   * @param {string} text
+   * @param {unknown} where
+   */
+  verify(text, where) {
+    if (!this.verifying) return false;
+    const page = normal(text);
+    if (page.length < MIN_MATCH) return false;
+    const all = [/** @type {Reading} */ (this.learned), ...this.others];
+    /** @type {Map<Reading, { s: number, e: number }>} */
+    const runs = new Map();
+    for (const r of all) {
+      const n = r.n;
+      const m = shownPrefix(n, page);
+      if (m < MIN_MATCH) continue;
+      const s = page.indexOf(n.slice(0, m));
+      runs.set(r, { s, e: s + m });
+      if (m > r.best) [r.best, r.where] = [m, where];
+    }
+    for (const [c, rc] of runs) {
+      for (const [d, rd] of runs) {
+        if (d === c || !(rd.s < rc.e && rc.e < rd.e)) continue;
+        c.out = `the page went on with ${rd.e - rc.e} characters of ${d.path} where its text stopped`;
+        break;
+      }
+    }
+    const cur = /** @type {Reading} */ (this.learned);
+    const out = all.filter((r) => r.out);
+    if (!out.length) return false;
+    this.dropped += out.length;
+    this.others = this.others.filter((r) => !r.out && r.items);
+    if (!cur.out) return false;
+    // The followed reading was ruled out: the best that stands is followed from the start.
+    if (!this.others.length) {
+      // None stands: it is followed still (the report's match says how far off it is).
+      cur.out = '';
+      return false;
+    }
+    let won = this.others[0];
+    for (const o of this.others) if (o.best > won.best) won = o;
+    this.others = this.others.filter((o) => o !== won);
+    this.learned = won;
+    this.#switched = /** @type {Item[]} */ (won.items);
+    won.items = [];
+    this.restart = true;
     return true;
   }
 
@@ -540,34 +809,51 @@ export class Learner {
     return null;
   }
 
-  // Where a whole message before the first delta carried the answer's first words: the page
-  // shows them just before the deltas' text (`before`). The latest such event of the answer's
-  // own id (or the one just before the deltas, where events carry none) names the path.
+  // Where a message before the first delta carried the answer's first words: the page shows
+  // them just before the deltas' text (`before`). The latest such event of the answer's own id,
+  // else the nearest event before the deltas whose value the page shows there (the message that
+  // created the answer's element, whatever its id names: Bokeh's names the document's model),
+  // names the path.
   /**
    * @param {string} path
    * @param {string} before
-   * @returns {string | null}
+   * @returns {{ path: string, id: string | null } | null} the path, and the id of the answer's
+   *   values where that message names another (null where it names the same, or none)
    */
   firstWords(path, before) {
     const at = this.kept.findIndex(([, ev]) => ev.values.some(([p, v]) => p === path && v));
     if (at <= 0 || !before) return null;
     const id = this.kept[at][1].id;
+    /** @type {{ path: string, id: string | null } | null} */
+    let near = null;
     for (let i = at - 1; i >= 0 && i >= at - 32; i--) {
       const ev = this.kept[i][1];
-      if (id !== null ? ev.id !== id : i !== at - 1) continue;
+      const own = id !== null && ev.id === id;
+      if (near !== null && !own) continue;
       /** @type {[string, number] | null} */
       let found = null;
       for (const [p, v] of ev.values) {
         const n = normal(v);
         if (n && p !== path && n !== this.question && before.endsWith(n) && (!found || n.length > found[1])) found = [p, n.length];
       }
-      if (found) return found[0];
+      if (!found) continue;
+      if (own || id === null) return { path: found[0], id: own || ev.id === null ? null : id };
+      near ??= { path: found[0], id: ev.id === null ? null : id };
     }
-    return null;
+    return near;
   }
 
-  /** The kept events read again through the learned path (once, after `shown` taught it). */
+  /**
+   * The items to hand over now: after `shown()` taught the path, the kept events read through
+   * it (each reading that stands reads them too); after another reading won, that reading's items
+   * from the answer's start (`restart`).
+   */
   replay() {
+    if (this.#switched) {
+      const items = this.#switched;
+      this.#switched = null;
+      return items;
+    }
     const kept = this.kept;
     this.kept = [];
     this.#keptBytes = 0;
@@ -575,7 +861,14 @@ export class Learner {
     const out = [];
     for (const [t, ev] of kept) {
       if (!this.learned) break;
-      for (const it of this.items(t, ev)) out.push(it);
+      const got = this.items(t, ev);
+      // Another reading won at the answer's end: its items are the answer's, from the start
+      // (nothing of this replay was handed over yet).
+      if (this.restart) {
+        this.restart = false;
+        out.length = 0;
+      }
+      for (const it of got) out.push(it);
     }
     return out;
   }

@@ -14,7 +14,9 @@ const b64 = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
 // --- the page's truth, before anything changes ---
 const changes = [];
 const marks = [];
-const deep = (n) => (n.nodeType === 3 ? n.data : n.nodeType === 1 || n.nodeType === 11 ? [...(n.shadowRoot ? n.shadowRoot.childNodes : []), ...n.childNodes].map(deep).join('') : '');
+// What the page shows: its text, shadow roots too, but not the text of its styles and scripts
+// (Bokeh puts a stylesheet in every message's shadow root, and CSS holds words).
+const deep = (n) => (n.nodeType === 3 ? n.data : (n.nodeType === 1 && !/^(STYLE|SCRIPT|TEMPLATE|NOSCRIPT)$/.test(n.nodeName)) || n.nodeType === 11 ? [...(n.shadowRoot ? n.shadowRoot.childNodes : []), ...n.childNodes].map(deep).join('') : '');
 const letters = (s) => s.replace(/[^\p{L}\p{N}]/gu, '').toLowerCase();
 window.truth = { changes, marks, submitAt: null, askAt: null };
 {

@@ -36,7 +36,9 @@ function truthRecorder(question) {
     requestAnimationFrame(loop);
   };
   requestAnimationFrame(loop);
-  const deep = (n) => (n.nodeType === 3 ? n.data : n.nodeType === 1 || n.nodeType === 11 ? [...(n.shadowRoot ? n.shadowRoot.childNodes : []), ...n.childNodes].map(deep).join('') : '');
+  // What the page shows: its text, shadow roots too, but not the text of its styles and scripts
+// (Bokeh puts a stylesheet in every message's shadow root, and CSS holds words).
+const deep = (n) => (n.nodeType === 3 ? n.data : (n.nodeType === 1 && !/^(STYLE|SCRIPT|TEMPLATE|NOSCRIPT)$/.test(n.nodeName)) || n.nodeType === 11 ? [...(n.shadowRoot ? n.shadowRoot.childNodes : []), ...n.childNodes].map(deep).join('') : '');
   const roots = new Set();
   const mo = new MutationObserver(() => {
     const c = { t: performance.now(), text: letters(deep(document.body)) };
