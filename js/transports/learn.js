@@ -126,21 +126,23 @@ function parse(text) {
  */
 
 /**
- * The key that names each element of a list of operations: one of OP_KEYS that every element
- * (an object) has, with a short string or number, each element's its own (an operation's `key`
- * may repeat); null when none does.
+ * How element `i` of a list is named in a path: by its own key where it has one (the first of
+ * OP_KEYS it has with a short string or number, that no other element of the list has the same,
+ * save an operation's `key`, which may repeat: `rows +` twice), as `[key=rows -1]`, so that an
+ * operation is found whatever else the frame holds before it; else by its index.
  * @param {any[]} list
- * @returns {string | null}
+ * @param {number} i
  */
-function opKey(list) {
-  if (!list.length || !list.every((x) => x && typeof x === 'object' && !Array.isArray(x))) return null;
-  for (const k of OP_KEYS) {
-    if (!list.every((x) => (typeof x[k] === 'string' && x[k].length < 80) || typeof x[k] === 'number')) continue;
-    // A key that names each element: no two the same (a list of children of one type is not
-    // named by its type), save a list of operations on one key (`rows +` twice).
-    if (k === 'key' || k === 'k' || new Set(list.map((x) => x[k])).size === list.length) return k;
+function opName(list, i) {
+  const x = list[i];
+  if (list.length <= 64 && x && typeof x === 'object' && !Array.isArray(x)) {
+    for (const k of OP_KEYS) {
+      const v = x[k];
+      if (!((typeof v === 'string' && v.length < 80) || typeof v === 'number')) continue;
+      if (k === 'key' || k === 'k' || !list.some((y, j) => j !== i && y && y[k] === v)) return `[${k}=${v}]`;
+    }
   }
-  return null;
+  return String(i);
 }
 
 /**
@@ -171,8 +173,7 @@ function leaves(value, path, out, meta, state, depth, at = path) {
   }
   if (at && depth > 0) state.set(at, value);
   if (Array.isArray(value)) {
-    const key = opKey(value);
-    for (let i = 0; i < value.length; i++) leaves(value[i], key ? `${path}/[${key}=${value[i][key]}]` : `${path}/${i}`, out, meta, state, depth + 1, `${at}/${i}`);
+    for (let i = 0; i < value.length; i++) leaves(value[i], `${path}/${opName(value, i)}`, out, meta, state, depth + 1, `${at}/${i}`);
     return;
   }
   let here = path;
@@ -185,7 +186,7 @@ function leaves(value, path, out, meta, state, depth, at = path) {
   }
   for (const k of TARGETS) {
     const v = value[k];
-    if (typeof v === 'string' && v.length < 80) here += `[${k}=${v}]`;
+    if (typeof v === 'string' && v.length < 80 && !path.endsWith(`/[${k}=${v}]`)) here += `[${k}=${v}]`;
   }
   if (meta.id === null) {
     for (const k of IDS) {
@@ -326,9 +327,9 @@ const READINGS = 6;
  */
 class Reading {
   /**
-   * @param {{ path: string, mode: string, by?: string, format?: string | null, match?: ((p: string) => boolean) | null, first?: string | null, firstId?: string | null, chain?: string | null }} how
+   * @param {{ path: string, mode: string, by?: string, format?: string | null, match?: ((p: string) => boolean) | null, first?: string | null, firstEv?: Read | null, firstId?: string | null, chain?: string | null }} how
    */
-  constructor({ path, mode, by = 'learned', format = null, match = null, first = null, firstId = null, chain = null }) {
+  constructor({ path, mode, by = 'learned', format = null, match = null, first = null, firstEv = null, firstId = null, chain = null }) {
     /** @readonly */
     this.path = path;
     /** @readonly */
@@ -339,9 +340,12 @@ class Reading {
     this.format = format;
     /** @readonly */
     this.match = match;
-    // Where a message before the answer's values carried its first words (a path), if anywhere.
+    // Where a message before the answer's values carried its first words (a path, and that
+    // event: the same path may carry the question's bubble before it), if anywhere.
     /** @readonly */
     this.first = first;
+    /** @readonly */
+    this.firstEv = firstEv;
     // The id the answer's values carry, where the message of its first words names another
     // (Bokeh's names the document's model): the first words are the same answer's.
     /** @readonly */
@@ -383,7 +387,7 @@ class Reading {
     let a = this.answer;
     for (const [p, value] of ev.values) {
       const on = this.on(p);
-      const first = !on && p === this.first && (!a || !a.text);
+      const first = !on && ev === this.firstEv && p === this.first && (!a || !a.text);
       if (!on && !first) continue;
       if (!value) continue;
       const id = first && this.firstId !== null ? this.firstId : ev.id;
@@ -462,6 +466,10 @@ export class Learner {
   // The reading of the last answer, once it is over.
   /** @type {Reading | null} */
   #last = null;
+  // The readings tried for the answer (`mode path`), and whether its first events were let go.
+  /** @type {Set<string>} */
+  #tried = new Set();
+  #lost = false;
 
   /** `readers`: whether the apps' readers (READERS) may claim the stream from its first events. */
   constructor({ readers = false } = {}) {
@@ -519,9 +527,12 @@ export class Learner {
     return this.learned ? this.learned.answer : null;
   }
 
-  /** Whether other readings of the answer still stand: the page's changes still decide. */
+  /**
+   * Whether the page's changes still decide how the answer is read: while a learned reading is
+   * followed and the answer's events are all kept (another reading can be read from its start).
+   */
   get verifying() {
-    return !!this.learned && this.others.length > 0;
+    return !!this.learned && this.learned.by === 'learned' && (!this.#lost || this.others.length > 0);
   }
 
   /**
@@ -564,7 +575,9 @@ export class Learner {
     if (this.seen === 1) this.first = `${name}\u0000${sig}`;
     else if (this.same && this.first !== `${name}\u0000${sig}`) this.same = false;
     const ev = this.read(data, name);
-    if (this.learned) return this.items(t, ev);
+    // While it follows a learned reading it goes on learning: a reading the page shows later may
+    // be read from the answer's start.
+    if (this.learned && this.learned.by !== 'learned') return this.items(t, ev);
     for (const [path, value] of ev.values) {
       let p = this.paths.get(path);
       if (!p) {
@@ -574,6 +587,7 @@ export class Learner {
       p.take(value);
     }
     this.keep(t, ev);
+    if (this.learned) return this.items(t, ev);
     // The next answer on the path the last one took: followed at once.
     const hint = this.hint;
     if (hint && ev.values.some(([p, v]) => v && (hint.match ? hint.match(p) : p === hint.path))) {
@@ -604,6 +618,8 @@ export class Learner {
     this.#keptBytes += size;
     while (this.kept.length > 1 && (this.kept.length > CAPS.events || this.#keptBytes > CAPS.bytes || this.kept[0][0] < t - CAPS.keptMs)) {
       this.#keptBytes -= /** @type {[number, Read, number]} */ (this.kept.shift())[2];
+      // The answer's start is no longer kept: no other reading can be read from it.
+      if (this.learned) this.#lost = true;
     }
   }
 
@@ -614,6 +630,8 @@ export class Learner {
     this.others = readings.slice(1);
     this.tried = readings.length;
     this.dropped = 0;
+    this.#lost = false;
+    this.#tried = new Set(readings.map((r) => `${r.mode} ${r.path}`));
   }
 
   // What event `ev` carries of the answer (the followed reading's items), every other reading
@@ -672,6 +690,7 @@ export class Learner {
     if (cur) cur.answer = null;
     this.#last = cur;
     this.others = [];
+    this.#tried = new Set();
     if (cur && cur.by === 'learned') {
       this.hint = { path: cur.path, mode: cur.mode, by: cur.by, format: null, match: null };
       this.learned = null;
@@ -697,22 +716,41 @@ export class Learner {
     if (this.learned) return this.verify(text, where);
     const page = normal(text);
     if (page.length < MIN_MATCH) return false;
-    /** @type {Array<{ path: string, mode: string, n: number, read: string }>} */
+    const readings = this.candidates(page, where, () => false);
+    if (!readings.length) return false;
+    this.follow(readings);
+    return true;
+  }
+
+  /**
+   * The readings the paths offer for a page's text (letters and digits): each path's deltas and
+   * snapshot chains that it shows MIN_MATCH letters of or more, the most shown first, one for
+   * each text shown, at most READINGS; `skip(mode, path)` leaves out those tried already.
+   * @param {string} page
+   * @param {unknown} where
+   * @param {(mode: string, path: string) => boolean} skip
+   * @returns {Reading[]}
+   */
+  candidates(page, where, skip) {
+    /** @type {Array<{ path: string, mode: string, n: number, read: string, short?: boolean }>} */
     const found = [];
     for (const [path, p] of this.paths) {
-      if (p.joinedEvents >= MIN_EVENTS && p.changes >= MIN_EVENTS) {
+      // Deltas of MIN_EVENTS events or more; or one fewer after a message that carried the
+      // answer's first words (an answer of four tokens, two of them in the message that created
+      // its element), found below.
+      if (p.joinedEvents >= MIN_EVENTS - 1 && p.changes >= MIN_EVENTS - 1 && !skip('delta', path)) {
         const read = normal(p.joined);
         const n = shownPrefix(read, page);
         // Deltas are shown when the page shows more than the first of them.
-        if (n >= MIN_MATCH && n > p.firstN) found.push({ path, mode: 'delta', n, read });
+        if (n >= MIN_MATCH && n > p.firstN) found.push({ path, mode: 'delta', n, read, short: p.joinedEvents < MIN_EVENTS || p.changes < MIN_EVENTS });
       }
+      if (skip('snapshot', path)) continue;
       for (const c of p.chains) {
         if (c.grew < MIN_EVENTS - 1) continue;
         const n = shownPrefix(c.n, page);
         if (n >= MIN_MATCH) found.push({ path, mode: 'snapshot', n, read: c.n });
       }
     }
-    if (!found.length) return false;
     // The reading that shows the most first; a tie with the same path's deltas goes to the
     // snapshots (values that each extend the one before are snapshots: an answer that repeats
     // its words joins as deltas too). One reading for each text shown.
@@ -723,14 +761,13 @@ export class Learner {
     for (const f of found) {
       if (readings.length >= READINGS || texts.has(f.read.slice(0, f.n))) continue;
       texts.add(f.read.slice(0, f.n));
-      const words = f.mode === 'delta' ? this.firstWords(f.path, page.slice(0, page.indexOf(f.read.slice(0, f.n)))) : null;
-      const first = words ? words.path : f.mode === 'snapshot' ? this.firstSnapshot(f.path, f.read) : null;
-      const r = new Reading({ path: f.path, mode: f.mode, first, firstId: words ? words.id : null, chain: f.mode === 'snapshot' ? f.read : null });
+      const words = f.mode === 'delta' ? this.firstWords(f.path, page.slice(0, page.indexOf(f.read.slice(0, f.n)))) : this.firstSnapshot(f.path, f.read);
+      if (f.short && !words) continue;
+      const r = new Reading({ path: f.path, mode: f.mode, first: words && words.path, firstEv: words && words.ev, firstId: words ? words.id : null, chain: f.mode === 'snapshot' ? f.read : null });
       r.where = where;
       readings.push(r);
     }
-    this.follow(readings);
-    return true;
+    return readings;
   }
 
   /**
@@ -745,7 +782,13 @@ export class Learner {
     if (!this.verifying) return false;
     const page = normal(text);
     if (page.length < MIN_MATCH) return false;
-    const all = [/** @type {Reading} */ (this.learned), ...this.others];
+    const cur = /** @type {Reading} */ (this.learned);
+    const shown = shownPrefix(cur.n, page);
+    // The page shows none of the answer here, or all of it: nothing to tell, when no other
+    // reading stands.
+    if (!this.others.length && (shown < MIN_MATCH || shown >= cur.n.length) && (cur.first || cur.mode !== 'delta')) return false;
+    if (shown >= MIN_MATCH && !this.#lost) this.discover(page, where, shown);
+    const all = [cur, ...this.others];
     /** @type {Map<Reading, { s: number, e: number }>} */
     const runs = new Map();
     for (const r of all) {
@@ -763,7 +806,6 @@ export class Learner {
         break;
       }
     }
-    const cur = /** @type {Reading} */ (this.learned);
     const out = all.filter((r) => r.out);
     if (!out.length) return false;
     this.dropped += out.length;
@@ -785,25 +827,61 @@ export class Learner {
     return true;
   }
 
+  /**
+   * Readings the page shows now that were not tried yet, each read from the answer's start (the
+   * kept events): where the followed one shows less of its text than it read (the page lags, or
+   * goes on with other text), and, once, the followed deltas with the message that carried their
+   * first words (the next answer on a path followed at once).
+   * @param {string} page
+   * @param {unknown} where
+   * @param {number} shown how much of the followed reading's text the page shows
+   */
+  discover(page, where, shown) {
+    const cur = /** @type {Reading} */ (this.learned);
+    /** @type {Reading[]} */
+    const more = [];
+    if (!cur.first && cur.mode === 'delta' && !this.#tried.has(`first ${cur.path}`)) {
+      const at = page.indexOf(cur.n.slice(0, shown));
+      const words = at > 0 ? this.firstWords(cur.path, page.slice(0, at)) : null;
+      if (words) {
+        this.#tried.add(`first ${cur.path}`);
+        more.push(new Reading({ path: cur.path, mode: 'delta', first: words.path, firstEv: words.ev, firstId: words.id }));
+      }
+    }
+    if (shown < cur.n.length) more.push(...this.candidates(page, where, (mode, path) => this.#tried.has(`${mode} ${path}`)));
+    for (const r of more) {
+      if (this.others.length >= READINGS - 1) break;
+      this.#tried.add(`${r.mode} ${r.path}`);
+      r.where = where;
+      for (const [t, ev] of this.kept) {
+        for (const it of r.take(t, ev, this.question)) if (!it.done && r.items) r.items.push(it);
+      }
+      this.others.push(r);
+      this.tried++;
+    }
+  }
+
   // Where a message before the path's first snapshot carried the answer's first snapshot (Mesop
   // sends the new message's whole tree first, then the markdown's updates): a value of a few
   // events before, elsewhere, that the chain's text begins with.
   /**
    * @param {string} path
    * @param {string} chain
-   * @returns {string | null}
+   * @returns {{ path: string, ev: Read, id: null } | null}
    */
   firstSnapshot(path, chain) {
-    const at = this.kept.findIndex(([, ev]) => ev.values.some(([p, v]) => p === path && normal(v)));
+    // The path's own first snapshot of the answer (another element's value on the path, the
+    // question's row, is not one): an earlier one is a start of it.
+    const of = (/** @type {string} */ p, /** @type {string} */ v) => p === path && !!normal(v) && chain.startsWith(normal(v));
+    const at = this.kept.findIndex(([, ev]) => ev.values.some(([p, v]) => of(p, v)));
     if (at < 0) return null;
-    // The path's own first snapshot: an earlier one is a start of it.
-    const own = this.kept[at][1].values.find(([p, v]) => p === path && normal(v));
+    const own = this.kept[at][1].values.find(([p, v]) => of(p, v));
     const first = normal(/** @type {[string, string]} */ (own)[1]);
     // The nearest such event: its first words may be few (two letters or more).
     for (let i = at - 1; i >= 0 && i >= at - 8; i--) {
       for (const [p, v] of this.kept[i][1].values) {
         const n = normal(v);
-        if (p !== path && n.length >= 2 && n.length < first.length && n !== this.question && first.startsWith(n) && chain.startsWith(n)) return p;
+        if (p !== path && n.length >= 2 && n.length < first.length && n !== this.question && first.startsWith(n) && chain.startsWith(n)) return { path: p, ev: this.kept[i][1], id: null };
       }
     }
     return null;
@@ -817,14 +895,15 @@ export class Learner {
   /**
    * @param {string} path
    * @param {string} before
-   * @returns {{ path: string, id: string | null } | null} the path, and the id of the answer's
-   *   values where that message names another (null where it names the same, or none)
+   * @returns {{ path: string, ev: Read, id: string | null } | null} the path and the event, and
+   *   the id of the answer's values where that message names another (null where it names the
+   *   same, or none)
    */
   firstWords(path, before) {
     const at = this.kept.findIndex(([, ev]) => ev.values.some(([p, v]) => p === path && v));
     if (at <= 0 || !before) return null;
     const id = this.kept[at][1].id;
-    /** @type {{ path: string, id: string | null } | null} */
+    /** @type {{ path: string, ev: Read, id: string | null } | null} */
     let near = null;
     for (let i = at - 1; i >= 0 && i >= at - 32; i--) {
       const ev = this.kept[i][1];
@@ -837,8 +916,8 @@ export class Learner {
         if (n && p !== path && n !== this.question && before.endsWith(n) && (!found || n.length > found[1])) found = [p, n.length];
       }
       if (!found) continue;
-      if (own || id === null) return { path: found[0], id: own || ev.id === null ? null : id };
-      near ??= { path: found[0], id: ev.id === null ? null : id };
+      if (own || id === null) return { path: found[0], ev, id: own || ev.id === null ? null : id };
+      near ??= { path: found[0], ev, id: ev.id === null ? null : id };
     }
     return near;
   }
@@ -854,12 +933,10 @@ export class Learner {
       this.#switched = null;
       return items;
     }
-    const kept = this.kept;
-    this.kept = [];
-    this.#keptBytes = 0;
     /** @type {Item[]} */
     const out = [];
-    for (const [t, ev] of kept) {
+    // The events stay kept while the answer is read: another reading may be read from them.
+    for (const [t, ev] of [...this.kept]) {
       if (!this.learned) break;
       const got = this.items(t, ev);
       // Another reading won at the answer's end: its items are the answer's, from the start
