@@ -588,8 +588,16 @@ export interface ReadBy {
   by: 'reader' | 'learned' | 'none';
   /** The format the reader read: a wire format, or an app's protocol (`open-webui`, `gradio`). */
   format?: string | null;
-  /** The learned path: event name, keys and indices, with `[key=value]` for the kind of each object on the way (`events/data[type=response:completion]/data/delta`). */
+  /** The learned path: event name, keys and indices, with `[key=value]` for the kind or the target of each object on the way (`events/data[type=response:completion]/data/delta`), `/[key=rows -1]` for an operation of a list named by its own key, and `$html[#id][swap]` for an HTML fragment aimed at an element (`$html[#reply-7][beforeend]`). The reading that explained the page best: where no reading explained it, the best tried (the report's `matchedPct` says how far it was from the page, and no figure is given). */
   path?: string | null;
+  /** With `learned`: how the path's values add up, one of `delta` (each is appended to the answer: deltas, an HTML fragment appended to its target) or `snapshot` (each is the whole answer so far: a replacement at a key, a fragment that replaces its target's content). */
+  mode?: 'delta' | 'snapshot' | null;
+  /** With `learned`: where the answer's first words came, when another message than the path's carried them (the one that created the answer's element). */
+  first?: string | null;
+  /** With `learned`: how many readings of the answer were held to the page (each a path and a mode whose text the page showed), the one given among them. */
+  tried?: number | null;
+  /** With `learned`: how many of the readings tried the page ruled out (it went on with text a reading says does not come next). The one given won as the one the page showed the most of, at the answer's end, of those it did not rule out. */
+  dropped?: number | null;
   /** With `none`: why no stream carried it. */
   why?: string | null;
   /** With `none`: the streams and sockets that were open while it grew, and how many events each carried. */

@@ -137,6 +137,20 @@ export function attachAppReplays(server) {
       res.end('data: {"end":true}\n\n');
       return true;
     }
+    // A stream tokenpaint can learn (made up, not recorded: each token a JSON event of its own,
+    // `data: {"kind": "part", "text": " word3"}` every 20 ms) whose page shows other words after
+    // the first few (tests/pages/apps/unreadable.js `sendOther`).
+    if (p === '/contradicted/stream') {
+      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+      let closed = false;
+      req.on('close', () => (closed = true));
+      for (let i = 0; i < 30 && !closed; i++) {
+        await sleep(20);
+        res.write(`data: ${JSON.stringify({ kind: 'part', text: `${i ? ' ' : ''}word${i}` })}\n\n`);
+      }
+      res.end('data: {"kind":"end"}\n\n');
+      return true;
+    }
     if (p.startsWith('/gradio_api/heartbeat/')) {
       res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
       res.write('data: ALIVE\n\n');

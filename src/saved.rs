@@ -247,6 +247,7 @@ fn write_scalars(w: &mut JsonWriter, tl: &Timeline) {
         ("truncated", tl.truncated),
         ("observed", tl.observed),
         ("paintMissing", tl.paint_missing),
+        ("learned", tl.learned),
     ] {
         w.key(k);
         w.bool(v);
@@ -755,6 +756,7 @@ fn read_timeline(sc: &mut Scanner<'_>) -> Res<Timeline> {
             b"truncated" => tl.truncated = flag(sc)?,
             b"observed" => tl.observed = flag(sc)?,
             b"paintMissing" => tl.paint_missing = flag(sc)?,
+            b"learned" => tl.learned = flag(sc)?,
             b"domReason" => tl.dom_reason = known(sc, &DOM_REASONS, None)?,
             b"firstMalformed" => {
                 tl.first_malformed = known(sc, &MALFORMED, Some("malformed"))?;

@@ -298,9 +298,13 @@ impl Streams {
         keep_text: bool,
         start_unknown: bool,
         prior_chars: f64,
+        learned: bool,
     ) {
         if let Some(o) = self.get(id) {
             o.session.prior_chars(prior_chars);
+            if learned {
+                o.session.learned();
+            }
             o.label = prefix(label, 64).into();
             if !transport.is_empty() {
                 o.transport = prefix(transport, 16).into();

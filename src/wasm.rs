@@ -135,6 +135,7 @@ impl Core {
         keep_text: bool,
         start_unknown: bool,
         prior_chars: f64,
+        learned: bool,
     ) -> u32 {
         let id = self.streams.open(
             format,
@@ -153,6 +154,7 @@ impl Core {
             keep_text,
             start_unknown,
             prior_chars,
+            learned,
         );
         id
     }

@@ -20,6 +20,7 @@
  * @property {boolean} [keepText] keep its text (the `includeText` option; left out: no)
  * @property {boolean} [startUnknown] no request start can be known for it (left out: one can)
  * @property {number} [priorChars] the characters the observed element held before the answer (the conversation; left out or NaN: unknown)
+ * @property {boolean} [learned] its answer is read by a reading the shell learned from the page, a hypothesis: below 99% of it found on screen, no figure is given from it (left out: no)
  */
 
 /**
@@ -27,7 +28,7 @@
  * @param {Core} c
  * @param {OpenArgs} a
  */
-export const open = (c, a) => c.open(a.format, a.contentType || '', a.headers || '', a.url, a.start, /** @type {number} */ (a.headersAt), /** @type {number} */ (a.httpStatus), a.label || '', a.transport || '', a.resumedFrom || '', /** @type {boolean} */ (a.keepText), /** @type {boolean} */ (a.startUnknown), /** @type {number} */ (a.priorChars));
+export const open = (c, a) => c.open(a.format, a.contentType || '', a.headers || '', a.url, a.start, /** @type {number} */ (a.headersAt), /** @type {number} */ (a.httpStatus), a.label || '', a.transport || '', a.resumedFrom || '', /** @type {boolean} */ (a.keepText), /** @type {boolean} */ (a.startUnknown), /** @type {number} */ (a.priorChars), /** @type {boolean} */ (a.learned));
 
 /**
  * `Core.painted`'s arguments.

@@ -185,8 +185,7 @@ export class Sidecar {
     l.restart = false;
     if (this.list) this.list.discard();
     this.list = null;
-    const where = l.learned && l.learned.where;
-    if (where) this.parts.watch().expect(/** @type {Element} */ (where), leadOf(items));
+    showWinner(this.parts, l, items);
     this.takeOver();
     this.hand(items);
   }
@@ -303,6 +302,18 @@ export class Sidecar {
     // Released: a stopped sidecar is called no more.
     this.learner = /** @type {any} */ (null);
   }
+}
+
+/**
+ * The answer read anew by the reading that won (`items`, from its start) is shown in the element
+ * where the page showed the most of it: the stream opened next claims it.
+ * @param {Parts} parts
+ * @param {Learner} l
+ * @param {Item[]} items
+ */
+function showWinner(parts, l, items) {
+  const where = l.learned && l.learned.where;
+  if (where) parts.watch().expect(/** @type {Element} */ (where), leadOf(items));
 }
 
 /**
@@ -443,8 +454,7 @@ export function socketLearner(home, o) {
   const reopen = (/** @type {Item[]} */ items) => {
     l.restart = false;
     if (learned) learned.discard();
-    const where = l.learned && l.learned.where;
-    if (where) p.watch().expect(/** @type {Element} */ (where), leadOf(items));
+    showWinner(p, l, items);
     hand(items);
   };
   /** @type {import('./learners.js').PageLearner} */

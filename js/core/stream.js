@@ -59,6 +59,7 @@ import { open } from './calls.js';
  * @property {import('../report.js').StartBy} [startBy] what its start is: its own request, or the request, frame or submit that asked
  * @property {boolean} [guess] only guessed to be an answer (instrument() with no match)
  * @property {boolean} [startUnknown] its request was not seen
+ * @property {boolean} [learned] its answer is read by a reading learned from the page (answers.js)
  * @property {number} [headersAt] when its headers came (the stub's streams)
  * @property {boolean} [asks] the page's requests and frames are seen (instrument()), for its start
  */

@@ -109,17 +109,7 @@ export function answers(p, o) {
    * @returns {Open}
    */
   const start = (id, t, plain, transport) => {
-    const headers = new Headers({ 'content-type': plain ? 'text/plain' : 'text/event-stream' });
-    const format = plain && !o.read ? 'text' : o.format || 'openai-chat';
-    const at = startOf(o, t);
-    // Each answer says how it ended (`read.end`), so each has its own copy of how it is read.
-    const read = o.read ? { ...o.read } : null;
-    // An answer a reader found is one: never guessed at again.
-    // Its headers came with its first message (for a stream read in the shell, with the
-    // stream's own): an answer learned late is opened after its first events arrived.
-    const headersAt = typeof o.headersAt === 'number' ? o.headersAt : t;
-    /** @type {Open} */
-    const a = { f: p.feed({ status: 200, headers }, { ...o, ...at, read, format, transport, guess: false, headersAt }), text: '', timer: 0, finished: false, synth: !!o.read, read, last: t };
+    const a = opened(p, o, t, plain, transport);
     open.set(id, a);
     return a;
   };
@@ -207,11 +197,7 @@ export function answers(p, o) {
     },
     /** Every open answer goes without a report (another reading of them is opened instead). */
     discard() {
-      for (const a of open.values()) {
-        clearTimeout(a.timer);
-        if (a.f) a.f.discard();
-      }
-      open.clear();
+      discardAll(open);
       latest = null;
     },
     /**
@@ -227,6 +213,44 @@ export function answers(p, o) {
       }
     },
   };
+}
+
+/**
+ * Every open answer of `open` goes without a report.
+ * @param {Map<string, Open>} open
+ */
+function discardAll(open) {
+  for (const a of open.values()) {
+    clearTimeout(a.timer);
+    if (a.f) a.f.discard();
+  }
+  open.clear();
+}
+
+/**
+ * An answer's stream, opened: its first item came at `t`; `plain` (the app's own extract), or
+ * read in the shell (`o.read`: a reader's or a learned reading's items).
+ * @param {{ feed: import('../core/learners.js').LearningParts['feed'] }} p
+ * @param {AnswerOptions} o
+ * @param {number} t
+ * @param {boolean} plain
+ * @param {import('../report.js').StreamReport['transport']} transport
+ * @returns {Open}
+ */
+function opened(p, o, t, plain, transport) {
+  const headers = new Headers({ 'content-type': plain ? 'text/plain' : 'text/event-stream' });
+  const format = plain && !o.read ? 'text' : o.format || 'openai-chat';
+  const at = startOf(o, t);
+  // Each answer says how it ended (`read.end`), so each has its own copy of how it is read.
+  const read = o.read ? { ...o.read } : null;
+  // An answer a reader found is one: never guessed at again.
+  // Its headers came with its first message (for a stream read in the shell, with the
+  // stream's own): an answer learned late is opened after its first events arrived.
+  const headersAt = typeof o.headersAt === 'number' ? o.headersAt : t;
+  // A learned reading is a hypothesis: the core gives no figure from it where the page shows
+  // less than 99% of its text.
+  const learned = !!read && read.by === 'learned';
+  return { f: p.feed({ status: 200, headers }, { ...o, ...at, read, format, transport, guess: false, headersAt, learned }), text: '', timer: 0, finished: false, synth: !!o.read, read, last: t };
 }
 
 /**

@@ -311,7 +311,8 @@ class Path {
 /**
  * Where an answer was found in a protocol: its path, read as deltas or snapshots, by a reader
  * (`format`, and its `match`) or learned from the page.
- * @typedef {{ path: string, mode: string, by: string, format: string | null, match: ((p: string) => boolean) | null }} Learned
+ * @typedef {'delta' | 'snapshot'} Mode how a reading's values add up
+ * @typedef {{ path: string, mode: Mode, by: string, format: string | null, match: ((p: string) => boolean) | null }} Learned
  */
 
 // Readings kept alive beside the one followed, while the page can still tell them apart.
@@ -327,7 +328,7 @@ const READINGS = 6;
  */
 class Reading {
   /**
-   * @param {{ path: string, mode: string, by?: string, format?: string | null, match?: ((p: string) => boolean) | null, first?: string | null, firstEv?: Read | null, firstId?: string | null, chain?: string | null }} how
+   * @param {{ path: string, mode: Mode, by?: string, format?: string | null, match?: ((p: string) => boolean) | null, first?: string | null, firstEv?: Read | null, firstId?: string | null, chain?: string | null }} how
    */
   constructor({ path, mode, by = 'learned', format = null, match = null, first = null, firstEv = null, firstId = null, chain = null }) {
     /** @readonly */
@@ -468,8 +469,18 @@ export class Learner {
   #last = null;
   // The readings tried for the answer (`mode path`), and whether its first events were let go.
   /** @type {Set<string>} */
-  #tried = new Set();
+  #triedKeys = new Set();
   #lost = false;
+  // The readings that still stand beside the one followed.
+  /** @type {Reading[]} */
+  #others = [];
+  // The readings tried for the answer, and those the page ruled out: the report says so.
+  #triedN = 0;
+  #droppedN = 0;
+  // The first event's signature, and whether every event since has been the same (a heartbeat).
+  /** @type {string | null} */
+  #firstSig = null;
+  #same = true;
 
   /** `readers`: whether the apps' readers (READERS) may claim the stream from its first events. */
   constructor({ readers = false } = {}) {
@@ -481,16 +492,11 @@ export class Learner {
     this.#switched = null;
     /** @readonly @type {Map<string, unknown>} */
     this.state = new Map();
-    // The reading followed, and the others that still stand.
+    // The reading followed (the others that still stand are #others).
     /** @type {Reading | null} */
     this.learned = null;
-    /** @type {Reading[]} */
-    this.others = [];
     // Whether the items `replay()` gives next replace what was handed over before.
     this.restart = false;
-    // The readings tried for the answer, and those the page ruled out: the report says so.
-    this.tried = 0;
-    this.dropped = 0;
     // The path the last answer was read from: the next answer on it is followed at once.
     /** @type {Learned | null} */
     this.hint = null;
@@ -500,9 +506,6 @@ export class Learner {
     this.readers = readers;
     /** @type {(typeof READERS)[number] | false | null} */
     this.reader = null;
-    /** @type {string | null} */
-    this.first = null;
-    this.same = true;
     // The user's question, in letters and digits, where the shell knows it (asks.js): a value
     // equal to it (a chat's title) is never the answer's first words.
     this.question = '';
@@ -516,10 +519,20 @@ export class Learner {
   reading() {
     const r = this.learned || this.#last;
     if (!r) return null;
-    /** @type {{ path: string, mode: string, first?: string, tried: number, dropped: number }} */
-    const out = { path: r.path, mode: r.mode, tried: this.tried, dropped: this.dropped };
+    /** @type {{ path: string, mode: Mode, first?: string, tried: number, dropped: number }} */
+    const out = { path: r.path, mode: r.mode, tried: this.#triedN, dropped: this.#droppedN };
     if (r.first) out.first = r.first;
     return out;
+  }
+
+  /** How many readings were tried for the answer. */
+  get tried() {
+    return this.#triedN;
+  }
+
+  /** How many of them the page ruled out. */
+  get dropped() {
+    return this.#droppedN;
   }
 
   /** The answer being read (the followed reading's), if any. */
@@ -532,7 +545,7 @@ export class Learner {
    * followed and the answer's events are all kept (another reading can be read from its start).
    */
   get verifying() {
-    return !!this.learned && this.learned.by === 'learned' && (!this.#lost || this.others.length > 0);
+    return !!this.learned && this.learned.by === 'learned' && (!this.#lost || this.#others.length > 0);
   }
 
   /**
@@ -572,8 +585,8 @@ export class Learner {
     }
     // A stream whose every event is the same (a heartbeat's `ALIVE`) has nothing to teach.
     const sig = typeof data === 'string' ? data : data instanceof Uint8Array ? data.length : JSON.stringify(data);
-    if (this.seen === 1) this.first = `${name}\u0000${sig}`;
-    else if (this.same && this.first !== `${name}\u0000${sig}`) this.same = false;
+    if (this.seen === 1) this.#firstSig = `${name}\u0000${sig}`;
+    else if (this.#same && this.#firstSig !== `${name}\u0000${sig}`) this.#same = false;
     const ev = this.read(data, name);
     // While it follows a learned reading it goes on learning: a reading the page shows later may
     // be read from the answer's start.
@@ -627,11 +640,11 @@ export class Learner {
   /** @param {Reading[]} readings */
   follow(readings) {
     this.learned = readings[0];
-    this.others = readings.slice(1);
-    this.tried = readings.length;
-    this.dropped = 0;
+    this.#others = readings.slice(1);
+    this.#triedN = readings.length;
+    this.#droppedN = 0;
     this.#lost = false;
-    this.#tried = new Set(readings.map((r) => `${r.mode} ${r.path}`));
+    this.#triedKeys = new Set(readings.map((r) => `${r.mode} ${r.path}`));
   }
 
   // What event `ev` carries of the answer (the followed reading's items), every other reading
@@ -645,7 +658,7 @@ export class Learner {
   items(t, ev) {
     const cur = /** @type {Reading} */ (this.learned);
     const out = cur.take(t, ev, this.question);
-    for (const o of this.others) {
+    for (const o of this.#others) {
       if (!o.items) continue;
       for (const it of o.take(t, ev, this.question)) if (!it.done) o.items.push(it);
       if (o.items.length > CAPS.events) o.items = null;
@@ -671,10 +684,10 @@ export class Learner {
    */
   settle() {
     const cur = this.learned;
-    if (!cur || !this.others.length) return null;
+    if (!cur || !this.#others.length) return null;
     let won = cur;
-    for (const o of this.others) if (o.items && o.best > won.best) won = o;
-    this.others = [];
+    for (const o of this.#others) if (o.items && o.best > won.best) won = o;
+    this.#others = [];
     if (won === cur) return null;
     this.learned = won;
     this.#switched = /** @type {Item[]} */ (won.items);
@@ -689,21 +702,21 @@ export class Learner {
     const cur = this.learned;
     if (cur) cur.answer = null;
     this.#last = cur;
-    this.others = [];
-    this.#tried = new Set();
+    this.#others = [];
+    this.#triedKeys = new Set();
     if (cur && cur.by === 'learned') {
       this.hint = { path: cur.path, mode: cur.mode, by: cur.by, format: null, match: null };
       this.learned = null;
       this.paths.clear();
       this.kept = [];
       this.#keptBytes = 0;
-      this.same = false;
+      this.#same = false;
     }
   }
 
   /** Whether the page can still teach it anything: not while every event has been the same. */
   get teachable() {
-    return (!this.learned && (this.seen < 2 || !this.same)) || this.verifying;
+    return (!this.learned && (this.seen < 2 || !this.#same)) || this.verifying;
   }
 
   /**
@@ -728,11 +741,11 @@ export class Learner {
    * each text shown, at most READINGS; `skip(mode, path)` leaves out those tried already.
    * @param {string} page
    * @param {unknown} where
-   * @param {(mode: string, path: string) => boolean} skip
+   * @param {(mode: Mode, path: string) => boolean} skip
    * @returns {Reading[]}
    */
   candidates(page, where, skip) {
-    /** @type {Array<{ path: string, mode: string, n: number, read: string, short?: boolean }>} */
+    /** @type {Array<{ path: string, mode: Mode, n: number, read: string, short?: boolean }>} */
     const found = [];
     for (const [path, p] of this.paths) {
       // Deltas of MIN_EVENTS events or more; or one fewer after a message that carried the
@@ -786,9 +799,9 @@ export class Learner {
     const shown = shownPrefix(cur.n, page);
     // The page shows none of the answer here, or all of it: nothing to tell, when no other
     // reading stands.
-    if (!this.others.length && (shown < MIN_MATCH || shown >= cur.n.length) && (cur.first || cur.mode !== 'delta')) return false;
+    if (!this.#others.length && (shown < MIN_MATCH || shown >= cur.n.length) && (cur.first || cur.mode !== 'delta')) return false;
     if (shown >= MIN_MATCH && !this.#lost) this.discover(page, where, shown);
-    const all = [cur, ...this.others];
+    const all = [cur, ...this.#others];
     /** @type {Map<Reading, { s: number, e: number }>} */
     const runs = new Map();
     for (const r of all) {
@@ -808,18 +821,18 @@ export class Learner {
     }
     const out = all.filter((r) => r.out);
     if (!out.length) return false;
-    this.dropped += out.length;
-    this.others = this.others.filter((r) => !r.out && r.items);
+    this.#droppedN += out.length;
+    this.#others = this.#others.filter((r) => !r.out && r.items);
     if (!cur.out) return false;
     // The followed reading was ruled out: the best that stands is followed from the start.
-    if (!this.others.length) {
+    if (!this.#others.length) {
       // None stands: it is followed still (the report's match says how far off it is).
       cur.out = '';
       return false;
     }
-    let won = this.others[0];
-    for (const o of this.others) if (o.best > won.best) won = o;
-    this.others = this.others.filter((o) => o !== won);
+    let won = this.#others[0];
+    for (const o of this.#others) if (o.best > won.best) won = o;
+    this.#others = this.#others.filter((o) => o !== won);
     this.learned = won;
     this.#switched = /** @type {Item[]} */ (won.items);
     won.items = [];
@@ -840,24 +853,24 @@ export class Learner {
     const cur = /** @type {Reading} */ (this.learned);
     /** @type {Reading[]} */
     const more = [];
-    if (!cur.first && cur.mode === 'delta' && !this.#tried.has(`first ${cur.path}`)) {
+    if (!cur.first && cur.mode === 'delta' && !this.#triedKeys.has(`first ${cur.path}`)) {
       const at = page.indexOf(cur.n.slice(0, shown));
       const words = at > 0 ? this.firstWords(cur.path, page.slice(0, at)) : null;
       if (words) {
-        this.#tried.add(`first ${cur.path}`);
+        this.#triedKeys.add(`first ${cur.path}`);
         more.push(new Reading({ path: cur.path, mode: 'delta', first: words.path, firstEv: words.ev, firstId: words.id }));
       }
     }
-    if (shown < cur.n.length) more.push(...this.candidates(page, where, (mode, path) => this.#tried.has(`${mode} ${path}`)));
+    if (shown < cur.n.length) more.push(...this.candidates(page, where, (mode, path) => this.#triedKeys.has(`${mode} ${path}`)));
     for (const r of more) {
-      if (this.others.length >= READINGS - 1) break;
-      this.#tried.add(`${r.mode} ${r.path}`);
+      if (this.#others.length >= READINGS - 1) break;
+      this.#triedKeys.add(`${r.mode} ${r.path}`);
       r.where = where;
       for (const [t, ev] of this.kept) {
         for (const it of r.take(t, ev, this.question)) if (!it.done && r.items) r.items.push(it);
       }
-      this.others.push(r);
-      this.tried++;
+      this.#others.push(r);
+      this.#triedN++;
     }
   }
 
@@ -960,7 +973,7 @@ export class Learner {
  */
 const GRADIO_MSGS = new Set(['estimation', 'process_starts', 'process_generating', 'process_completed', 'heartbeat', 'send_data', 'close_stream', 'log', 'progress']);
 const GRADIO_TEXT = /^\[msg=process_(?:generating|completed)\](\/output\/data\/\d+)\/(\d+)\[role=assistant\](\/content\/\d+)\[type=text\]\/text$/;
-/** @type {Array<{ name: string, mode: string, claims: (ev: Read) => boolean, path: (ev: Read) => string | null, match: (path: string) => (p: string) => boolean }>} */
+/** @type {Array<{ name: string, mode: Mode, claims: (ev: Read) => boolean, path: (ev: Read) => string | null, match: (path: string) => (p: string) => boolean }>} */
 export const READERS = [
   {
     name: 'gradio',

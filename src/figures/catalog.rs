@@ -222,6 +222,7 @@ pub const FIX_IDS: &[&str] = &[
     "insufficient-evidence/dom/cross-origin-iframe",
     "insufficient-evidence/paint",
     "insufficient-evidence/matched",
+    "insufficient-evidence/reading",
     "insufficient-evidence/arrival-clock",
     "insufficient-evidence/server-timings",
     "insufficient-evidence/deltas",

@@ -204,6 +204,9 @@ pub mod limits {
     /// Below this share of the answer found on screen (%), the page's figures are not
     /// evidence.
     pub const MATCHED: f64 = 90.0;
+    /// The share of an answer read by a learned reading (%) the page must show for the reading
+    /// to stand: below it the page contradicts the reading, and no figure is given from it.
+    pub const READING_MATCHED: f64 = 99.0;
 }
 
 /// Diagnoses one stream: verdicts most important first; `healthy` when nothing stands out.
@@ -730,6 +733,23 @@ fn buffered(
         Some(h) => (h.place, Some(h.header)),
         None => ("unknown", None),
     });
+    v
+}
+
+/// The one verdict of an answer read by a reading the shell learned from the page, where the
+/// page showed less than [`limits::READING_MATCHED`] of its text: the page contradicts the
+/// reading, so nothing is said of the answer but that (`missing: reading`, with how much of it
+/// the page showed).
+pub fn disproved_reading(matched: Option<f64>) -> Verdict {
+    let mut v = Verdict::new(
+        "insufficient-evidence",
+        vec![
+            ("matchedPct", matched.unwrap_or(f64::NAN)),
+            ("neededPct", limits::READING_MATCHED),
+        ],
+        "insufficient-evidence/reading",
+    );
+    v.missing = vec!["reading"];
     v
 }
 

@@ -114,6 +114,9 @@ pub struct StreamFigures {
     pub caught_up: Option<(f64, u64)>,
     /// What only the browser could tell, when a shell told it.
     pub browser: Option<BrowserFigures>,
+    /// The answer's reading, learned from the page, is one the page contradicts: no figure of
+    /// it is given (nor its per-token times).
+    pub disproved: bool,
 }
 
 impl StreamFigures {
@@ -362,6 +365,11 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
     let facts = facts(tl, &f, &blocked, cx.baseline);
     f.conversation = facts.prior_chars.zip(facts.growth.map(|g| g.early));
     f.verdicts = crate::figures::diagnosis::diagnose(&facts, f.breakdown.as_ref());
+    // A reading the shell learned from the page, that the page contradicts: no figure from it.
+    let reading = crate::figures::diagnosis::limits::READING_MATCHED;
+    if tl.learned && tl.deltas > 0 && f.matched.is_some_and(|m| m < reading) {
+        disproved(&mut f);
+    }
     f.unavailable = unavailable(tl);
     if let Some(shell) = cx.shell {
         f.browser = Some(browser(tl, &f, shell, cx.frames));
@@ -392,6 +400,19 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
         }
     }
     f
+}
+
+/// An answer whose reading the page contradicts: every figure read from it is unknown, and the
+/// one verdict says so. What the page did meanwhile (its frames, the user's interactions) stays.
+fn disproved(f: &mut StreamFigures) {
+    (f.ttfb, f.ttfc, f.ttft, f.e2e, f.body_end, f.tpot) = (None, None, None, None, None, None);
+    (f.ttft_perceived, f.e2e_perceived) = (None, None);
+    (f.itl, f.lag) = (Samples::default(), Samples::default());
+    (f.itl_spread, f.lag_spread) = (None, None);
+    (f.breakdown, f.arrival_stall, f.stalls) = (None, None, None);
+    (f.backlog_peak, f.delivery, f.caught_up) = (None, None, None);
+    f.verdicts = vec![crate::figures::diagnosis::disproved_reading(f.matched)];
+    f.disproved = true;
 }
 
 fn round(v: f64) -> f64 {

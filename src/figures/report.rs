@@ -77,7 +77,8 @@ pub fn to_json(tl: &Timeline, f: &StreamFigures, meta: &Meta<'_>) -> String {
     if let Some(b) = &f.browser {
         browser(&mut w, b);
     }
-    if meta.timeline {
+    // No per-token times from a reading the page contradicts.
+    if meta.timeline && !f.disproved {
         timeline(&mut w, tl);
     }
     w.close_object();

@@ -212,6 +212,7 @@ impl Session {
                 reads: Reads::default(),
                 answer_event: 0,
                 prior_chars: None,
+                learned: false,
                 frames: Vec::new(),
                 inputs: Vec::new(),
             },
@@ -458,6 +459,12 @@ impl Session {
     /// The observed container held `chars` characters when the stream opened (NaN: unknown).
     pub fn prior_chars(&mut self, chars: f64) {
         self.tl.prior_chars = (chars >= 0.0).then_some(chars);
+    }
+
+    /// Its answer is read by a reading the shell learned from the page: the page must show 99%
+    /// of it for any figure to be given.
+    pub fn learned(&mut self) {
+        self.tl.learned = true;
     }
 
     /// No request start can be known (an answer on a socket whose request was not seen): the

@@ -127,6 +127,9 @@ pub struct Timeline {
     /// Characters the observed container already held when the stream opened: the
     /// conversation before this answer (`None`: unknown, as for a stream with its own target).
     pub prior_chars: Option<f64>,
+    /// Its answer is read by a reading the shell learned from the page (a hypothesis): where the
+    /// page shows less than 99% of it, no figure is given from it.
+    pub learned: bool,
 }
 
 /// What an arrival clock off the main thread saw of the page's reads.

@@ -137,6 +137,30 @@ test("an answer no stream carries in a readable form: one report that says so, w
   await page.close();
 });
 
+test('a page that shows other text than its stream carries (issue 71): the best reading named with its match, insufficient-evidence, and every timing figure null', async (t) => {
+  const page = await open({ path: '/tests/pages/apps/unreadable.html' }, { includeText: true, timeline: true });
+  const shown = await page.evaluate(() => window.sendOther());
+  for (const until = Date.now() + 10000; page.reports().length < 1 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 100));
+  await new Promise((r) => setTimeout(r, 500));
+  const reports = page.reports();
+  t.diagnostic(JSON.stringify(reports.map((r) => ({ status: r.status, read: r.read, matched: r.matchedPct, diagnosis: r.diagnosis, ttft: r.ttft }))));
+  assert.equal(reports.length, 1, 'one report, for the answer');
+  const [r] = reports;
+  assert.equal(r.read.by, 'learned');
+  assert.equal(r.read.path, '[kind=part]/text', 'the best reading tried is named');
+  assert.equal(r.read.mode, 'delta');
+  assert.ok(r.matchedPct < 99 && r.matchedPct > 0, `its match: ${r.matchedPct}% (the page showed ${JSON.stringify(shown.slice(0, 60))})`);
+  assert.equal(r.diagnosis.length, 1);
+  assert.equal(r.diagnosis[0].verdict, 'insufficient-evidence');
+  assert.deepEqual(r.diagnosis[0].missing, ['reading']);
+  assert.equal(r.diagnosis[0].evidence.matchedPct, r.matchedPct);
+  assert.match(r.diagnosis[0].fix, /another text than the reading/);
+  for (const k of ['ttfb', 'ttft', 'e2e', 'tpot', 'itl', 'lag', 'ttftPerceived', 'e2ePerceived', 'phases', 'stalls', 'backlogPeak', 'delivery']) assert.equal(r[k], null, `${k}: ${JSON.stringify(r[k])}`);
+  assert.equal(r.timeline, undefined, 'no per-token times');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test("an answer that grows after the user's Enter with no stream or socket that could carry it: a read.by 'none' report within 5 s of the page's last change", async (t) => {
   const page = await open({ path: '/tests/pages/apps/unreadable.html#local' });
   await page.locator('#prompt').press('Enter');

@@ -138,6 +138,55 @@ proptest! {
         prop_assert!(parsed.is_ok(), "the report is valid JSON: {}", json);
     }
 
+    /// Issue 71: never a figure from a disproved reading. An answer read by a learned reading,
+    /// the page showing a random share of its text (then, in some cases, other words): below 99%
+    /// of it on screen, every figure measured from it is null, its timeline is left out, and its
+    /// one verdict is `insufficient-evidence` (missing `reading`, with the share shown); at 99%
+    /// or more, or for an answer read by a reader, the figures are given.
+    #[test]
+    fn a_learned_reading_the_page_contradicts_gives_no_figure(words in prop::collection::vec("[a-z]{2,7}", 4..40), shown in 0.0f64..1.0, other in any::<bool>(), learned in any::<bool>()) {
+        let mut s = Session::new("openai-chat", "text/event-stream", "", 0.0, 5.0, 200);
+        if learned {
+            s.learned();
+        }
+        let mut text = String::new();
+        let show = ((words.len() as f64) * shown).round() as usize;
+        let mut page = String::new();
+        for (i, w) in words.iter().enumerate() {
+            let tok = format!("{}{w}", if i > 0 { " " } else { "" });
+            let ev = format!("data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"{tok}\"}}}}]}}\n\n");
+            let t = 10.0 + 20.0 * i as f64;
+            s.chunk(ev.as_bytes(), t);
+            text.push_str(&tok);
+            if i < show {
+                page.push_str(&tok);
+            } else if other {
+                page.push_str(" zzq");
+            }
+            s.rendered(&page, 0, t + 2.0);
+            s.painted(t + 3.0, t + 4.0, t + 5.0);
+        }
+        s.chunk(b"data: [DONE]\n\n", 1000.0);
+        s.end(EndKind::Complete, 1001.0);
+        let (json, f) = write(&s.tl, &Meta { id: 1, url: "u", timeline: true, ..Default::default() });
+        let r: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let matched = f.matched.unwrap();
+        let verdicts: Vec<&str> = r["diagnosis"].as_array().unwrap().iter().map(|v| v["verdict"].as_str().unwrap()).collect();
+        if learned && matched < 99.0 {
+            for k in ["ttfb", "ttft", "e2e", "tpot", "itl", "lag", "ttftPerceived", "e2ePerceived", "phases", "stalls", "backlogPeak", "delivery"] {
+                prop_assert!(r[k].is_null(), "{k} is {} at {matched}% matched", r[k]);
+            }
+            prop_assert!(r.get("timeline").is_none(), "no per-token times");
+            prop_assert_eq!(verdicts, vec!["insufficient-evidence"]);
+            prop_assert_eq!(&r["diagnosis"][0]["missing"], &serde_json::json!(["reading"]));
+            prop_assert_eq!(&r["diagnosis"][0]["evidence"]["matchedPct"], &r["matchedPct"]);
+        } else {
+            prop_assert!(r["ttft"].is_number(), "ttft given at {matched}% matched (learned {learned})");
+            prop_assert!(r.get("timeline").is_some());
+            prop_assert!(!r["diagnosis"].as_array().unwrap().iter().any(|v| v["missing"] == serde_json::json!(["reading"])));
+        }
+    }
+
     #[test]
     fn arbitrary_json_events_never_panic(data in "[{}\\[\\]\",:a-z0-9 .\\\\-]{0,80}") {
         for name in ["openai-chat", "openai-responses", "anthropic", "ollama", "tgi", "llamacpp", "ai-sdk-ui", "ai-sdk-data"] {

@@ -30,6 +30,7 @@ struct Stream {
     end: u8,
     keep_text: bool,
     prior_chars: f64,
+    learned: bool,
 }
 
 fn stream() -> impl Strategy<Value = Stream> {
@@ -53,12 +54,13 @@ fn stream() -> impl Strategy<Value = Stream> {
             0u8..3,
             any::<bool>(),
             prop_oneof![Just(f64::NAN), 0.0f64..20_000.0],
+            any::<bool>(),
         ),
     )
         .prop_map(
             |(
                 (format, deltas, per_chunk, render_lag, paint_lag, hidden),
-                (resource, inputs, usage, error, end, keep_text, prior_chars),
+                (resource, inputs, usage, error, end, keep_text, prior_chars, learned),
             )| Stream {
                 format,
                 deltas,
@@ -73,6 +75,7 @@ fn stream() -> impl Strategy<Value = Stream> {
                 end,
                 keep_text,
                 prior_chars,
+                learned,
             },
         )
 }
@@ -137,6 +140,7 @@ fn play(s: &mut Streams, st: &Stream, t0: f64, seq: &mut u32) -> (u32, f64) {
         st.keep_text,
         false,
         st.prior_chars,
+        st.learned,
     );
     if st.resource {
         s.resource(
@@ -274,6 +278,7 @@ fn a_report_is_saved_only_when_asked() {
         end: 0,
         keep_text: false,
         prior_chars: f64::NAN,
+        learned: false,
     };
     let mut seq = 0;
     let (a, _) = play(&mut s, &st, 1000.0, &mut seq);

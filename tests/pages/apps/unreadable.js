@@ -30,6 +30,32 @@ window.send = async () => {
   }
   return p.textContent;
 };
+// A chat whose stream tokenpaint can learn, but whose page shows other words than it carries
+// after the first six (a page that rewrites the answer): no reading explains the page.
+window.sendOther = async () => {
+  const a = document.createElement('div');
+  a.className = 'answer';
+  const p = document.createElement('p');
+  a.append(p);
+  chat.append(a);
+  const r = await fetch('/contradicted/stream', { method: 'POST', body: 'Say something' });
+  const reader = r.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = '';
+  let n = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buf += value;
+    const events = buf.split('\n\n');
+    buf = events.pop();
+    for (const ev of events) {
+      const m = JSON.parse(ev.slice(6));
+      if (m.kind !== 'part') continue;
+      p.textContent += n++ < 6 ? m.text : ` other${n}`;
+    }
+  }
+  return p.textContent;
+};
 window.appReady = true;
 
 // With `#local`: the answer comes by no stream at all (made in the page, as a worker or an
