@@ -4,9 +4,10 @@
 # 1. Installs, each in a virtualenv of its own under $APPS (default /opt/tokenpaint-apps), at
 #    pinned versions from PyPI: Open WebUI 0.12.4 (about 4 minutes and 7.3 GB: torch and CUDA
 #    wheels come along), Gradio 6.31.0, Chainlit 2.12.0, Streamlit 1.67.0, NiceGUI 3.18.0, Mesop
-#    1.3.7, marimo 0.25.2 and Solara 1.64.1 (10 to 50 s each); Solara's frontend, which it fetches
-#    from a CDN this machine does not reach, from npm (scripts/real-apps/cdn.mjs serves it).
-#    Idempotent.
+#    1.3.7, marimo 0.25.2 and Solara 1.64.1 (10 to 50 s each); Shiny 1.8.0 (with shinychat 0.7.2)
+#    and Panel 1.10.0 (under Python 3.12, which Panel needs: pyenv's); Rio 0.12.3 and PyWebIO
+#    1.8.4 (issue 71: wires unlike the others'); Solara's frontend, which it fetches from a CDN
+#    this machine does not reach, from npm (scripts/real-apps/cdn.mjs serves it). Idempotent.
 # 2. Starts, offline and with no model: an OpenAI-compatible server streaming one token every
 #    20 ms (scripts/real-apps/openai-server.mjs) that Open WebUI is pointed at
 #    (scripts/real-apps/open-webui.sh); the others each stream a fixed answer a token every 20 ms
@@ -44,6 +45,12 @@ NICEGUI_VERSION=3.18.0
 MESOP_VERSION=1.3.7
 MARIMO_VERSION=0.25.2
 SOLARA_VERSION=1.64.1
+SHINY_VERSION=1.8.0
+PANEL_VERSION=1.10.0
+RIO_VERSION=0.12.3
+PYWEBIO_VERSION=1.8.4
+# Panel 1.10 needs Python 3.12 or newer: pyenv's, where there is one.
+PYTHON312=${PYTHON312:-$(command -v pyenv >/dev/null && ls -d "$(pyenv root)"/versions/3.1[2-9]*/bin/python3 2>/dev/null | head -1 || true)}
 # Solara's frontend at the versions it asks the CDN for.
 SOLARA_CDN_PACKAGES="@widgetti/solara-vuetify3-app@5.2.0 font-awesome@4.5.0 requirejs@2.3.6 mermaid@10.8.0 katex@0.16.9"
 APPS=${APPS:-/opt/tokenpaint-apps}
@@ -55,14 +62,14 @@ bash scripts/setup.sh
 bash scripts/build.sh
 node scripts/build-extension.mjs >/dev/null
 
-install() { # name, package==version, executable that proves it is there
+install() { # name, package==version, executable that proves it is there[, python]
   local dir="$APPS/$1"
   local have=""
   [ -x "$dir/bin/$3" ] && have=$("$dir/bin/pip" show "${2%%==*}" 2>/dev/null || true)
   if grep -qx "Version: ${2##*==}" <<< "$have"; then return; fi
   say "installing $2 into $dir"
   mkdir -p "$APPS"
-  python3 -m venv "$dir"
+  "${4:-python3}" -m venv "$dir"
   "$dir/bin/pip" install -q --disable-pip-version-check "$2"
 }
 streamdown() {
@@ -89,6 +96,11 @@ install nicegui "nicegui==$NICEGUI_VERSION" python
 install mesop "mesop==$MESOP_VERSION" mesop
 install marimo "marimo==$MARIMO_VERSION" marimo
 install solara "solara==$SOLARA_VERSION" solara
+install shiny "shiny==$SHINY_VERSION" shiny
+[ -n "$PYTHON312" ] || { say "Panel $PANEL_VERSION needs Python 3.12 or newer (set PYTHON312)"; exit 1; }
+install panel "panel==$PANEL_VERSION" panel "$PYTHON312"
+install rio "rio-ui==$RIO_VERSION" python
+install pywebio "pywebio==$PYWEBIO_VERSION" python
 if [ ! -f "$APPS/solara-cdn/node_modules/mermaid/package.json" ]; then
   say "installing Solara's frontend from npm into $APPS/solara-cdn"
   mkdir -p "$APPS/solara-cdn"
@@ -124,10 +136,14 @@ run_app nicegui env PORT=8200 "$APPS/nicegui/bin/python" "$here/scripts/real-app
 run_app mesop "$APPS/mesop/bin/mesop" "$here/scripts/real-apps/mesop_app.py" --port 32123
 run_app marimo "$APPS/marimo/bin/marimo" run "$here/scripts/real-apps/marimo_app.py" --headless --host 127.0.0.1 --port 2718 --no-token
 run_app solara env SOLARA_ASSETS_CDN=http://127.0.0.1:8766/ "$APPS/solara/bin/solara" run "$here/scripts/real-apps/solara_app.py" --host 127.0.0.1 --port 8765 --production --no-open
+run_app shiny "$APPS/shiny/bin/shiny" run "$here/scripts/real-apps/shiny_app.py" --host 127.0.0.1 --port 8300
+run_app panel "$APPS/panel/bin/panel" serve "$here/scripts/real-apps/panel_app.py" --address 127.0.0.1 --port 5006 --allow-websocket-origin=127.0.0.1:5006
+run_app rio env PORT=8400 "$APPS/rio/bin/python" "$here/scripts/real-apps/rio_app.py"
+run_app pywebio env PORT=8500 "$APPS/pywebio/bin/python" "$here/scripts/real-apps/pywebio_app.py"
 wait_for http://127.0.0.1:8099/v1/models 20
-for port in 7860 8000 8501 8200 32123 2718 8765; do wait_for "http://127.0.0.1:$port/" 90; done
+for port in 7860 8000 8501 8200 32123 2718 8765 8300 5006 8400 8500; do wait_for "http://127.0.0.1:$port/" 90; done
 wait_for http://127.0.0.1:8080/api/version 120
-say "apps up: Open WebUI $(curl -s http://127.0.0.1:8080/api/version), Gradio $GRADIO_VERSION, Chainlit $CHAINLIT_VERSION, Streamlit $STREAMLIT_VERSION, NiceGUI $NICEGUI_VERSION, Mesop $MESOP_VERSION, marimo $MARIMO_VERSION, Solara $SOLARA_VERSION"
+say "apps up: Open WebUI $(curl -s http://127.0.0.1:8080/api/version), Gradio $GRADIO_VERSION, Chainlit $CHAINLIT_VERSION, Streamlit $STREAMLIT_VERSION, NiceGUI $NICEGUI_VERSION, Mesop $MESOP_VERSION, marimo $MARIMO_VERSION, Solara $SOLARA_VERSION, Shiny $SHINY_VERSION, Panel $PANEL_VERSION, Rio $RIO_VERSION, PyWebIO $PYWEBIO_VERSION"
 
 if [ "${1:-}" = "--record" ]; then
   R=tests/recordings
@@ -139,6 +155,10 @@ if [ "${1:-}" = "--record" ]; then
   node scripts/record-app.mjs mesop http://127.0.0.1:32123/ "$R/mesop-$MESOP_VERSION.json" --version="$MESOP_VERSION" --answer="$TOKENS_FILE"
   node scripts/record-app.mjs marimo http://127.0.0.1:2718/ "$R/marimo-$MARIMO_VERSION.json" --version="$MARIMO_VERSION" --answer="$TOKENS_FILE"
   node scripts/record-app.mjs solara http://127.0.0.1:8765/ "$R/solara-$SOLARA_VERSION.json" --version="$SOLARA_VERSION" --answer="$TOKENS_FILE"
+  node scripts/record-app.mjs shiny http://127.0.0.1:8300/ "$R/shiny-$SHINY_VERSION.json" --version="$SHINY_VERSION" --answer="$TOKENS_FILE"
+  node scripts/record-app.mjs panel http://127.0.0.1:5006/ "$R/panel-$PANEL_VERSION.json" --version="$PANEL_VERSION" --answer="$TOKENS_FILE"
+  node scripts/record-app.mjs rio http://127.0.0.1:8400/ "$R/rio-$RIO_VERSION.json" --version="$RIO_VERSION" --answer="$TOKENS_FILE"
+  node scripts/record-app.mjs pywebio http://127.0.0.1:8500/ "$R/pywebio-$PYWEBIO_VERSION.json" --version="$PYWEBIO_VERSION" --answer="$TOKENS_FILE"
   exit 0
 fi
 

@@ -239,6 +239,10 @@ export const APPS = {
   // (scripts/real-apps.sh installs it into $APPS/taipy-cdn).
   taipy: { prompt: '.taipy-chat input:not([type="file"]), .taipy-chat textarea', cdn: { 'https://cdnjs.cloudflare.com/ajax/libs/mathjax/3.2.2/': 'taipy-cdn/node_modules/mathjax/' } },
   pywebio: { prompt: 'input[placeholder="Say something"]' },
+  wave: { prompt: 'textarea, input[placeholder="Say something"]' },
+  // FastHTML's page loads htmx and its WebSocket extension from a CDN this machine does not
+  // reach: they are served from npm (scripts/real-apps.sh installs them into $APPS/fasthtml-cdn).
+  fasthtml: { prompt: 'input[name="msg"]', cdn: { 'https://cdn.jsdelivr.net/npm/': 'fasthtml-cdn/node_modules/' } },
   // Rio takes a headless browser for a search engine's crawler and serves it a page without a
   // session: the page is asked for as a desktop browser asks.
   rio: { prompt: '.rio-text-input input, input[type="text"]', desktop: true },

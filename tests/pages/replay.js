@@ -33,7 +33,10 @@ const note = () => {
   const last = changes[changes.length - 1];
   if (!last || last.text !== c.text) changes.push(c);
 };
-const truthMo = new MutationObserver(note);
+// The truth's observer is made before tokenpaint's (tests/support/replay.mjs makes it before the
+// injected script runs), so that its callback comes first: a change's time is then the page's,
+// not after tokenpaint's own handling of it.
+const truthMo = window.__truthObserver ? window.__truthObserver(note) : new MutationObserver(note);
 const watchTruth = (root) => truthMo.observe(root, { childList: true, subtree: true, characterData: true });
 
 // --- the DOM: built from the recorded tree, changed by morphing to each recorded state ---
@@ -169,6 +172,9 @@ addEventListener(
   true,
 );
 submit.then((t) => (window.truth.submitAt = t));
+// A form's own submission would leave the page (the app's scripts, not replayed, prevent it:
+// PyWebIO's input is a form).
+addEventListener('submit', (e) => e.preventDefault(), true);
 
 // A request: its response's chunks, counted as they come (by bytes: the network may cut them
 // otherwise than the recording did).

@@ -17,9 +17,9 @@ import { attach } from '../../js/playwright.js';
 import { CHROMIUM, ARGS } from '../support/helpers.mjs';
 import { RECORDINGS, holds } from '../support/replay.mjs';
 import { truthOf } from '../support/truth.mjs';
-import { APPS as PROMPTS } from '../../scripts/record-app.mjs';
+import { APPS as PROMPTS, pageOptions, routeCdn } from '../../scripts/record-app.mjs';
 
-const PORTS = { gradio: 7860, 'open-webui': 8080, chainlit: 8000, streamlit: 8501, nicegui: 8200, mesop: 32123, marimo: 2718, solara: 8765 };
+const PORTS = { gradio: 7860, 'open-webui': 8080, chainlit: 8000, streamlit: 8501, nicegui: 8200, mesop: 32123, marimo: 2718, solara: 8765, shiny: 8300, panel: 5006, rio: 8400, pywebio: 8500 };
 const QUESTION = 'Say something';
 
 // The test's own truth, in the page before its scripts: what it showed after each change (letters
@@ -101,12 +101,15 @@ const deep = (n) => (n.nodeType === 3 ? n.data : (n.nodeType === 1 && !/^(STYLE|
 /** One run: a fresh page, one question; its report against the test's own truth. */
 async function run(browser, r, readersOff) {
   // Mesop's page forbids WebAssembly (CSP without 'wasm-unsafe-eval'): a test harness bypasses it.
-  const context = await browser.newContext({ bypassCSP: r.app === 'mesop' });
+  const context = await browser.newContext({ bypassCSP: r.app === 'mesop', ...pageOptions(r.app, browser) });
+  await routeCdn(r.app, context);
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  const tp = await attach(page, { options: { includeText: true, ...(readersOff ? { appReaders: false } : {}) } });
+  // The truth's recorder first: its MutationObserver is made before tokenpaint's, so that its
+  // callback comes first and a change's time is the page's, not after tokenpaint's handling.
   await page.addInitScript(truthRecorder, QUESTION);
+  const tp = await attach(page, { options: { includeText: true, timeline: true, ...(readersOff ? { appReaders: false } : {}) } });
   try {
     await page.goto(`http://127.0.0.1:${PORTS[r.app]}/`, { waitUntil: 'load' });
     const prompt = PROMPTS[r.app];
@@ -147,28 +150,32 @@ try {
         holds(t, r, got, (x) => {
           const want = r.reader && !readersOff ? 'reader' : 'learned';
           if (x.read.by !== want) throw new Error(`read ${JSON.stringify(x.read)}`);
+          // Issue 71: every answer matched whole.
+          if (x.matchedPct !== 100) throw new Error(`matched ${x.matchedPct}%`);
         });
       } catch (e) {
         fails.push(String((e && e.message) || e).split('\n')[0]);
       }
       const x = got && got.reports[0];
       const own = x && x.timeline ? truthOf(x, got.truth) : null;
-      const row = x ? { perceived: x.ttftPerceived?.painted, firstPaint: own?.firstPaint, lag: x.lag?.p50, truthLag: own?.lagP50, matched: x.matchedPct, start: x.start?.by, end: x.read?.end, read: x.read?.by, verdict: x.diagnosis?.map((d) => d.verdict).join(',') } : null;
+      const row = x ? { ttft: x.ttft, firstText: own?.firstText, perceived: x.ttftPerceived?.painted, firstPaint: own?.firstPaint, lag: x.lag?.p50, truthLag: own?.lagP50, commit: own?.commitDiff, matched: x.matchedPct, start: x.start?.by, end: x.read?.end, read: x.read?.by, path: x.read?.path || x.read?.format, verdict: x.diagnosis?.map((d) => d.verdict).join(',') } : null;
       if (row) rows.push(row);
-      console.log(`${r.app}${readersOff ? ' (readers off)' : ''} run ${i}: ${fails.length ? `FAIL ${fails.join('; ')}` : 'ok'}${row ? ` | ${row.read} start ${row.start} end ${row.end}, matched ${row.matched}%, perceived TTFT ${fmt(row.perceived)} (truth ${fmt(row.firstPaint)}), lag p50 ${fmt(row.lag)} (truth ${fmt(row.truthLag)}), ${row.verdict}` : ''}`);
+      console.log(`${r.app}${readersOff ? ' (readers off)' : ''} run ${i}: ${fails.length ? `FAIL ${fails.join('; ')}` : 'ok'}${row ? ` | ${row.read} ${row.path} start ${row.start} end ${row.end}, matched ${row.matched}%, TTFT ${fmt(row.ttft)} (first text ${fmt(row.firstText)}), perceived TTFT ${fmt(row.perceived)} (truth ${fmt(row.firstPaint)}), lag p50 ${fmt(row.lag)} (truth ${fmt(row.truthLag)}), commits within ${fmt(row.commit)}, ${row.verdict}` : ''}`);
       if (fails.length) failed++;
       else ok++;
     }
     const med = (k) => median(rows.map((x) => x[k]).filter((v) => typeof v === 'number'));
     const diffs = rows.map((x) => x.perceived - x.firstPaint).filter(Number.isFinite);
     const lagDiffs = rows.map((x) => x.lag - x.truthLag).filter(Number.isFinite);
-    table.push(`| ${r.app}${readersOff ? '' : r.reader ? `, reader \`${r.reader}\`` : ''}${readersOff ? ', readers off' : ''} | ${ok} of ${runs} | ${fmt(med('perceived'))} ms (${fmt(med('firstPaint'))}) | ${fmt(median(diffs))}, ${fmt(Math.min(...diffs))} … ${fmt(Math.max(...diffs))} | ${fmt(med('lag'))} (${fmt(med('truthLag'))}) | ${fmt(Math.min(...lagDiffs))} … ${fmt(Math.max(...lagDiffs))} | ${[...new Set(rows.map((x) => x.matched))].join(', ')}% | ${[...new Set(rows.map((x) => x.start))].join(', ')} | ${[...new Set(rows.map((x) => x.end))].join(', ')} |`);
+    const early = rows.map((x) => x.firstText - x.ttft).filter(Number.isFinite);
+    const commits = rows.map((x) => x.commit).filter(Number.isFinite);
+    table.push(`| ${r.app}${readersOff ? '' : r.reader ? `, reader \`${r.reader}\`` : ''}${readersOff ? ', readers off' : ''} | ${ok} of ${runs} | ${[...new Set(rows.map((x) => `${x.read} \`${x.path}\``))].join(', ')} | ${[...new Set(rows.map((x) => x.start))].join(', ')} | ${fmt(Math.min(...early))} … ${fmt(Math.max(...early))} | ${fmt(med('perceived'))} ms (${fmt(med('firstPaint'))}) | ${fmt(median(diffs))}, ${fmt(Math.min(...diffs))} … ${fmt(Math.max(...diffs))} | ${fmt(med('lag'))} (${fmt(med('truthLag'))}) | ${fmt(Math.min(...lagDiffs))} … ${fmt(Math.max(...lagDiffs))} | ${fmt(Math.max(...commits))} | ${[...new Set(rows.map((x) => x.matched))].join(', ')}% | ${[...new Set(rows.map((x) => x.end))].join(', ')} |`);
     console.log(`${r.app}${readersOff ? ' (readers off)' : ''}: ${ok} of ${runs} runs passed`);
   }
 } finally {
   await browser.close();
 }
-console.log('\n| app (runs) | passed | perceived TTFT, median (truth) | difference: median, range | lag p50 median (truth) | lag difference range | matched | start.by | read.end |\n|---|---|---|---|---|---|---|---|---|');
+console.log('\n| app (runs) | passed | read | start.by | first text − TTFT, range | perceived TTFT, median (truth) | difference: median, range | lag p50 median (truth) | lag difference range | commits, worst | matched | read.end |\n|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const line of table) console.log(line);
 function fmt(x) {
   return x === null || x === undefined || !Number.isFinite(x) ? 'null' : x.toFixed(1);

@@ -14,8 +14,9 @@ const count = (text, part) => (part ? text.split(part).length - 1 : 0);
 /**
  * @param {any} report a report with `text` and `timeline`
  * @param {{ changes: Array<{ t: number, text: string }>, marks: number[] }} page
- * @returns {{ firstText: number | null, firstPaint: number | null, lagP50: number | null, records: number, shown: number }}
- *   times from the report's start
+ * @returns {{ firstText: number | null, firstPaint: number | null, lagP50: number | null, records: number, shown: number, commitDiff: number | null, commitWorst: { record: number, committed: number, page: number } | null }}
+ *   times from the report's start; `commitDiff`: the largest difference between a record's commit
+ *   in the report and the page's change that showed it
  */
 export function truthOf(report, page) {
   const tl = report.timeline;
@@ -28,6 +29,10 @@ export function truthOf(report, page) {
   let firstPaint = null;
   let end = 0;
   let shown = 0;
+  /** @type {number | null} */
+  let commitDiff = null;
+  /** @type {{ record: number, committed: number, page: number } | null} */
+  let commitWorst = null;
   for (let i = 0; i < tl.arrived.length; i++) {
     end += tl.chars[i];
     const prefix = letters(text.slice(0, end));
@@ -36,6 +41,11 @@ export function truthOf(report, page) {
     const c = changes.find((x) => x.t >= start && count(x.text, prefix) > was);
     if (!c) continue;
     shown++;
+    const committed = tl.committed ? tl.committed[i] : null;
+    if (typeof committed === 'number' && (commitDiff === null || Math.abs(start + committed - c.t) > commitDiff)) {
+      commitDiff = Math.abs(start + committed - c.t);
+      commitWorst = { record: i, committed, page: c.t - start };
+    }
     if (firstText === null) {
       firstText = c.t - start;
       firstPaint = c.painted === null ? null : c.painted - start;
@@ -45,5 +55,5 @@ export function truthOf(report, page) {
   lags.sort((a, b) => a - b);
   const n = lags.length;
   const lagP50 = n ? (n % 2 ? lags[n >> 1] : (lags[n / 2 - 1] + lags[n / 2]) / 2) : null;
-  return { firstText, firstPaint, lagP50, records: tl.arrived.length, shown };
+  return { firstText, firstPaint, lagP50, records: tl.arrived.length, shown, commitDiff, commitWorst };
 }
