@@ -31,7 +31,8 @@
 #    page's DOM changes: scripts/record-app.mjs; for a newer version: change the pins below,
 #    record, and the replays of `npm test` use it).
 # With `llama` as the argument, only step 4; with `streamdown`, only step 5; with `apps`, only
-# steps 1 to 3 (or `--record`).
+# steps 1 to 3 (or `--record`); with `up`, steps 1 and 2, the apps kept up until it is stopped
+# (then `node tests/realapps/check.mjs [--readers=off] [app…]` checks those named).
 #
 # Needs what `npm test` needs (scripts/setup.sh) and Python 3.11 with venv. Takes about 8 minutes
 # the first time (installs), then about 30 minutes for 10 runs of each check.
@@ -83,7 +84,7 @@ streamdown() {
   node tests/realapps/streamdown.mjs
 }
 if [ "${1:-}" = "streamdown" ]; then streamdown; exit $?; fi
-if [ "${1:-}" != "apps" ] && [ "${1:-}" != "--record" ]; then
+if [ "${1:-}" != "apps" ] && [ "${1:-}" != "up" ] && [ "${1:-}" != "--record" ]; then
   LLAMA_DIR=$(bash scripts/real-apps/build-llama-server.sh)
   export LLAMA_DIR
   if [ "${1:-}" = "llama" ]; then exec node tests/realapps/llama.mjs; fi
@@ -144,6 +145,11 @@ wait_for http://127.0.0.1:8099/v1/models 20
 for port in 7860 8000 8501 8200 32123 2718 8765 8300 5006 8400 8500; do wait_for "http://127.0.0.1:$port/" 90; done
 wait_for http://127.0.0.1:8080/api/version 120
 say "apps up: Open WebUI $(curl -s http://127.0.0.1:8080/api/version), Gradio $GRADIO_VERSION, Chainlit $CHAINLIT_VERSION, Streamlit $STREAMLIT_VERSION, NiceGUI $NICEGUI_VERSION, Mesop $MESOP_VERSION, marimo $MARIMO_VERSION, Solara $SOLARA_VERSION, Shiny $SHINY_VERSION, Panel $PANEL_VERSION, Rio $RIO_VERSION, PyWebIO $PYWEBIO_VERSION"
+
+if [ "${1:-}" = "up" ]; then
+  say "logs in $logs; TOKENS_FILE=$TOKENS_FILE; stop with Ctrl-C"
+  wait
+fi
 
 if [ "${1:-}" = "--record" ]; then
   R=tests/recordings

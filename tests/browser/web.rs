@@ -49,6 +49,7 @@ fn open(
         false,
         false,
         f64::NAN,
+        false,
     )
 }
 

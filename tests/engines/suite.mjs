@@ -349,17 +349,21 @@ export function engineTests({ name, setup, lacks, xhrProgressMs = 0 }) {
       while (window.tokenpaintProfiler.reports().length === before && performance.now() < until) await new Promise((r) => setTimeout(r, 100));
       await new Promise((r) => setTimeout(r, 500));
       const report = window.tokenpaintProfiler.reports().at(-1);
-      return { verdict: report && report.diagnosis[0].verdict, verdicts: report ? report.diagnosis.map((v) => v.verdict) : [], lag: report && report.lag, shown: document.getElementById('report').dataset.verdict };
+      const page = report && report.diagnosis.find((v) => v.verdict === 'client-render-bound');
+      return { verdict: report && report.diagnosis[0].verdict, verdicts: report ? report.diagnosis.map((v) => v.verdict) : [], lag: report && report.lag, blocked: page ? page.evidence.blockedShare : null, shown: document.getElementById('report').dataset.verdict };
     });
     mkdirSync(ARTIFACTS, { recursive: true });
     writeFileSync(path.join(ARTIFACTS, `lab-${name.toLowerCase()}.png`), await lab.screenshot());
     // A server-side scenario: its verdict does not depend on the engine's speed (the markdown
     // scenario's render cost is CPU time, calibrated in Chromium: Firefox renders it with a lag
     // p50 of 43 ms, which is healthy). On a loaded machine the page itself may also paint late,
-    // and then says so first (its lag is the evidence): the server's cause is still named.
-    const pageLate = r.verdict === 'client-render-bound' && r.lag && r.lag.p50 > 100;
+    // and then says so first (its lag is the evidence, by the rule of docs/diagnosis.md: a median
+    // over 100 ms, a p95 over 500 ms with the main thread blocked a quarter of the stream, or a
+    // median over two frames with it blocked half; a
+    // CI run's WebKit froze 0.7 s near the end: p50 24, p95 516): the server's cause is still named.
+    const pageLate = r.verdict === 'client-render-bound' && r.lag && (r.lag.p50 > 100 || (r.lag.p95 > 500 && r.blocked >= 0.25) || (r.lag.p50 > 33.4 && r.blocked >= 0.5));
     assert.ok(r.verdicts.includes('decode-bound'), `${r.verdicts}`);
-    assert.equal(r.verdict, pageLate ? 'client-render-bound' : 'decode-bound', `${r.verdicts}, lag ${JSON.stringify(r.lag)}`);
+    assert.equal(r.verdict, pageLate ? 'client-render-bound' : 'decode-bound', `${r.verdicts}, lag ${JSON.stringify(r.lag)}, blocked ${r.blocked}`);
     assert.equal(r.shown, r.verdict);
     assert.deepEqual(lab.errors, []);
   });

@@ -20,10 +20,17 @@ const deep = (n) => (n.nodeType === 3 ? n.data : (n.nodeType === 1 && !/^(STYLE|
 const letters = (s) => s.replace(/[^\p{L}\p{N}]/gu, '').toLowerCase();
 window.truth = { changes, marks, submitAt: null, askAt: null };
 {
+  // The after-paint mark: a task posted from each frame's rAF callback, at user-blocking priority
+  // where the browser has it (Chromium's scheduler.postTask), so that it runs once the frame is
+  // painted and not behind the page's own queued tasks (a MessageChannel message waited for them:
+  // NiceGUI's and Panel's rendering work, up to 70 ms, came first); else a MessageChannel message.
   const ch = new MessageChannel();
-  ch.port1.onmessage = () => marks.push(performance.now());
+  const mark = () => marks.push(performance.now());
+  ch.port1.onmessage = mark;
+  const sched = /** @type {any} */ (globalThis).scheduler;
+  const post = sched && typeof sched.postTask === 'function' ? () => sched.postTask(mark, { priority: 'user-blocking' }) : () => ch.port2.postMessage(0);
   const loop = () => {
-    ch.port2.postMessage(0);
+    post();
     requestAnimationFrame(loop);
   };
   requestAnimationFrame(loop);

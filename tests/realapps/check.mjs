@@ -14,7 +14,7 @@
 // Prints a line per run and a table; exits 1 if any run fails.
 import { chromium } from 'playwright-core';
 import { attach } from '../../js/playwright.js';
-import { CHROMIUM, ARGS } from '../support/helpers.mjs';
+import { CHROMIUM, ARGS, FRAME } from '../support/helpers.mjs';
 import { RECORDINGS, holds } from '../support/replay.mjs';
 import { truthOf } from '../support/truth.mjs';
 import { APPS as PROMPTS, pageOptions, routeCdn } from '../../scripts/record-app.mjs';
@@ -29,34 +29,80 @@ function truthRecorder(question) {
   const letters = (s) => String(s).replace(/[^\p{L}\p{N}]/gu, '').toLowerCase();
   const q = letters(question);
   const truth = (window.truth = { changes: [], marks: [], submitAt: null, askAt: null });
+  // The after-paint mark: a task posted from each frame's rAF callback, at user-blocking priority
+  // where the browser has it (Chromium's scheduler.postTask), so that it runs once the frame is
+  // painted and not behind the page's own queued tasks (a MessageChannel message waited for them:
+  // NiceGUI's and Panel's rendering work, up to 70 ms, came first); else a MessageChannel message.
   const ch = new MessageChannel();
-  ch.port1.onmessage = () => truth.marks.push(performance.now());
+  const mark = () => truth.marks.push(performance.now());
+  ch.port1.onmessage = mark;
+  const sched = /** @type {any} */ (globalThis).scheduler;
+  const post = sched && typeof sched.postTask === 'function' ? () => sched.postTask(mark, { priority: 'user-blocking' }) : () => ch.port2.postMessage(0);
   const loop = () => {
-    ch.port2.postMessage(0);
+    post();
     requestAnimationFrame(loop);
   };
   requestAnimationFrame(loop);
   // What the page shows: its text, shadow roots too, but not the text of its styles and scripts
-// (Bokeh puts a stylesheet in every message's shadow root, and CSS holds words).
-const deep = (n) => (n.nodeType === 3 ? n.data : (n.nodeType === 1 && !/^(STYLE|SCRIPT|TEMPLATE|NOSCRIPT)$/.test(n.nodeName)) || n.nodeType === 11 ? [...(n.shadowRoot ? n.shadowRoot.childNodes : []), ...n.childNodes].map(deep).join('') : '');
+  // (Bokeh puts a stylesheet in every message's shadow root, and CSS holds words). Taken with the
+  // browser's own textContent, each shadow root's after the document's: the truth's callback
+  // comes before tokenpaint's, and a walk in script of a large page (Open WebUI's) cost 8-27 ms
+  // a change, by which tokenpaint's commits came late.
+  const HIDDEN = 'style,script,template,noscript';
+  const own = (root) => {
+    let text = root.textContent || '';
+    if (root.nodeType === 11) text = [...root.childNodes].map((n) => n.textContent || '').join('');
+    for (const h of root.querySelectorAll(HIDDEN)) {
+      const at = text.indexOf(h.textContent);
+      if (h.textContent && at >= 0) text = text.slice(0, at) + text.slice(at + h.textContent.length);
+    }
+    return text;
+  };
   const roots = new Set();
-  const mo = new MutationObserver(() => {
-    const c = { t: performance.now(), text: letters(deep(document.body)) };
+  // (A shadow root made before the body, observed from its making, may change before there is one.)
+  const deep = () => [document.body ? own(document.body) : '', ...[...roots].map(own)].join('');
+  const observeRoots = (n) => {
+    if (n.nodeType !== 1) return;
+    for (const e of [n, ...n.querySelectorAll('*')]) {
+      if (e.shadowRoot && !roots.has(e.shadowRoot)) {
+        roots.add(e.shadowRoot);
+        mo.observe(e.shadowRoot, { childList: true, subtree: true, characterData: true });
+        for (const k of e.shadowRoot.children) observeRoots(k);
+      }
+    }
+  };
+  // Each shadow root observed from its making (one attached after its host was added makes no
+  // record: Bokeh's panes), and any already in markup that an addition brings.
+  const attach = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function () {
+    const root = attach.apply(this, arguments);
+    roots.add(root);
+    mo.observe(root, { childList: true, subtree: true, characterData: true });
+    return root;
+  };
+  const mo = new MutationObserver((records) => {
+    const c = { t: performance.now(), text: letters(deep()) };
     const last = truth.changes[truth.changes.length - 1];
     if (!last || last.text !== c.text) truth.changes.push(c);
-    // Shadow roots attached since: observed too.
-    const walk = (n) => {
-      if (n.shadowRoot && !roots.has(n.shadowRoot)) {
-        roots.add(n.shadowRoot);
-        mo.observe(n.shadowRoot, { childList: true, subtree: true, characterData: true });
-      }
-      for (const k of n.children || []) walk(k);
-      if (n.shadowRoot) for (const k of n.shadowRoot.children) walk(k);
-    };
-    walk(document.body);
+    // Shadow roots attached since: observed too (an element with one, or with one inside it).
+    for (const r of records) for (const n of r.addedNodes) observeRoots(n);
   });
-  addEventListener('DOMContentLoaded', () => mo.observe(document.body, { childList: true, subtree: true, characterData: true }));
-  addEventListener('keydown', (e) => e.key === 'Enter' && !e.shiftKey && truth.submitAt === null && (truth.submitAt = performance.now()), true);
+  addEventListener('DOMContentLoaded', () => {
+    mo.observe(document.body, { childList: true, subtree: true, characterData: true });
+    observeRoots(document.body);
+  });
+  // The Enter, and what the page showed then: the text before the answer, against which its first
+  // words are found (a page that did not change since it loaded has no change recorded before).
+  addEventListener(
+    'keydown',
+    (e) => {
+      if (e.key !== 'Enter' || e.shiftKey || truth.submitAt !== null) return;
+      truth.submitAt = performance.now();
+      // Before the Enter's own time: an answer's start is the Enter at the earliest.
+      truth.changes.push({ t: Math.min(e.timeStamp, truth.submitAt) - 0.01, text: letters(deep()) });
+    },
+    true,
+  );
   const dec = new TextDecoder();
   const carries = (d) => {
     let s = typeof d === 'string' ? d : d instanceof ArrayBuffer || ArrayBuffer.isView(d) ? dec.decode(d) : '';
@@ -105,7 +151,7 @@ async function run(browser, r, readersOff) {
   await routeCdn(r.app, context);
   const page = await context.newPage();
   const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('pageerror', (e) => errors.push(process.env.STACKS ? e.stack : e.message));
   // The truth's recorder first: its MutationObserver is made before tokenpaint's, so that its
   // callback comes first and a change's time is the page's, not after tokenpaint's handling.
   await page.addInitScript(truthRecorder, QUESTION);
@@ -158,6 +204,13 @@ try {
       }
       const x = got && got.reports[0];
       const own = x && x.timeline ? truthOf(x, got.truth) : null;
+      // Issue 71's bounds, both ways: the perceived TTFT and the lag p50 within two frames of the
+      // page's own.
+      if (x && own && !fails.length) {
+        const perceived = x.ttftPerceived && x.ttftPerceived.painted;
+        if (!(Math.abs(perceived - own.firstPaint) <= 2 * FRAME)) fails.push(`perceived TTFT ${perceived} against the page's first paint ${own.firstPaint}`);
+        if (!(Math.abs(x.lag.p50 - own.lagP50) <= 2 * FRAME)) fails.push(`lag p50 ${x.lag.p50} against the page's ${own.lagP50}`);
+      }
       const row = x ? { ttft: x.ttft, firstText: own?.firstText, perceived: x.ttftPerceived?.painted, firstPaint: own?.firstPaint, lag: x.lag?.p50, truthLag: own?.lagP50, commit: own?.commitDiff, matched: x.matchedPct, start: x.start?.by, end: x.read?.end, read: x.read?.by, path: x.read?.path || x.read?.format, verdict: x.diagnosis?.map((d) => d.verdict).join(',') } : null;
       if (row) rows.push(row);
       console.log(`${r.app}${readersOff ? ' (readers off)' : ''} run ${i}: ${fails.length ? `FAIL ${fails.join('; ')}` : 'ok'}${row ? ` | ${row.read} ${row.path} start ${row.start} end ${row.end}, matched ${row.matched}%, TTFT ${fmt(row.ttft)} (first text ${fmt(row.firstText)}), perceived TTFT ${fmt(row.perceived)} (truth ${fmt(row.firstPaint)}), lag p50 ${fmt(row.lag)} (truth ${fmt(row.truthLag)}), commits within ${fmt(row.commit)}, ${row.verdict}` : ''}`);

@@ -98,6 +98,6 @@ export function holds(t, r, got, read) {
   // recorders, shows the answer only once it is whole, and says so.)
   assert.ok(!x.diagnosis.some((d) => BUFFERING.includes(d.verdict)), `${r.app}: ${x.diagnosis.map((d) => d.verdict)}`);
   assert.equal(x.element && x.element.how, 'document');
-  assert.deepEqual(errors, [], `${r.app}: page errors`);
+  assert.deepEqual(errors, [], `${r.app}: page errors: ${errors.slice(0, 3).join('; ')}`);
 }
 
