@@ -16,7 +16,7 @@ export const BUDGET = 40 * 1024;
  * "The size ceiling's history", and tests/repo/size.test.mjs holds its last entry to CEILING.
  * Issue 60 brings the whole down.
  */
-export const CEILING = 106 * 1024 + 12;
+export const CEILING = 106 * 1024 + 528;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => readFileSync(path.join(root, p));

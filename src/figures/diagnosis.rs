@@ -110,6 +110,9 @@ pub struct Facts {
     pub painted: bool,
     /// The share of arrived visible text found on screen (%).
     pub matched: Option<f64>,
+    /// The answer was read by a reading learned from the page, and the page showed less than
+    /// [`limits::READING_MATCHED`] of it: the page contradicts the reading.
+    pub disproved: bool,
     /// Why the element could not be read, as the shell found it.
     pub dom_reason: Option<&'static str>,
     /// The reveal rate of a `smoothed` page (characters per second).
@@ -374,7 +377,11 @@ fn close(
     let ttft = f.ttft.unwrap_or(f64::NAN);
     let slow_ttft = ttft > SLOW_TTFT;
     let mut missing = Vec::new();
-    if out.is_empty() && needs_arrival_clock {
+    if f.disproved {
+        // A reading the page contradicts: nothing is said of the answer but that.
+        out.clear();
+        missing.push("reading");
+    } else if out.is_empty() && needs_arrival_clock {
         missing.push("arrival-clock");
     } else if out.is_empty() && f.deltas < 2 {
         missing.push("deltas");
@@ -383,7 +390,7 @@ fn close(
     }
     // The last mile: without the page's text on screen and its paints, nothing can be said of
     // the client, so the stream is never called healthy.
-    let client = if f.deltas == 0 {
+    let client = if f.deltas == 0 || f.disproved {
         None
     } else if !f.observed {
         Some("dom")
@@ -736,23 +743,6 @@ fn buffered(
     v
 }
 
-/// The one verdict of an answer read by a reading the shell learned from the page, where the
-/// page showed less than [`limits::READING_MATCHED`] of its text: the page contradicts the
-/// reading, so nothing is said of the answer but that (`missing: reading`, with how much of it
-/// the page showed).
-pub fn disproved_reading(matched: Option<f64>) -> Verdict {
-    let mut v = Verdict::new(
-        "insufficient-evidence",
-        vec![
-            ("matchedPct", matched.unwrap_or(f64::NAN)),
-            ("neededPct", limits::READING_MATCHED),
-        ],
-        "insufficient-evidence/reading",
-    );
-    v.missing = vec!["reading"];
-    v
-}
-
 /// The fix (its id) when `missing` is what the diagnosis lacks most.
 fn insufficient_fix(missing: &str, dom_reason: Option<&str>) -> &'static str {
     match (missing, dom_reason) {
@@ -761,6 +751,7 @@ fn insufficient_fix(missing: &str, dom_reason: Option<&str>) -> &'static str {
         ("dom", _) => "insufficient-evidence/dom",
         ("paint", _) => "insufficient-evidence/paint",
         ("matched", _) => "insufficient-evidence/matched",
+        ("reading", _) => "insufficient-evidence/reading",
         ("arrival-clock", _) => "insufficient-evidence/arrival-clock",
         ("server-timings", _) => "insufficient-evidence/server-timings",
         _ => "insufficient-evidence/deltas",

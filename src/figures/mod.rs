@@ -362,14 +362,15 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
     if coarse_timer {
         coarsen(&mut f);
     }
-    let facts = facts(tl, &f, &blocked, cx.baseline);
-    f.conversation = facts.prior_chars.zip(facts.growth.map(|g| g.early));
-    f.verdicts = crate::figures::diagnosis::diagnose(&facts, f.breakdown.as_ref());
-    // A reading the shell learned from the page, that the page contradicts: no figure from it.
+    // A reading the shell learned from the page, that the page contradicts: no figure from it,
+    // and its one verdict says so.
     let reading = crate::figures::diagnosis::limits::READING_MATCHED;
     if tl.learned && tl.deltas > 0 && f.matched.is_some_and(|m| m < reading) {
         disproved(&mut f);
     }
+    let facts = facts(tl, &f, &blocked, cx.baseline);
+    f.conversation = facts.prior_chars.zip(facts.growth.map(|g| g.early));
+    f.verdicts = crate::figures::diagnosis::diagnose(&facts, f.breakdown.as_ref());
     f.unavailable = unavailable(tl);
     if let Some(shell) = cx.shell {
         f.browser = Some(browser(tl, &f, shell, cx.frames));
@@ -402,8 +403,9 @@ pub fn of(tl: &Timeline, cx: &Context<'_>) -> StreamFigures {
     f
 }
 
-/// An answer whose reading the page contradicts: every figure read from it is unknown, and the
-/// one verdict says so. What the page did meanwhile (its frames, the user's interactions) stays.
+/// An answer whose reading the page contradicts: every figure read from it is unknown (the
+/// diagnosis then says only that). What the page did meanwhile (its frames, the user's
+/// interactions) stays.
 fn disproved(f: &mut StreamFigures) {
     (f.ttfb, f.ttfc, f.ttft, f.e2e, f.body_end, f.tpot) = (None, None, None, None, None, None);
     (f.ttft_perceived, f.e2e_perceived) = (None, None);
@@ -411,7 +413,6 @@ fn disproved(f: &mut StreamFigures) {
     (f.itl_spread, f.lag_spread) = (None, None);
     (f.breakdown, f.arrival_stall, f.stalls) = (None, None, None);
     (f.backlog_peak, f.delivery, f.caught_up) = (None, None, None);
-    f.verdicts = vec![crate::figures::diagnosis::disproved_reading(f.matched)];
     f.disproved = true;
 }
 
@@ -514,6 +515,7 @@ fn facts(
         observed: tl.observed,
         painted: tl.records.iter().any(|t| t.painted.is_finite()),
         matched: f.matched,
+        disproved: f.disproved,
         dom_reason: tl.dom_reason,
         reveal_rate: match f.delivery {
             Some(Pattern::Smoothed { rate }) => Some(rate),

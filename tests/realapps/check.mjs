@@ -19,7 +19,7 @@ import { RECORDINGS, holds } from '../support/replay.mjs';
 import { truthOf } from '../support/truth.mjs';
 import { APPS as PROMPTS, pageOptions, routeCdn } from '../../scripts/record-app.mjs';
 
-const PORTS = { gradio: 7860, 'open-webui': 8080, chainlit: 8000, streamlit: 8501, nicegui: 8200, mesop: 32123, marimo: 2718, solara: 8765, shiny: 8300, panel: 5006, rio: 8400, pywebio: 8500 };
+const PORTS = { gradio: 7860, 'open-webui': 8080, chainlit: 8000, streamlit: 8501, nicegui: 8200, mesop: 32123, marimo: 2718, solara: 8765, shiny: 8300, panel: 5006, rio: 8400, pywebio: 8500, wave: 10101, fasthtml: 5001 };
 const QUESTION = 'Say something';
 
 // The test's own truth, in the page before its scripts: what it showed after each change (letters
@@ -76,8 +76,12 @@ function truthRecorder(question) {
   const attach = Element.prototype.attachShadow;
   Element.prototype.attachShadow = function () {
     const root = attach.apply(this, arguments);
-    roots.add(root);
-    mo.observe(root, { childList: true, subtree: true, characterData: true });
+    // Open ones only, as the page's own scripts see them (the overlay's is closed: its text,
+    // "tokenpaint…", would follow the answer's).
+    if (root.mode === 'open') {
+      roots.add(root);
+      mo.observe(root, { childList: true, subtree: true, characterData: true });
+    }
     return root;
   };
   const mo = new MutationObserver((records) => {
@@ -97,9 +101,11 @@ function truthRecorder(question) {
     'keydown',
     (e) => {
       if (e.key !== 'Enter' || e.shiftKey || truth.submitAt !== null) return;
-      truth.submitAt = performance.now();
-      // Before the Enter's own time: an answer's start is the Enter at the earliest.
-      truth.changes.push({ t: Math.min(e.timeStamp, truth.submitAt) - 0.01, text: letters(deep()) });
+      // The Enter's own time, as the replay page takes it: when the browser made the event (a
+      // busy page runs this listener later: 5.5 ms in a loaded run).
+      truth.submitAt = Math.min(e.timeStamp, performance.now());
+      // Just before it: an answer's start is the Enter at the earliest.
+      truth.changes.push({ t: truth.submitAt - 0.01, text: letters(deep()) });
     },
     true,
   );
