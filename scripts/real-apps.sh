@@ -6,7 +6,9 @@
 #    wheels come along), Gradio 6.31.0, Chainlit 2.12.0, Streamlit 1.67.0, NiceGUI 3.18.0, Mesop
 #    1.3.7, marimo 0.25.2 and Solara 1.64.1 (10 to 50 s each); Shiny 1.8.0 (with shinychat 0.7.2)
 #    and Panel 1.10.0 (under Python 3.12, which Panel needs: pyenv's); Rio 0.12.3 and PyWebIO
-#    1.8.4 (issue 71: wires unlike the others'); Solara's frontend, which it fetches from a CDN
+#    1.8.4 (issue 71: wires unlike the others'); H2O Wave 1.8.16 and FastHTML 0.14.14 (issue 71's
+#    trial on apps not developed against: operations keyed in a frame, HTML fragments swapped
+#    out of band); Solara's frontend, which it fetches from a CDN
 #    this machine does not reach, from npm (scripts/real-apps/cdn.mjs serves it). Idempotent.
 # 2. Starts, offline and with no model: an OpenAI-compatible server streaming one token every
 #    20 ms (scripts/real-apps/openai-server.mjs) that Open WebUI is pointed at
@@ -50,6 +52,11 @@ SHINY_VERSION=1.8.0
 PANEL_VERSION=1.10.0
 RIO_VERSION=0.12.3
 PYWEBIO_VERSION=1.8.4
+# Issue 71's trial on apps not developed against: H2O Wave (its own server, waved, in the wheel)
+# and FastHTML (htmx's WebSocket extension, from npm as the CDN would serve it).
+WAVE_VERSION=1.8.16
+FASTHTML_VERSION=0.14.14
+FASTHTML_CDN_PACKAGES="htmx.org@2.0.7 htmx-ext-ws@2.0.3"
 # Panel 1.10 needs Python 3.12 or newer: pyenv's, where there is one.
 PYTHON312=${PYTHON312:-$(command -v pyenv >/dev/null && ls -d "$(pyenv root)"/versions/3.1[2-9]*/bin/python3 2>/dev/null | head -1 || true)}
 # Solara's frontend at the versions it asks the CDN for.
@@ -102,6 +109,13 @@ install shiny "shiny==$SHINY_VERSION" shiny
 install panel "panel==$PANEL_VERSION" panel "$PYTHON312"
 install rio "rio-ui==$RIO_VERSION" python
 install pywebio "pywebio==$PYWEBIO_VERSION" python
+install wave "h2o-wave==$WAVE_VERSION" wave
+install fasthtml "python-fasthtml==$FASTHTML_VERSION" python
+if [ ! -f "$APPS/fasthtml-cdn/node_modules/htmx-ext-ws/package.json" ]; then
+  say "installing FastHTML's htmx from npm into $APPS/fasthtml-cdn"
+  mkdir -p "$APPS/fasthtml-cdn"
+  (cd "$APPS/fasthtml-cdn" && { [ -f package.json ] || echo '{"private":true}' > package.json; } && npm install --no-audit --no-fund --loglevel=error $FASTHTML_CDN_PACKAGES)
+fi
 if [ ! -f "$APPS/solara-cdn/node_modules/mermaid/package.json" ]; then
   say "installing Solara's frontend from npm into $APPS/solara-cdn"
   mkdir -p "$APPS/solara-cdn"
@@ -141,10 +155,13 @@ run_app shiny "$APPS/shiny/bin/shiny" run "$here/scripts/real-apps/shiny_app.py"
 run_app panel "$APPS/panel/bin/panel" serve "$here/scripts/real-apps/panel_app.py" --address 127.0.0.1 --port 5006 --allow-websocket-origin=127.0.0.1:5006
 run_app rio env PORT=8400 "$APPS/rio/bin/python" "$here/scripts/real-apps/rio_app.py"
 run_app pywebio env PORT=8500 "$APPS/pywebio/bin/python" "$here/scripts/real-apps/pywebio_app.py"
+run_app waved bash -c "cd '$APPS/wave' && exec ./waved -listen 127.0.0.1:10101 -web-dir ./www"
+run_app wave bash -c "sleep 2; cd '$here/scripts/real-apps' && H2O_WAVE_ADDRESS=http://127.0.0.1:10101 H2O_WAVE_APP_ADDRESS=http://127.0.0.1:8601 exec '$APPS/wave/bin/wave' run --no-reload wave_app"
+run_app fasthtml env PORT=5001 "$APPS/fasthtml/bin/python" "$here/scripts/real-apps/fasthtml_app.py"
 wait_for http://127.0.0.1:8099/v1/models 20
-for port in 7860 8000 8501 8200 32123 2718 8765 8300 5006 8400 8500; do wait_for "http://127.0.0.1:$port/" 90; done
+for port in 7860 8000 8501 8200 32123 2718 8765 8300 5006 8400 8500 10101 5001; do wait_for "http://127.0.0.1:$port/" 90; done
 wait_for http://127.0.0.1:8080/api/version 120
-say "apps up: Open WebUI $(curl -s http://127.0.0.1:8080/api/version), Gradio $GRADIO_VERSION, Chainlit $CHAINLIT_VERSION, Streamlit $STREAMLIT_VERSION, NiceGUI $NICEGUI_VERSION, Mesop $MESOP_VERSION, marimo $MARIMO_VERSION, Solara $SOLARA_VERSION, Shiny $SHINY_VERSION, Panel $PANEL_VERSION, Rio $RIO_VERSION, PyWebIO $PYWEBIO_VERSION"
+say "apps up: Open WebUI $(curl -s http://127.0.0.1:8080/api/version), Gradio $GRADIO_VERSION, Chainlit $CHAINLIT_VERSION, Streamlit $STREAMLIT_VERSION, NiceGUI $NICEGUI_VERSION, Mesop $MESOP_VERSION, marimo $MARIMO_VERSION, Solara $SOLARA_VERSION, Shiny $SHINY_VERSION, Panel $PANEL_VERSION, Rio $RIO_VERSION, PyWebIO $PYWEBIO_VERSION, Wave $WAVE_VERSION, FastHTML $FASTHTML_VERSION"
 
 if [ "${1:-}" = "up" ]; then
   say "logs in $logs; TOKENS_FILE=$TOKENS_FILE; stop with Ctrl-C"
@@ -165,6 +182,8 @@ if [ "${1:-}" = "--record" ]; then
   node scripts/record-app.mjs panel http://127.0.0.1:5006/ "$R/panel-$PANEL_VERSION.json" --version="$PANEL_VERSION" --answer="$TOKENS_FILE"
   node scripts/record-app.mjs rio http://127.0.0.1:8400/ "$R/rio-$RIO_VERSION.json" --version="$RIO_VERSION" --answer="$TOKENS_FILE"
   node scripts/record-app.mjs pywebio http://127.0.0.1:8500/ "$R/pywebio-$PYWEBIO_VERSION.json" --version="$PYWEBIO_VERSION" --answer="$TOKENS_FILE"
+  node scripts/record-app.mjs wave http://127.0.0.1:10101/ "$R/wave-$WAVE_VERSION.json" --version="$WAVE_VERSION" --answer="$TOKENS_FILE"
+  node scripts/record-app.mjs fasthtml http://127.0.0.1:5001/ "$R/fasthtml-$FASTHTML_VERSION.json" --version="$FASTHTML_VERSION" --answer="$TOKENS_FILE"
   exit 0
 fi
 

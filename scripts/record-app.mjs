@@ -260,7 +260,9 @@ export async function routeCdn(app, page, apps = process.env.APPS || '/opt/token
   if (!cdn) return;
   for (const [prefix, dir] of Object.entries(cdn)) {
     await page.route(`${prefix}**`, (route) => {
-      const file = path.join(apps, dir, new URL(route.request().url()).pathname.slice(new URL(prefix).pathname.length));
+      // A package's version in the URL (`htmx.org@2.0.7/dist/htmx.js`) is the one installed.
+      const rest = new URL(route.request().url()).pathname.slice(new URL(prefix).pathname.length).replace(/^((?:@[^/]+\/)?[^/@]+)@[^/]+/, '$1');
+      const file = path.join(apps, dir, rest);
       try {
         route.fulfill({ status: 200, contentType: file.endsWith('.js') ? 'text/javascript' : 'application/octet-stream', body: readFileSync(file) });
       } catch {

@@ -27,6 +27,9 @@ export const RECORDINGS = [
   { app: 'panel', file: 'panel-1.10.0.json', end: 'quiet', by: 'frame', wire: 'the Bokeh document protocol over a WebSocket (a header frame, a buffers frame and a content frame per message): the first words in the `PATCH-DOC` whose `ModelChanged children` creates the markdown pane (escaped HTML 18 levels down), then an `html_stream` patch per token; no end' },
   { app: 'rio', file: 'rio-0.12.3.json', end: 'quiet', by: 'frame', wire: 'JSON-RPC over a WebSocket: the question a `componentMessage`; `updateComponentStates` with the changed components by id, the markdown\'s whole text so far each time; no end' },
   { app: 'pywebio', file: 'pywebio-1.8.4.json', end: 'quiet', by: 'frame', wire: 'a WebSocket of commands: the question a `from_submit` event; each step an `output_ctl` that clears the answer\'s scope and an `output` of the markdown so far aimed at it (`scope`), among the question\'s and the form\'s commands; no end' },
+  // Issue 71's trial: two apps not developed against, of the classes the issue held back.
+  { app: 'wave', file: 'wave-1.8.16.json', end: 'quiet', by: 'frame', wire: 'H2O Wave\'s page protocol over a WebSocket: the question a frame of the chatbot\'s arguments; each step a frame of operations on the page (`{"d": [{"k": "chat.data.-1", "v": [...]}]}`), the last row set to the answer so far; no end' },
+  { app: 'fasthtml', file: 'fasthtml-0.14.14.json', end: 'quiet', by: 'frame', wire: 'htmx\'s WebSocket extension: the question a JSON frame of the form; text frames of HTML swapped out of band (the question\'s bubble, a fresh input, an empty answer bubble), then a `<span id="reply-N" hx-swap-oob="beforeend">` per token; no end' },
 ];
 
 /**
