@@ -317,16 +317,20 @@ Cost per token, largest vs smallest median: **${f2(conv.growth)}×**.
 
 ## Learning an app's protocol
 
-What learning costs the page (issue 58): the same recorded app (\`tests/recordings/\`, replayed
-through real transports by \`scripts/replay-server.mjs\`) read by its reader and learned from the
-page (\`appReaders: false\`), side by side in each round, with the injected script as the extension
-runs it. tokenpaint's own main-thread time is the CPU profile's samples with a frame of its script
-or its wasm on the stack, from the question's Enter to the report (\`bench/learning.mjs\`). Median
-of ${lrn[0] ? Math.max(rounds, 5) : 0} rounds.
+What learning costs the page (issues 58 and 71): the same recorded app (\`tests/recordings/\`,
+replayed through real transports by \`scripts/replay-server.mjs\`) read by its reader and learned
+from the page (\`appReaders: false\`), and without tokenpaint, side by side in each round, with the
+injected script as the extension runs it. tokenpaint's own main-thread time is the CPU profile's
+samples with a frame of its script or its wasm on the stack, from the question's Enter to the
+report (\`bench/learning.mjs\`). Long frames: Chromium's long animation frames (50 ms or more)
+after the Enter, in all the runs with tokenpaint, and how many its scripts took most of (those
+without it beside them). Listener: how long each socket frame waited for the app's own listener
+after its event was made (p95 / max), with tokenpaint learning and without it. Median of
+${lrn[0] ? Math.max(rounds, 5) : 0} rounds.
 
-| app | tokens | with its reader, ms | learned, ms | learned / reader |
-|---|---:|---:|---:|---:|
-${lrn.map((r) => `| ${r.app} | ${r.tokens} | ${f1(r.reader)} | ${f1(r.learned)} | ${f2(r.ratio)}× |`).join('\n')}
+| app | tokens | with its reader, ms | learned, ms | learned / reader | long frames (tokenpaint's; without it) | listener p95 / max, ms (without) | matched |
+|---|---:|---:|---:|---:|---:|---:|---:|
+${lrn.map((r) => `| ${r.app} | ${r.tokens} | ${r.reader === null ? '-' : f1(r.reader)} | ${f1(r.learned)} | ${r.ratio ? `${f2(r.ratio)}×` : '-'} | ${r.long} (${r.longOwn}; ${r.longBase}) | ${r.heard.learned.length ? `${f1(r.heardP95.learned)} / ${f1(r.heardMax.learned)} (${f1(r.heardP95.none)} / ${f1(r.heardMax.none)})` : '- (SSE)'} | ${r.matched}% |`).join('\n')}
 
 ## Size
 

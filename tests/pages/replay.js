@@ -18,7 +18,7 @@ const marks = [];
 // (Bokeh puts a stylesheet in every message's shadow root, and CSS holds words).
 const deep = (n) => (n.nodeType === 3 ? n.data : (n.nodeType === 1 && !/^(STYLE|SCRIPT|TEMPLATE|NOSCRIPT)$/.test(n.nodeName)) || n.nodeType === 11 ? [...(n.shadowRoot ? n.shadowRoot.childNodes : []), ...n.childNodes].map(deep).join('') : '');
 const letters = (s) => s.replace(/[^\p{L}\p{N}]/gu, '').toLowerCase();
-window.truth = { changes, marks, submitAt: null, askAt: null };
+window.truth = { changes, marks, submitAt: null, askAt: null, heard: [] };
 {
   // The after-paint mark: a task posted from each frame's rAF callback, at user-blocking priority
   // where the browser has it (Chromium's scheduler.postTask), so that it runs once the frame is
@@ -243,7 +243,9 @@ function socket(e) {
   c.ready = new Promise((r) => ws.addEventListener('open', r, { once: true }));
   const frames = c.server.filter((x) => x.kind === 'frame');
   let n = 0;
-  ws.addEventListener('message', () => {
+  ws.addEventListener('message', (m) => {
+    // How long each frame waited for the app's listener after its event was made (bench/learning.mjs).
+    window.truth.heard.push(performance.now() - m.timeStamp);
     const f = frames[n++];
     if (f) had(f);
   });
