@@ -134,7 +134,9 @@ function truthRecorder(question) {
       // goes on (the copy's own cost is not the app's).
       const copy = input.clone();
       const t = performance.now();
-      copy.text().then((b) => truth.submitAt !== null && truth.askAt === null && carries(b) && (truth.askAt = t));
+      // The earliest request that carried it, whichever copy is read first (on a busy page a
+      // later request's may be: marimo's, 8 ms later).
+      copy.text().then((b) => truth.submitAt !== null && t >= truth.submitAt && (truth.askAt === null || t < truth.askAt) && carries(b) && (truth.askAt = t));
     }
     return F.apply(this, arguments);
   };
