@@ -198,7 +198,8 @@ export class DomWatch {
   /**
    * `s` is reported: its observer goes, and the element that showed it is retired. Returns that
    * element for the report (`{ selector, how }`, null when none did). A stream discarded
-   * (`reported` false: another reading of its answer is opened instead) leaves it free.
+   * (`reported` false: another reading of its answer is opened instead) leaves it free to claim,
+   * and still shown by a stream (no answer that grew there is one no stream carried).
    * @param {import('../core/stream.js').Stream} s
    * @param {boolean} [reported]
    * @returns {import('../report.js').ShownIn | null}
@@ -209,7 +210,7 @@ export class DomWatch {
     const el = s.target || (v && v.scope);
     /** @type {import('../report.js').ShownIn | null} */
     const element = el ? { selector: selectorOf(el), how: s.target ? 'target' : /** @type {import('../report.js').ShownIn['how']} */ (/** @type {View} */ (v).how) } : null;
-    if (el && reported) {
+    if (el) {
       this.#shown.push(typeof WeakRef === 'function' ? new WeakRef(el) : { deref: () => el });
       if (this.#shown.length > 64) this.#shown.shift();
     }
