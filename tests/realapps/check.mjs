@@ -25,9 +25,8 @@ const QUESTION = 'Say something';
 // The test's own truth, in the page before its scripts: what it showed after each change (letters
 // and digits, shadow roots too), its after-paint marks, the Enter, and the first request or frame
 // after it that carried the question.
-function truthRecorder(question) {
+function truthRecorder() {
   const letters = (s) => String(s).replace(/[^\p{L}\p{N}]/gu, '').toLowerCase();
-  const q = letters(question);
   const truth = (window.truth = { changes: [], marks: [], submitAt: null, askAt: null });
   // The after-paint mark: a task posted from each frame's rAF callback, at user-blocking priority
   // where the browser has it (Chromium's scheduler.postTask), so that it runs once the frame is
@@ -109,6 +108,19 @@ function truthRecorder(question) {
     },
     true,
   );
+}
+
+/**
+ * The truth's record of the page's asks: the first request or frame after the Enter that carried
+ * the question. Injected after tokenpaint's script, so that its wrappers are the outer ones and
+ * stamp the page's own call, before tokenpaint's wrapper runs (on a saturated machine that came
+ * 14 ms later, and tokenpaint's start looked early against it).
+ * @param {string} question
+ */
+function truthAsks(question) {
+  const letters = (s) => String(s).replace(/[^\p{L}\p{N}]/gu, '').toLowerCase();
+  const q = letters(question);
+  const truth = window.truth;
   const dec = new TextDecoder();
   const carries = (d) => {
     let s = typeof d === 'string' ? d : d instanceof ArrayBuffer || ArrayBuffer.isView(d) ? dec.decode(d) : '';
@@ -162,8 +174,9 @@ async function run(browser, r, readersOff) {
   page.on('pageerror', (e) => errors.push(process.env.STACKS ? e.stack : e.message));
   // The truth's recorder first: its MutationObserver is made before tokenpaint's, so that its
   // callback comes first and a change's time is the page's, not after tokenpaint's handling.
-  await page.addInitScript(truthRecorder, QUESTION);
+  await page.addInitScript(truthRecorder);
   const tp = await attach(page, { options: { includeText: true, timeline: true, ...(readersOff ? { appReaders: false } : {}) } });
+  await page.addInitScript(truthAsks, QUESTION);
   try {
     await page.goto(`http://127.0.0.1:${PORTS[r.app]}/`, { waitUntil: 'load' });
     const prompt = PROMPTS[r.app];
